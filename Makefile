@@ -1,0 +1,98 @@
+# The one Makefile of the project.
+#
+#   make          builds bin/xc (compiler) and bin/emu (emulator)
+#   make test     builds and runs every test; the last line is "N passed, N failed"
+#   make check    the same tests built with AddressSanitizer and
+#                 UndefinedBehaviorSanitizer (in build/check/), plus the fuzzers
+#                 for a fixed number of iterations from fixed seeds
+#   make fuzz     runs the fuzzers open-ended (until interrupted)
+#   make run      builds and runs the thesis's Appendix C program
+#   make bench    builds and runs the benchmarks in bench/
+#
+# Sources are found by directory: every .c file in cpu/ net/ compiler/ emu/
+# goes into one library (build/libmachine.a) except the two front ends
+# (emu/main.c, compiler/xc_main.c). Every tests/unit/*.c is its own test
+# program linked with that library. The default target reads nothing outside
+# the repository.
+
+CC      ?= cc
+BUILD   ?= build
+BIN     ?= bin
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS_STRICT = -std=c11 -D_DEFAULT_SOURCE -pthread -Wall -Wextra -Werror \
+                -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wswitch-enum
+CFLAGS  = $(CFLAGS_STRICT) $(OPT) $(SAN) -MMD -MP -I.
+LDFLAGS = -pthread $(SAN)
+
+LIB_DIRS  = cpu net compiler emu
+MAINS     = emu/main.c compiler/xc_main.c
+LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       = $(BUILD)/libmachine.a
+UNIT_SRC  = $(wildcard tests/unit/*.c)
+UNIT_BIN  = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
+FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+BENCH_SRC = $(wildcard bench/*.c)
+BENCH_BIN = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all test check fuzz run bench clean
+# Keep objects of tests and tools between runs.
+.SECONDARY:
+all: $(BIN)/emu $(BIN)/xc
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN)/emu: $(BUILD)/emu/main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+$(BIN)/xc: $(BUILD)/compiler/xc_main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+# The test runner gets the directories to use, so `make check` runs the very
+# same tests against the sanitizer build.
+test: all $(UNIT_BIN) $(FUZZ_BIN)
+	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) tests/run.sh
+
+check:
+	$(MAKE) BUILD=build/check BIN=build/check/bin OPT="-O1 -g -fno-omit-frame-pointer" \
+	        SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	        FUZZ_ITERATIONS=20000 test
+
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do echo "== $$f (open-ended; Ctrl-C to stop)"; $$f --forever || exit 1; done
+
+# Until the machine and the compiler land, `make run` shows the disassembly
+# of the thesis's Figure 8 image; then it runs programs/appendix_c.x.
+run: all
+	$(BIN)/emu --disasm tests/data/figure8.hex
+
+bench: all $(BENCH_BIN)
+	@bench/run.sh $(BUILD) $(BIN)
+
+clean:
+	rm -rf build bin
+
+-include $(LIB_OBJ:.o=.d) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d) \
+         $(BUILD)/emu/main.d $(BUILD)/compiler/xc_main.d

@@ -1,0 +1,42 @@
+# Helpers for the shell tests in tests/cli/ (sourced, not run): each check prints one
+# "PASS name" or "FAIL name" line (tests/run.sh counts them).
+# BIN names the directory of the binaries under test (bin/ by default).
+BIN=${BIN:-bin}
+EMU="$BIN/emu"
+XC="$BIN/xc"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1"; shift; for line in "$@"; do echo "  $line"; done; }
+
+# run NAME CMD...: runs a command, keeping stdout, stderr and status in
+# $TMP/out, $TMP/err and $STATUS.
+run() {
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+}
+
+# expect_status NAME WANT: the last run's exit status.
+expect_status() {
+    if [ "$STATUS" -eq "$2" ]; then pass "$1"
+    else fail "$1" "exit status $STATUS, expected $2" "stderr: $(head -c 600 "$TMP/err")"; fi
+}
+
+# expect_file NAME GOLDEN ACTUAL: two files must be identical.
+expect_same() {
+    if cmp -s "$2" "$3"; then pass "$1"
+    else fail "$1" "$3 differs from $2:" "$(diff "$2" "$3" | head -n 20)"; fi
+}
+
+# expect_grep NAME PATTERN FILE: a fixed string must appear in a file.
+expect_grep() {
+    if grep -qF -- "$2" "$3"; then pass "$1"
+    else fail "$1" "'$2' not found in $(basename "$3"):" "$(head -c 600 "$3")"; fi
+}
+
+# expect_empty NAME FILE
+expect_empty() {
+    if [ ! -s "$2" ]; then pass "$1"
+    else fail "$1" "$(basename "$2") is not empty:" "$(head -c 600 "$2")"; fi
+}
