@@ -1,0 +1,103 @@
+/* One processor: David May's small stack processor (thesis Appendix B) with
+ * network IN and OUT (thesis 5.2.1-5.2.2) and the additions of spec/isa.md.
+ *
+ * cpu_step executes exactly one instruction byte -- a prefix is a step of its
+ * own -- as one timestep of the machine does. IN and OUT talk to the
+ * processor's network adapter through a CpuBus, a small interface that net/
+ * provides to the machine (and a test double provides to unit tests). When
+ * the adapter cannot serve them they stall: the processor does nothing this
+ * timestep, and pc and oreg stay so that the same byte is executed again next
+ * timestep. A fault stops the processor and records what, where and why. */
+#ifndef CPU_CPU_H
+#define CPU_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu/mem.h"
+
+typedef enum CpuState {
+    CPU_RUNNING,   /* executing its program */
+    CPU_HALTED,    /* executed HALT; status holds areg */
+    CPU_FAULTED,   /* stopped by a fault; see fault, fault_pc, fault_value */
+    CPU_IDLE       /* a placeholder without a program record: never runs */
+} CpuState;
+
+typedef enum CpuFault {
+    FAULT_NONE,
+    FAULT_ILLEGAL,          /* illegal instruction */
+    FAULT_DATA_ADDRESS,     /* a data word address outside [0, M) */
+    FAULT_FETCH_ADDRESS,    /* an instruction fetch outside [0, 4M) */
+    FAULT_DIVIDE_BY_ZERO,   /* DIV or REM by 0 */
+    FAULT_NETWORK_ADDRESS,  /* OUT to a processor or port that does not exist */
+    FAULT_PORT              /* IN from a port that does not exist */
+} CpuFault;
+
+/* What one call of cpu_step did. */
+typedef enum CpuStep {
+    STEP_EXECUTED,   /* executed one byte (HALT included) */
+    STEP_STALLED,    /* an IN or OUT could not complete; try again next timestep */
+    STEP_FAULTED     /* the byte faulted; the processor is now CPU_FAULTED */
+} CpuStep;
+
+typedef enum CpuWait { WAIT_NONE, WAIT_IN, WAIT_OUT } CpuWait;
+
+typedef struct Cpu {
+    uint32_t pc;          /* byte address of the next byte */
+    uint32_t sp;          /* stack pointer, a word address */
+    uint32_t oreg;        /* operand register, built by prefixes */
+    uint32_t areg, breg;  /* the two-register operand stack */
+    uint32_t istart;      /* byte address where this instruction's prefixes start */
+    uint32_t id;          /* processor number */
+    uint8_t state;        /* CpuState */
+    uint8_t wait;         /* CpuWait: what the last step stalled on */
+    uint8_t fault;        /* CpuFault, when state is CPU_FAULTED */
+    uint8_t unused;
+    int32_t status;       /* exit status, when state is CPU_HALTED */
+    uint32_t fault_value; /* the bad address or port of a fault */
+} Cpu;
+
+/* What a processor sees of the machine around it. The three calls are made
+ * only by IN, OUT and PRINT; ctx is passed back to them unchanged. */
+typedef struct CpuBus {
+    CpuMemory *mem;
+    uint64_t timestep;    /* what TIME returns (low 32 bits) */
+    uint32_t nprocs;      /* what NPROC returns; OUT's processor bound */
+    uint32_t nports;      /* input ports per processor: IN's and OUT's bound */
+    void *ctx;
+    /* IN: if input port `port` of processor `proc` holds a packet, remove the
+     * oldest, store its word and return true; else return false (stall). */
+    bool (*in)(void *ctx, uint32_t proc, uint32_t port, uint32_t *word);
+    /* OUT: if the processor's output slot is empty, make a send request and
+     * return true; else return false (stall). Addresses are already checked. */
+    bool (*out)(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word);
+    /* PRINT: the host prints the value. */
+    void (*print)(void *ctx, uint32_t proc, int32_t value);
+} CpuBus;
+
+/* Sets a processor to its boot state (spec/isa.md "Boot"): pc = 4 * entry,
+ * everything else 0, running. Memory is loaded separately (mem_load). */
+void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry);
+
+/* Makes a processor an idle placeholder: halted from the start. */
+void cpu_idle(Cpu *cpu, uint32_t id);
+
+/* Executes exactly one byte. */
+CpuStep cpu_step(Cpu *cpu, const CpuBus *bus);
+
+/* A short name for a fault, e.g. "data address out of range". */
+const char *cpu_fault_name(CpuFault fault);
+
+/* Describes a faulted processor in one line: the fault, the address of the
+ * faulting byte (and of its first prefix when elsewhere) and the instruction
+ * disassembled from memory, e.g.
+ * "data address 200001 outside [0, 200000) at 0012: LDWSP 5". */
+void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t size);
+
+/* Disassembles the instruction whose first byte is at byte address `addr`
+ * of processor `proc`'s memory into buf ("LDC 22"); returns its length. */
+uint32_t cpu_disassemble_at(const CpuMemory *mem, uint32_t proc, uint32_t addr,
+                            char *buf, size_t size);
+
+#endif

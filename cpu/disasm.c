@@ -1,0 +1,44 @@
+/* Listings of hex images (disasm.h). */
+#include "cpu/disasm.h"
+
+#include "cpu/isa.h"
+
+uint32_t disasm_line(const uint8_t *bytes, size_t n, size_t pos, char *buf, size_t size)
+{
+    IsaInsn insn;
+    char hex[3 * 16 + 1] = "", text[64];
+    uint32_t len = isa_decode(bytes, n, pos, &insn);
+    size_t used = 0;
+    for (uint32_t i = 0; i < len && used + 4 < sizeof hex; i++)
+        used += (size_t)snprintf(hex + used, sizeof hex - used, i ? " %02x" : "%02x",
+                                 bytes[pos + i]);
+    isa_format(&insn, text, sizeof text);
+    snprintf(buf, size, "%04x: %-8s %s", (unsigned)pos, hex, text);
+    return len;
+}
+
+void disasm_record(FILE *out, uint32_t proc, const HexRecord *rec)
+{
+    char line[160];
+    fprintf(out, "processor %u: %u bytes, entry word %u\n", proc, rec->length, rec->entry);
+    for (uint32_t w = 0; w < rec->entry; w++) {
+        const uint8_t *b = rec->image + 4 * w;
+        uint32_t value = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+                         (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        fprintf(out, "%04x: %02x %02x %02x %02x  .word %u\n",
+                4 * w, b[0], b[1], b[2], b[3], value);
+    }
+    for (size_t pos = 4 * (size_t)rec->entry; pos < rec->length;) {
+        pos += disasm_line(rec->image, rec->length, pos, line, sizeof line);
+        fprintf(out, "%s\n", line);
+    }
+}
+
+void disasm_image(FILE *out, const HexImage *img)
+{
+    for (uint32_t p = 0; p < img->count; p++) {
+        if (p)
+            fputc('\n', out);
+        disasm_record(out, p, &img->records[p]);
+    }
+}

@@ -1,0 +1,31 @@
+/* The disassembler: the listing of spec/cli.md for a hex image, shared by
+ * `emu --disasm` and the compiler's `xc -S`.
+ *
+ *     processor 0: 30 bytes, entry word 1
+ *     0000: 40 0d 03 00  .word 200000
+ *     0004: 30       LDC 0
+ *     0010: ef ad    ADJ -3
+ *     000b: 53       LDAP 3   ; -> 000f
+ *
+ * Each line: the hex address of the instruction's first byte, its bytes, the
+ * mnemonic with the whole operand (prefixes folded in); BR, BRT and LDAP
+ * show their target. Words before the entry are data. */
+#ifndef CPU_DISASM_H
+#define CPU_DISASM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cpu/hex.h"
+
+/* Formats one line for the instruction at bytes[pos] of an image of n bytes
+ * into buf (without a newline); returns the instruction's length. */
+uint32_t disasm_line(const uint8_t *bytes, size_t n, size_t pos, char *buf, size_t size);
+
+/* Lists one processor record. */
+void disasm_record(FILE *out, uint32_t proc, const HexRecord *rec);
+
+/* Lists every record of an image, separated by blank lines. */
+void disasm_image(FILE *out, const HexImage *img);
+
+#endif

@@ -1,0 +1,224 @@
+/* Parsing and checking hex images (hex.h). Two passes: the text is decoded
+ * into bytes (catching bad characters and unpaired digits with their line and
+ * column), then the bytes are cut into records (catching every structural
+ * error of spec/isa.md). */
+#include "cpu/hex.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int hex_digit(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The record that byte offset `at` falls in, found by walking the headers of
+ * the `n` bytes decoded before it (used to place a character error). */
+static uint32_t record_of(const uint8_t *bytes, size_t n, size_t at)
+{
+    uint32_t rec = 0;
+    size_t pos = 0;
+    while (pos + 8 <= n) {
+        size_t end = pos + 8 + (size_t)le32(bytes + pos);
+        if (at < end)
+            return rec;
+        pos = end;
+        rec++;
+    }
+    return rec;
+}
+
+/* Where a record starts, for messages. */
+typedef struct Where { uint32_t record; size_t offset; } Where;
+
+static int fail(char *err, size_t errsize, const char *file, Where w, const char *msg)
+{
+    snprintf(err, errsize, "%s: record %u at byte offset %zu: %s", file, w.record, w.offset, msg);
+    return -1;
+}
+
+/* Pass 1: text to bytes. */
+static int decode(const char *text, size_t len, const char *file, HexImage *out,
+                  char *err, size_t errsize)
+{
+    uint8_t *bytes = malloc(len / 2 + 1);
+    size_t n = 0;
+    unsigned line = 1, col = 1, half_line = 0, half_col = 0;
+    int half = -1;                /* the first digit of a pair, or -1 */
+    if (!bytes) {
+        snprintf(err, errsize, "%s: out of memory", file);
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++, col++) {
+        int c = (unsigned char)text[i];
+        int d = hex_digit(c);
+        if (c == '\n') {
+            line++;
+            col = 0;
+        } else if (c == '#') {
+            while (i + 1 < len && text[i + 1] != '\n')
+                i++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+            continue;
+        } else if (d >= 0 && half < 0) {
+            half = d;
+            half_line = line;
+            half_col = col;
+        } else if (d >= 0) {
+            bytes[n++] = (uint8_t)(half << 4 | d);
+            half = -1;
+        } else {
+            char shown[16];
+            if (c > ' ' && c < 127)
+                snprintf(shown, sizeof shown, "'%c'", c);
+            else
+                snprintf(shown, sizeof shown, "byte 0x%02x", c);
+            snprintf(err, errsize, "%s:%u:%u: record %u at byte offset %zu: invalid "
+                     "character %s (expected a hex digit, white space or '#')",
+                     file, line, col, record_of(bytes, n, n), n, shown);
+            free(bytes);
+            return -1;
+        }
+    }
+    if (half >= 0) {
+        snprintf(err, errsize, "%s:%u:%u: record %u at byte offset %zu: odd number of "
+                 "hex digits (this digit has no partner)",
+                 file, half_line, half_col, record_of(bytes, n, n), n);
+        free(bytes);
+        return -1;
+    }
+    out->bytes = bytes;
+    out->nbytes = n;
+    return 0;
+}
+
+/* Pass 2: bytes to records. */
+static int split(const char *file, uint32_t mem_words, HexImage *img,
+                 char *err, size_t errsize)
+{
+    char msg[160];
+    size_t pos = 0, cap = 0;
+    uint64_t mem_bytes = 4ull * mem_words;
+    if (img->nbytes == 0) {
+        snprintf(err, errsize, "%s: no processor record at all (the file holds no bytes)", file);
+        return -1;
+    }
+    while (pos < img->nbytes) {
+        Where w = { img->count, pos };
+        size_t left = img->nbytes - pos;
+        if (img->count >= HEX_MAX_RECORDS)
+            return fail(err, errsize, file, w, "more than 2^24 records (processors)");
+        if (left < 8) {
+            snprintf(msg, sizeof msg, "record header runs past the end of the file "
+                     "(%zu of its 8 bytes)", left);
+            return fail(err, errsize, file, w, msg);
+        }
+        uint32_t length = le32(img->bytes + pos), entry = le32(img->bytes + pos + 4);
+        if (length == 0)
+            return fail(err, errsize, file, w, "record of length 0 (an image needs at least one byte)");
+        if (length > left - 8) {
+            snprintf(msg, sizeof msg, "record runs past the end of the file "
+                     "(length %u, %zu bytes left)", length, left - 8);
+            return fail(err, errsize, file, w, msg);
+        }
+        if (length > mem_bytes) {
+            snprintf(msg, sizeof msg, "image of %u bytes is larger than memory "
+                     "(%u words, %llu bytes)", length, mem_words,
+                     (unsigned long long)mem_bytes);
+            return fail(err, errsize, file, w, msg);
+        }
+        if (4ull * entry >= length) {
+            snprintf(msg, sizeof msg, "entry word %u is outside the image (byte %llu, "
+                     "length %u)", entry, 4ull * entry, length);
+            return fail(err, errsize, file, w, msg);
+        }
+        if (img->count == cap) {
+            cap = cap ? 2 * cap : 16;
+            HexRecord *r = realloc(img->records, cap * sizeof *r);
+            if (!r) {
+                snprintf(err, errsize, "%s: out of memory", file);
+                return -1;
+            }
+            img->records = r;
+        }
+        img->records[img->count++] = (HexRecord){ length, entry, img->bytes + pos + 8 };
+        pos += 8 + (size_t)length;
+    }
+    return 0;
+}
+
+int hex_parse(const char *text, size_t len, const char *filename,
+              uint32_t mem_words, HexImage *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    if (decode(text, len, filename, out, err, errsize) != 0)
+        return -1;
+    if (split(filename, mem_words, out, err, errsize) != 0) {
+        hex_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+char *read_whole_file(const char *path, size_t *len, char *err, size_t errsize)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0;
+    char *buf;
+    if (!f) {
+        snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf || ferror(f)) {
+        snprintf(err, errsize, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int hex_read_file(const char *path, uint32_t mem_words, HexImage *out, char *err, size_t errsize)
+{
+    size_t len;
+    char *text = read_whole_file(path, &len, err, errsize);
+    if (!text)
+        return -1;
+    int rc = hex_parse(text, len, path, mem_words, out, err, errsize);
+    free(text);
+    return rc;
+}
+
+void hex_free(HexImage *img)
+{
+    free(img->bytes);
+    free(img->records);
+    memset(img, 0, sizeof *img);
+}

@@ -1,0 +1,48 @@
+/* The hex image format (spec/isa.md): the compiler's output and the
+ * emulator's input. Text of hex digit pairs, white space anywhere, '#'
+ * comments to the end of the line; the bytes are a sequence of processor
+ * records, each a 4-byte little-endian length, a 4-byte little-endian entry
+ * word address, and `length` image bytes. Figure 8 of the thesis is two such
+ * records.
+ *
+ * hex_parse rejects every malformed file before anything runs, with one
+ * message naming the file, the record (from 0) and the byte offset -- the
+ * position in the file's sequence of bytes, counting from 0 -- and, for a
+ * bad character or an unpaired digit, its line and column. */
+#ifndef CPU_HEX_H
+#define CPU_HEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct HexRecord {
+    uint32_t length;        /* image bytes */
+    uint32_t entry;         /* initial pc, a word address */
+    const uint8_t *image;   /* the bytes, inside HexImage.bytes */
+} HexRecord;
+
+typedef struct HexImage {
+    uint8_t *bytes;         /* every byte of the file, decoded */
+    size_t nbytes;
+    HexRecord *records;     /* one per programmed processor */
+    uint32_t count;
+} HexImage;
+
+enum { HEX_MAX_RECORDS = 1 << 24 };  /* processor numbers OUT can address */
+
+/* Parses `text` (len bytes) read from `filename` for processors of
+ * `mem_words` words. Returns 0, or -1 with a message in err. */
+int hex_parse(const char *text, size_t len, const char *filename,
+              uint32_t mem_words, HexImage *out, char *err, size_t errsize);
+
+/* Reads and parses a file ("-" is not special). Returns 0 or -1 with err. */
+int hex_read_file(const char *path, uint32_t mem_words, HexImage *out,
+                  char *err, size_t errsize);
+
+void hex_free(HexImage *img);
+
+/* Reads a whole file into a NUL-terminated buffer. Returns it (free it), or
+ * NULL with a message naming the file in err. Shared with the compiler. */
+char *read_whole_file(const char *path, size_t *len, char *err, size_t errsize);
+
+#endif

@@ -1,0 +1,140 @@
+/* Fuzzer of the hex loader and the disassembler: random text, random
+ * well-formed-looking records and mutations of the real Figure 8 and
+ * Appendix C files must never crash, hang or break the loader's promises
+ * (every accepted record lies inside the decoded bytes, with a non-zero
+ * length no larger than memory and an entry inside its image).
+ *
+ *   fuzz_hex --iterations N   N inputs from fixed seeds (make test, make check)
+ *   fuzz_hex --forever        until interrupted, from a time-based seed
+ *                             (make fuzz); prints the seed of a failing input
+ * A failing input is written to fuzz-hex-crash.hex for a regression test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu/disasm.h"
+#include "cpu/hex.h"
+
+static uint64_t rng_state;
+
+static uint64_t next(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static size_t below(size_t n) { return n ? (size_t)(next() % n) : 0; }
+
+static char *seeds[2];
+static size_t seed_len[2];
+
+/* One input of up to `cap` bytes into buf; returns its length. */
+static size_t make_input(char *buf, size_t cap)
+{
+    static const char alphabet[] = "0123456789abcdefABCDEF \n\t#xg\r";
+    size_t n = 0;
+    switch (below(4)) {
+    case 0:                             /* random characters */
+        n = below(cap);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = below(8) ? alphabet[below(sizeof alphabet - 1)] : (char)below(256);
+        break;
+    case 1: {                           /* random records, plausible headers */
+        int records = (int)below(5);
+        for (int r = 0; r < records && n + 64 < cap; r++) {
+            uint32_t len = below(4) ? (uint32_t)below(24) : (uint32_t)next();
+            uint32_t entry = below(4) ? (uint32_t)below(8) : (uint32_t)next();
+            n += (size_t)snprintf(buf + n, cap - n, "%02x%02x%02x%02x %02x%02x%02x%02x\n",
+                                  len & 255, len >> 8 & 255, len >> 16 & 255, len >> 24,
+                                  entry & 255, entry >> 8 & 255, entry >> 16 & 255, entry >> 24);
+            for (uint32_t i = 0; i < (len < 40 ? len : 40) && n + 4 < cap; i++)
+                n += (size_t)snprintf(buf + n, cap - n, "%02x", (unsigned)below(256));
+        }
+        break;
+    }
+    default: {                          /* a mutated real file */
+        int s = (int)below(2);
+        n = seed_len[s] < cap ? seed_len[s] : cap;
+        memcpy(buf, seeds[s], n);
+        int edits = 1 + (int)below(6);
+        for (int e = 0; e < edits && n > 0; e++) {
+            size_t at = below(n);
+            switch (below(4)) {
+            case 0: buf[at] = alphabet[below(sizeof alphabet - 1)]; break;
+            case 1: n = at; break;                                  /* truncate */
+            case 2: memmove(buf + at, buf + at + 1, n - at - 1); n--; break;
+            default: buf[at] = (char)below(256); break;
+            }
+        }
+        break;
+    }
+    }
+    return n;
+}
+
+static int check_one(const char *text, size_t n, uint32_t mem, FILE *sink)
+{
+    HexImage img;
+    char err[512];
+    if (hex_parse(text, n, "fuzz.hex", mem, &img, err, sizeof err) != 0)
+        return strncmp(err, "fuzz.hex", 8) == 0;   /* a message naming the file */
+    int ok = img.count > 0;
+    for (uint32_t r = 0; r < img.count; r++) {
+        const HexRecord *rec = &img.records[r];
+        ok &= rec->length > 0 && rec->length <= 4ull * mem;
+        ok &= 4ull * rec->entry < rec->length;
+        ok &= rec->image >= img.bytes && rec->image + rec->length <= img.bytes + img.nbytes;
+    }
+    disasm_image(sink, &img);
+    hex_free(&img);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    long iterations = 2000;
+    int forever = 0;
+    uint64_t seed = 12345;
+    if (argc >= 2 && strcmp(argv[1], "--forever") == 0) {
+        forever = 1;
+        seed = (uint64_t)time(NULL);
+    } else if (argc >= 3 && strcmp(argv[1], "--iterations") == 0) {
+        iterations = atol(argv[2]);
+    }
+    char err[256];
+    seeds[0] = read_whole_file("tests/data/figure8.hex", &seed_len[0], err, sizeof err);
+    seeds[1] = read_whole_file("tests/data/appendix_c.hex", &seed_len[1], err, sizeof err);
+    if (!seeds[0] || !seeds[1]) {
+        printf("FAIL fuzz_hex: %s\n", err);
+        return 1;
+    }
+    FILE *sink = fopen("/dev/null", "w");
+    enum { CAP = 4096 };
+    char *buf = malloc(CAP);
+    for (long i = 0; forever || i < iterations; i++) {
+        rng_state = seed + (uint64_t)i;
+        size_t n = make_input(buf, CAP);
+        uint32_t mem = below(3) ? 200000 : (uint32_t)(1 + below(64));
+        if (!check_one(buf, n, mem, sink)) {
+            FILE *f = fopen("fuzz-hex-crash.hex", "wb");
+            if (f) {
+                fwrite(buf, 1, n, f);
+                fclose(f);
+            }
+            printf("FAIL fuzz_hex: input %ld (seed %llu, mem %u) broke a promise; "
+                   "written to fuzz-hex-crash.hex\n", i, (unsigned long long)(seed + i), mem);
+            return 1;
+        }
+        if (forever && i % 100000 == 0)
+            fprintf(stderr, "fuzz_hex: %ld inputs\n", i);
+    }
+    printf("PASS fuzz_hex (%ld inputs from seed %llu)\n", iterations, (unsigned long long)seed);
+    fclose(sink);
+    free(buf);
+    free(seeds[0]);
+    free(seeds[1]);
+    return 0;
+}

@@ -1,0 +1,469 @@
+/* Unit tests of the processor (cpu/): every operation, prefix arithmetic,
+ * stalls, faults and boot, on one processor with a test double for the
+ * network adapter. */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "cpu/cpu.h"
+#include "cpu/isa.h"
+#include "tests/check.h"
+
+enum { WORDS = 4096 };
+
+/* A test double of the adapter: one queue of words per port, an output slot
+ * that can be set full, and a record of the last OUT and PRINT. */
+typedef struct Double {
+    uint32_t port_words[4][4];
+    int port_count[4];
+    int slot_full;
+    int outs;
+    uint32_t out_dest, out_port, out_word;
+    int prints;
+    int32_t printed;
+} Double;
+
+static bool dbl_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
+{
+    Double *d = ctx;
+    (void)proc;
+    if (d->port_count[port] == 0)
+        return false;
+    *word = d->port_words[port][0];
+    for (int i = 1; i < d->port_count[port]; i++)
+        d->port_words[port][i - 1] = d->port_words[port][i];
+    d->port_count[port]--;
+    return true;
+}
+
+static bool dbl_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word)
+{
+    Double *d = ctx;
+    (void)proc;
+    if (d->slot_full)
+        return false;
+    d->outs++;
+    d->out_dest = dest;
+    d->out_port = port;
+    d->out_word = word;
+    return true;
+}
+
+static void dbl_print(void *ctx, uint32_t proc, int32_t value)
+{
+    Double *d = ctx;
+    (void)proc;
+    d->prints++;
+    d->printed = value;
+}
+
+typedef struct Rig {
+    CpuMemory mem;
+    Cpu cpu;
+    CpuBus bus;
+    Double dbl;
+} Rig;
+
+/* A processor with `code` at byte address 0, entry word 0, 8 processors,
+ * 4 ports. */
+static Rig *rig_new(const uint8_t *code, size_t n)
+{
+    Rig *r = calloc(1, sizeof *r);
+    if (mem_init(&r->mem, 1, WORDS) != 0)
+        abort();
+    mem_load(&r->mem, 0, code, (uint32_t)n);
+    cpu_boot(&r->cpu, 0, 0);
+    r->bus = (CpuBus){ .mem = &r->mem, .timestep = 7, .nprocs = 8, .nports = 4,
+                       .ctx = &r->dbl, .in = dbl_in, .out = dbl_out, .print = dbl_print };
+    return r;
+}
+
+static void rig_free(Rig *r)
+{
+    mem_free(&r->mem);
+    free(r);
+}
+
+/* Runs n steps, all of which must execute. */
+static void run(Rig *r, int n)
+{
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+}
+
+static uint32_t word_at(Rig *r, uint32_t a)
+{
+    return *mem_word(&r->mem, 0, a);
+}
+
+#define RIG(...) \
+    static const uint8_t code_[] = { __VA_ARGS__ }; \
+    Rig *r = rig_new(code_, sizeof code_)
+
+static void prefix_arithmetic(void)
+{
+    RIG(0xd1, 0x36,             /* PFIX 1; LDC 6 = LDC 22 */
+        0xef, 0xad,             /* NFIX F; ADJ D = ADJ -3 */
+        0xd1, 0xf1);            /* PFIX 1; OPR 1 = OUT */
+    run(r, 2);
+    CHECK_EQ(r->cpu.areg, 22);
+    CHECK_EQ(r->cpu.oreg, 0);
+    run(r, 1);
+    CHECK_EQ(r->cpu.oreg, 0xFFFFFFF0u);    /* NFIX F leaves -16 in oreg */
+    run(r, 1);
+    CHECK_EQ(r->cpu.sp, (uint32_t)-3);
+    CHECK_EQ(r->cpu.pc, 4);
+    rig_free(r);
+}
+
+/* Every operand from the extremes round-trips through isa_encode and the
+ * processor's prefix arithmetic. */
+static void extreme_operands(void)
+{
+    const uint32_t values[] = { 0, 1, 15, 16, 255, 256, 0x7FFFFFFFu, 0x80000000u,
+                                0xFFFFFFFFu, 0xFFFFFFF0u, 0xFFFFFFEFu, 0xFFFFFF00u,
+                                0xFFFFFEFFu, 200000, (uint32_t)-200000 };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        uint8_t code[ISA_MAX_LENGTH];
+        uint32_t n = isa_encode(OP_LDC, values[i], code);
+        Rig *r = rig_new(code, n);
+        run(r, (int)n);
+        CHECK_EQ(r->cpu.areg, values[i]);
+        CHECK_EQ(r->cpu.pc, n);
+        rig_free(r);
+    }
+}
+
+static void loads_and_stores(void)
+{
+    RIG(0xd4, 0x30, 0xfd,       /* LDC 64; SETSP */
+        0xd1, 0x34,             /* LDC 20 */
+        0x13,                   /* STWSP 3: mem[67] = 20 */
+        0x03,                   /* LDWSP 3 */
+        0x25,                   /* LDAWSP 5 -> 69 */
+        0x6e,                   /* LDWI 14 -> mem[69 + 14] */
+        0x37,                   /* LDC 7 */
+        0xd4, 0x30,             /* LDC 64 */
+        0x72);                  /* STWI 2: mem[66] = 7 */
+    run(r, 3);
+    CHECK_EQ(r->cpu.sp, 64);
+    run(r, 3);
+    CHECK_EQ(word_at(r, 67), 20);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 20);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 69);
+    CHECK_EQ(r->cpu.breg, 20);
+    *mem_word(&r->mem, 0, 83) = 1234;
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 1234);
+    run(r, 4);
+    CHECK_EQ(word_at(r, 66), 7);
+    rig_free(r);
+}
+
+static void arithmetic(void)
+{
+    /* Each pair: LDC b; LDC a; OPR op -> areg */
+    struct { int32_t b, a; IsaOpr op; int32_t want; } cases[] = {
+        { 5, 3, OPR_ADD, 8 }, { 5, 3, OPR_SUB, 2 }, { 3, 5, OPR_SUB, -2 },
+        { 4, 4, OPR_EQ, 1 }, { 4, 5, OPR_EQ, 0 },
+        { -1, 0, OPR_LSS, 1 }, { 0, -1, OPR_LSS, 0 }, { 3, 3, OPR_LSS, 0 },
+        { 12, 10, OPR_AND, 8 }, { 12, 10, OPR_OR, 14 }, { 12, 10, OPR_XOR, 6 },
+        { 1, 31, OPR_SHL, INT32_MIN }, { 1, 32, OPR_SHL, 0 }, { 1, -1, OPR_SHL, 0 },
+        { -1, 28, OPR_SHR, 15 }, { -1, 32, OPR_SHR, 0 },
+        { 100000, 100000, OPR_MUL, 1410065408 }, { -6, 7, OPR_MUL, -42 },
+        { 7, 2, OPR_DIV, 3 }, { -7, 2, OPR_DIV, -3 }, { INT32_MIN, -1, OPR_DIV, INT32_MIN },
+        { 7, 2, OPR_REM, 1 }, { -7, 2, OPR_REM, -1 }, { 7, -2, OPR_REM, 1 },
+        { INT32_MIN, -1, OPR_REM, 0 },
+        { INT32_MAX, 1, OPR_ADD, INT32_MIN },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t code[32];
+        uint32_t n = isa_encode(OP_LDC, (uint32_t)cases[i].b, code);
+        n += isa_encode(OP_LDC, (uint32_t)cases[i].a, code + n);
+        uint32_t steps = n;
+        uint32_t m = isa_encode(OP_OPR, cases[i].op, code + n);
+        Rig *r = rig_new(code, n + m);
+        run(r, (int)(steps + m));
+        if ((int32_t)r->cpu.areg != cases[i].want)
+            printf("  case %zu: %d %s %d gave %d\n", i, cases[i].b,
+                   isa_opr[cases[i].op].name, cases[i].a, (int32_t)r->cpu.areg);
+        CHECK_EQ((int32_t)r->cpu.areg, cases[i].want);
+        rig_free(r);
+    }
+}
+
+static void not_addc_eqc(void)
+{
+    RIG(0x35, 0xf7,             /* LDC 5; NOT -> -6 */
+        0x86,                   /* ADDC 6 -> 0 */
+        0x90,                   /* EQC 0 -> 1 */
+        0x91);                  /* EQC 1 -> 1 */
+    run(r, 2);
+    CHECK_EQ((int32_t)r->cpu.areg, -6);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 0);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 1);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 1);
+    rig_free(r);
+}
+
+static void branches(void)
+{
+    RIG(0xb2,                   /* 0: BR 2 -> 3 */
+        0x00, 0x00,
+        0x30,                   /* 3: LDC 0 */
+        0xc5,                   /* 4: BRT 5 (not taken) */
+        0x31,                   /* 5: LDC 1 */
+        0xc1,                   /* 6: BRT 1 -> 8 */
+        0x00);
+    run(r, 1);
+    CHECK_EQ(r->cpu.pc, 3);
+    run(r, 2);
+    CHECK_EQ(r->cpu.pc, 5);
+    run(r, 2);
+    CHECK_EQ(r->cpu.pc, 8);
+    rig_free(r);
+
+    /* LDAP and BRX: LDAP 1 at 0 gives 2; BRX jumps there. */
+    static const uint8_t code2[] = { 0x51, 0xfa, 0x37 };
+    r = rig_new(code2, sizeof code2);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 2);
+    run(r, 1);
+    CHECK_EQ(r->cpu.pc, 2);
+    run(r, 1);
+    CHECK_EQ(r->cpu.areg, 7);
+    rig_free(r);
+
+    /* A backward branch: NFIX F; BR E = BR -2 from 2 -> 0. */
+    static const uint8_t code3[] = { 0xef, 0xbe };
+    r = rig_new(code3, sizeof code3);
+    run(r, 2);
+    CHECK_EQ(r->cpu.pc, 0);
+    CHECK_EQ(r->cpu.istart, 0);
+    rig_free(r);
+}
+
+static void call_and_return(void)
+{
+    RIG(0xd4, 0x30, 0xfd,       /* 0: LDC 64; SETSP */
+        0x53,                   /* 3: LDAP 3 -> 7 */
+        0xfb,                   /* 4: CALL: mem[64] = 5, pc = 7 */
+        0x39,                   /* 5: LDC 9 */
+        0xfe,                   /* 6: HALT */
+        0x3c,                   /* 7: LDC 12 */
+        0xfc);                  /* 8: RET -> 5 */
+    run(r, 5);
+    CHECK_EQ(r->cpu.pc, 7);
+    CHECK_EQ(word_at(r, 64), 5);
+    run(r, 2);
+    CHECK_EQ(r->cpu.pc, 5);
+    run(r, 2);
+    CHECK_EQ(r->cpu.state, CPU_HALTED);
+    CHECK_EQ(r->cpu.status, 9);
+    rig_free(r);
+}
+
+static void halt_status_is_signed(void)
+{
+    RIG(0xef, 0x3f, 0xfe);      /* LDC -1; HALT */
+    run(r, 3);
+    CHECK_EQ(r->cpu.state, CPU_HALTED);
+    CHECK_EQ(r->cpu.status, -1);
+    rig_free(r);
+}
+
+static void host_operations(void)
+{
+    RIG(0xd1, 0xf6,             /* TIME */
+        0xd1, 0xf7,             /* ID */
+        0xd1, 0xf8,             /* NPROC */
+        0xd1, 0xf5);            /* PRINT */
+    run(r, 2);
+    CHECK_EQ(r->cpu.areg, 7);
+    run(r, 2);
+    CHECK_EQ(r->cpu.areg, 0);
+    CHECK_EQ(r->cpu.breg, 7);
+    run(r, 2);
+    CHECK_EQ(r->cpu.areg, 8);
+    run(r, 2);
+    CHECK_EQ(r->dbl.prints, 1);
+    CHECK_EQ(r->dbl.printed, 8);
+    rig_free(r);
+}
+
+static void out_and_its_stall(void)
+{
+    RIG(0xd1, 0x36,             /* LDC 22 */
+        0x32,                   /* LDC 2: processor 2, port 0 */
+        0xd1, 0xf1);            /* OUT */
+    r->dbl.slot_full = 1;
+    run(r, 4);
+    /* The OUT byte stalls: pc stays on it, oreg keeps the prefix value. */
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    CHECK_EQ(r->cpu.pc, 4);
+    CHECK_EQ(r->cpu.oreg, 0x10);
+    CHECK_EQ(r->cpu.istart, 3);
+    CHECK_EQ(r->cpu.wait, WAIT_OUT);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    r->dbl.slot_full = 0;
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+    CHECK_EQ(r->dbl.outs, 1);
+    CHECK_EQ(r->dbl.out_dest, 2);
+    CHECK_EQ(r->dbl.out_port, 0);
+    CHECK_EQ(r->dbl.out_word, 22);
+    CHECK_EQ(r->cpu.pc, 5);
+    CHECK_EQ(r->cpu.wait, WAIT_NONE);
+    rig_free(r);
+}
+
+static void in_and_its_stall(void)
+{
+    RIG(0x32,                   /* LDC 2 */
+        0xd1, 0xf0,             /* IN: port 2 */
+        0x33, 0xd1, 0xf0);      /* LDC 3; IN */
+    run(r, 2);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    CHECK_EQ(r->cpu.wait, WAIT_IN);
+    CHECK_EQ(r->cpu.pc, 2);
+    CHECK_EQ(r->cpu.areg, 2);
+    r->dbl.port_words[2][0] = 99;
+    r->dbl.port_words[2][1] = 100;
+    r->dbl.port_count[2] = 2;
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+    CHECK_EQ(r->cpu.areg, 99);           /* the oldest packet */
+    CHECK_EQ(r->dbl.port_count[2], 1);
+    rig_free(r);
+}
+
+/* A fault leaves the processor FAULTED with the faulting byte's address. */
+static void expect_fault(const uint8_t *code, size_t n, int steps, CpuFault why,
+                         uint32_t pc, uint32_t istart)
+{
+    Rig *r = rig_new(code, n);
+    for (int i = 0; i < steps; i++)
+        CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    CHECK_EQ(r->cpu.state, CPU_FAULTED);
+    CHECK_EQ(r->cpu.fault, why);
+    CHECK_EQ(r->cpu.pc, pc);
+    CHECK_EQ(r->cpu.istart, istart);
+    rig_free(r);
+}
+
+static void faults(void)
+{
+    static const uint8_t illegal[] = { 0x30, 0x45 };
+    expect_fault(illegal, 2, 1, FAULT_ILLEGAL, 1, 1);
+    static const uint8_t illegal_opr[] = { 0xff };          /* OPR 15 */
+    expect_fault(illegal_opr, 1, 0, FAULT_ILLEGAL, 0, 0);
+    static const uint8_t illegal_opr2[] = { 0xd1, 0xd0, 0xf0 };   /* OPR 0x100 */
+    expect_fault(illegal_opr2, 3, 2, FAULT_ILLEGAL, 2, 0);
+    static const uint8_t opr_19[] = { 0xd1, 0xf9 };          /* OPR 0x19 */
+    expect_fault(opr_19, 2, 1, FAULT_ILLEGAL, 1, 0);
+    /* LDWSP past the end of memory: sp = 0, operand WORDS. */
+    uint8_t ld[ISA_MAX_LENGTH];
+    uint32_t n = isa_encode(OP_LDWSP, WORDS, ld);
+    expect_fault(ld, n, (int)n - 1, FAULT_DATA_ADDRESS, n - 1, 0);
+    /* STWSP at sp - 1 wraps to 2^32 - 1, outside memory. */
+    static const uint8_t st[] = { 0xef, 0x1f };
+    expect_fault(st, 2, 1, FAULT_DATA_ADDRESS, 1, 0);
+    /* LDWI and STWI through areg. */
+    static const uint8_t ldwi[] = { 0xef, 0x3f, 0x60 };     /* LDC -1; LDWI 0 */
+    expect_fault(ldwi, 3, 2, FAULT_DATA_ADDRESS, 2, 2);
+    static const uint8_t stwi[] = { 0xef, 0x3f, 0x71 };     /* LDC -1; STWI 1 -> 0 ok */
+    Rig *r = rig_new(stwi, 3);
+    run(r, 3);
+    rig_free(r);
+    /* RET with sp outside memory, CALL likewise. */
+    static const uint8_t ret[] = { 0xef, 0xaf, 0xfc };      /* ADJ -1; RET */
+    expect_fault(ret, 3, 2, FAULT_DATA_ADDRESS, 2, 2);
+    static const uint8_t call[] = { 0xef, 0xaf, 0x30, 0xfb };
+    expect_fault(call, 4, 3, FAULT_DATA_ADDRESS, 3, 3);
+    /* Division and remainder by zero. */
+    static const uint8_t div0[] = { 0x35, 0x30, 0xd1, 0xf3 };
+    expect_fault(div0, 4, 3, FAULT_DIVIDE_BY_ZERO, 3, 2);
+    static const uint8_t rem0[] = { 0x35, 0x30, 0xd1, 0xf4 };
+    expect_fault(rem0, 4, 3, FAULT_DIVIDE_BY_ZERO, 3, 2);
+    /* OUT to processor 8 of 8, and to port 4 of 4: faults even with a full
+     * slot. IN from port 4. */
+    static const uint8_t out_proc[] = { 0x31, 0x38, 0xd1, 0xf1 };
+    expect_fault(out_proc, 4, 3, FAULT_NETWORK_ADDRESS, 3, 2);
+    uint8_t out_port[16];
+    n = isa_encode(OP_LDC, 1, out_port);
+    n += isa_encode(OP_LDC, 4u << 24, out_port + n);
+    uint32_t steps = n;
+    n += isa_encode(OP_OPR, OPR_OUT, out_port + n);
+    r = rig_new(out_port, n);
+    r->dbl.slot_full = 1;
+    for (uint32_t i = 0; i < steps + 1; i++)
+        cpu_step(&r->cpu, &r->bus);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    CHECK_EQ(r->cpu.fault, FAULT_NETWORK_ADDRESS);
+    CHECK_EQ(r->cpu.fault_value, 4u << 24 | 0);
+    rig_free(r);
+    static const uint8_t in_port[] = { 0x34, 0xd1, 0xf0 };
+    expect_fault(in_port, 3, 2, FAULT_PORT, 2, 1);
+    /* Fetch outside memory: BRX to 4 * WORDS. */
+    uint8_t fetch[16];
+    n = isa_encode(OP_LDC, 4 * WORDS, fetch);
+    n += isa_encode(OP_OPR, OPR_BRX, fetch + n);
+    expect_fault(fetch, n, (int)n, FAULT_FETCH_ADDRESS, 4 * WORDS, 4 * WORDS);
+}
+
+static void fault_description(void)
+{
+    static const uint8_t code[] = { 0x35, 0x30, 0xd1, 0xf3 };   /* 5 / 0 */
+    Rig *q = rig_new(code, sizeof code);
+    for (int i = 0; i < 4; i++)
+        cpu_step(&q->cpu, &q->bus);
+    char buf[200];
+    cpu_describe_fault(&q->cpu, &q->mem, buf, sizeof buf);
+    CHECK_STR(buf, "division by zero at 0003 (prefixes from 0002): DIV");
+    rig_free(q);
+    uint8_t ld[ISA_MAX_LENGTH];
+    uint32_t n = isa_encode(OP_LDWSP, 5000, ld);
+    q = rig_new(ld, n);
+    for (uint32_t i = 0; i < n; i++)
+        cpu_step(&q->cpu, &q->bus);
+    cpu_describe_fault(&q->cpu, &q->mem, buf, sizeof buf);
+    CHECK_STR(buf, "data address 5000 outside [0, 4096) at 0003 (prefixes from 0000): LDWSP 5000");
+    rig_free(q);
+}
+
+static void boot_state(void)
+{
+    Cpu c;
+    cpu_boot(&c, 5, 3);
+    CHECK_EQ(c.pc, 12);
+    CHECK_EQ(c.sp, 0);
+    CHECK_EQ(c.areg, 0);
+    CHECK_EQ(c.breg, 0);
+    CHECK_EQ(c.oreg, 0);
+    CHECK_EQ(c.id, 5);
+    CHECK_EQ(c.state, CPU_RUNNING);
+    cpu_idle(&c, 6);
+    CHECK_EQ(c.state, CPU_IDLE);
+}
+
+int main(void)
+{
+    RUN(prefix_arithmetic);
+    RUN(extreme_operands);
+    RUN(loads_and_stores);
+    RUN(arithmetic);
+    RUN(not_addc_eqc);
+    RUN(branches);
+    RUN(call_and_return);
+    RUN(halt_status_is_signed);
+    RUN(host_operations);
+    RUN(out_and_its_stall);
+    RUN(in_and_its_stall);
+    RUN(faults);
+    RUN(fault_description);
+    RUN(boot_state);
+    return CHECK_EXIT();
+}
