@@ -1,0 +1,68 @@
+/* Routes and the routing algorithms (spec/routing.md, thesis 4.3-4.4, 5.4).
+ *
+ * A route is (plane, count, routing, addressing): the packet goes up
+ * `count` layers of its plane, taking up port bit l-1 of `routing` at each
+ * layer l < count, turns at layer `count` and comes down taking down port
+ * bit l-1 of `addressing` at each layer l <= count; addressing is always the
+ * low `count` bits of the destination.
+ *
+ * Every algorithm receives the batch of send requests made in one timestep
+ * (in increasing source order, at most one per source) and returns a route
+ * for each. All are deterministic; the random ones draw from one splitmix64
+ * generator seeded by --seed, in the order routing.md fixes. */
+#ifndef NET_ROUTE_H
+#define NET_ROUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Route {
+    uint8_t plane;        /* 0 or 1 */
+    uint8_t count;        /* the layer at which the packet turns, 1..k */
+    uint32_t routing;     /* bit l-1: up port at layer l, for l < count */
+    uint32_t addressing;  /* bit l-1: down port at layer l, for l <= count */
+} Route;
+
+/* One send request of a batch. */
+typedef struct RouteRequest {
+    uint32_t src, dst;    /* processors */
+    uint32_t port;        /* destination input port (not used for routing) */
+    uint64_t nth;         /* requests `src` made before this one: the plane
+                             it alternates to is nth % 2 */
+} RouteRequest;
+
+typedef enum RoutingAlgorithm {
+    ROUTING_BENES,        /* looping algorithm, plane split, early turn (default) */
+    ROUTING_BENES_FULL,   /* looping algorithm, every packet turns at layer k */
+    ROUTING_GREEDY,       /* thesis 4.3 step 2 as printed */
+    ROUTING_VALIANT,      /* random up ports, count = k */
+    ROUTING_RANDOM,       /* random up ports, count = cmin */
+    ROUTING_DMODK,        /* up port at layer l = bit l-1 of the destination */
+    ROUTING_ADAPTIVE      /* up ports chosen in the network (net.c), count = cmin */
+} RoutingAlgorithm;
+
+enum { ROUTING_COUNT = ROUTING_ADAPTIVE + 1 };
+
+/* "benes", "benes-full", ...; and the reverse (returns 0, or -1 if unknown). */
+const char *routing_name(RoutingAlgorithm alg);
+int routing_parse(const char *name, RoutingAlgorithm *alg);
+
+typedef struct Router Router;
+
+/* A router for N = 2^k processors (k >= 1) with `planes` planes (1 or 2).
+ * Allocates what it needs once; routing a batch allocates nothing and costs
+ * in proportion to the batch times k, never to N. NULL if out of memory. */
+Router *router_new(RoutingAlgorithm alg, unsigned k, unsigned planes, uint64_t seed);
+void router_free(Router *router);
+
+/* Routes one batch: routes[i] for reqs[i]. For ROUTING_ADAPTIVE, `routing`
+ * is left 0: the network fills it in as the packet climbs. */
+void router_route(Router *router, const RouteRequest *reqs, size_t n, Route *routes);
+
+/* Formats a route as --routes prints it (routing.md), without a newline:
+ * "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
+ * ("routing -" when count is 1, "routing (adaptive)" for adaptive). */
+void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
+                  const RouteRequest *req, const Route *route, int adaptive);
+
+#endif
