@@ -1,0 +1,206 @@
+/* The timestep loop (machine.h). */
+#include "emu/machine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the processors' view of the machine (CpuBus callbacks) --------------- */
+
+static bool bus_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
+{
+    Machine *m = ctx;
+    return net_in_take(m->net, proc, port, word);
+}
+
+static bool bus_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word)
+{
+    Machine *m = ctx;
+    if (!net_out_free(m->net, proc))
+        return false;
+    net_reserve_out(m->net, proc);
+    uint32_t i = m->nrequests++;
+    m->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(m->net, proc) };
+    m->request_words[i] = word;
+    return true;
+}
+
+static void bus_print(void *ctx, uint32_t proc, int32_t value)
+{
+    Machine *m = ctx;
+    if (m->obs.print)
+        m->obs.print(m->obs.ctx, m->t, proc, value);
+}
+
+/* ---- construction ------------------------------------------------------------ */
+
+static unsigned log2_ceil(uint64_t n)
+{
+    unsigned k = 0;
+    while ((1ull << k) < n)
+        k++;
+    return k;
+}
+
+int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
+                 const MachineObserver *obs, char *err, size_t errsize)
+{
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    if (obs)
+        m->obs = *obs;
+    m->programmed = img->count;
+    if (cfg->procs && cfg->procs < img->count) {
+        snprintf(err, errsize, "--procs %u is fewer than the program's %u processors",
+                 cfg->procs, img->count);
+        return -1;
+    }
+    uint64_t want = cfg->procs ? cfg->procs : img->count;
+    m->k = log2_ceil(want < 2 ? 2 : want);
+    m->nprocs = 1u << m->k;
+    if (m->nprocs > HEX_MAX_RECORDS) {
+        snprintf(err, errsize, "a machine of %llu processors is larger than OUT can "
+                 "address (2^24)", 1ull << m->k);
+        return -1;
+    }
+    NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
+                     cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
+    m->cpus = malloc((size_t)m->nprocs * sizeof *m->cpus);
+    m->running = malloc((size_t)m->nprocs * sizeof *m->running);
+    m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
+    m->request_words = malloc((size_t)m->nprocs * sizeof *m->request_words);
+    m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
+    m->net = net_new(&nc);
+    m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
+    if (!m->cpus || !m->running || !m->requests || !m->request_words || !m->routes ||
+        !m->net || !m->router || mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
+        snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
+                 "words of memory each%s", m->nprocs, cfg->mem_words,
+                 m->router ? "" : " (or this routing is not available)");
+        machine_free(m);
+        return -1;
+    }
+    for (uint32_t p = 0; p < m->nprocs; p++) {
+        if (p < img->count) {
+            mem_load(&m->mem, p, img->records[p].image, img->records[p].length);
+            cpu_boot(&m->cpus[p], p, img->records[p].entry);
+            m->running[m->nrunning++] = p;
+        } else {
+            cpu_idle(&m->cpus[p], p);
+        }
+    }
+    return 0;
+}
+
+void machine_free(Machine *m)
+{
+    free(m->cpus);
+    free(m->running);
+    free(m->requests);
+    free(m->request_words);
+    free(m->routes);
+    net_free(m->net);
+    router_free(m->router);
+    mem_free(&m->mem);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- one timestep ------------------------------------------------------------ */
+
+/* Stage 1: every running processor executes one byte. Processors that stop
+ * are dropped from the running list, which keeps its order. */
+static void stage_processors(Machine *m)
+{
+    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, m, bus_in, bus_out, bus_print };
+    uint32_t kept = 0;
+    m->executed = false;
+    m->nrequests = 0;
+    for (uint32_t i = 0; i < m->nrunning; i++) {
+        uint32_t p = m->running[i];
+        Cpu *cpu = &m->cpus[p];
+        switch (cpu_step(cpu, &bus)) {
+        case STEP_EXECUTED:
+            m->instructions++;
+            m->executed = true;
+            break;
+        case STEP_STALLED:
+            if (cpu->wait == WAIT_IN)
+                m->stalls_in++;
+            else
+                m->stalls_out++;
+            break;
+        case STEP_FAULTED:
+            m->faulted++;
+            break;
+        }
+        if (cpu->state == CPU_RUNNING)
+            m->running[kept++] = p;
+    }
+    m->nrunning = kept;
+}
+
+/* Stages 2 and 3: route this timestep's batch and inject its packets. */
+static void stage_route_and_inject(Machine *m)
+{
+    if (m->nrequests == 0)
+        return;
+    router_route(m->router, m->requests, m->nrequests, m->routes);
+    for (uint32_t i = 0; i < m->nrequests; i++) {
+        if (m->obs.route)
+            m->obs.route(m->obs.ctx, m->t, m->net->next_id + i, &m->requests[i], &m->routes[i]);
+    }
+    for (uint32_t i = 0; i < m->nrequests; i++)
+        net_inject(m->net, &m->requests[i], &m->routes[i], m->request_words[i], m->t);
+}
+
+MachineEnd machine_step(Machine *m)
+{
+    if (m->end != END_RUNNING)
+        return m->end;
+    m->t++;
+    m->net->timestep = m->t;
+    stage_processors(m);
+    stage_route_and_inject(m);
+    net_step(m->net, m->t);
+    if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
+                                             sizeof m->internal_error) != 0)
+        return m->end = END_INTERNAL;
+    if (m->faulted)
+        m->end = END_FAULT;
+    else if (m->nrunning == 0 && !net_busy(m->net))
+        m->end = END_NORMAL;
+    else if (!m->executed && !m->net->moved)
+        m->end = END_DEADLOCK;
+    else if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
+        m->end = END_LIMIT;
+    return m->end;
+}
+
+int machine_exit_status(MachineEnd end)
+{
+    switch (end) {
+    case END_NORMAL:      return 0;
+    case END_FAULT:       return 2;
+    case END_DEADLOCK:    return 3;
+    case END_LIMIT:       return 4;
+    case END_INTERNAL:    return 70;
+    case END_INTERRUPTED: return 130;
+    case END_RUNNING:     return 0;
+    }
+    return 70;
+}
+
+const char *machine_end_name(MachineEnd end)
+{
+    switch (end) {
+    case END_NORMAL:      return "normal";
+    case END_FAULT:       return "fault";
+    case END_DEADLOCK:    return "deadlock";
+    case END_LIMIT:       return "limit";
+    case END_INTERNAL:    return "internal-error";
+    case END_INTERRUPTED: return "interrupted";
+    case END_RUNNING:     return "running";
+    }
+    return "unknown";
+}
