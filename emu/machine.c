@@ -162,7 +162,9 @@ MachineEnd machine_step(Machine *m)
     m->net->timestep = m->t;
     stage_processors(m);
     stage_route_and_inject(m);
+    uint64_t before = m->net->stats.link_total + m->net->stats.buffer_total;
     net_step(m->net, m->t);
+    m->step_collisions = m->net->stats.link_total + m->net->stats.buffer_total - before;
     if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
                                              sizeof m->internal_error) != 0)
         return m->end = END_INTERNAL;

@@ -38,10 +38,18 @@ typedef struct MachineConfig {
     bool check_invariants;     /* verify the network after every timestep */
 } MachineConfig;
 
+/* The debug build (make check) verifies the network after every timestep
+ * unless told otherwise; any build does with --check. */
+#ifdef MACHINE_DEBUG
+#define MACHINE_CHECK_DEFAULT true
+#else
+#define MACHINE_CHECK_DEFAULT false
+#endif
+
 #define MACHINE_CONFIG_DEFAULT { \
     .procs = 0, .planes = 2, .full_duplex = false, .buffer = 5, .ports = 16, \
     .port_depth = 1, .mem_words = 200000, .routing = ROUTING_BENES, .seed = 1, \
-    .max_steps = 0, .threads = 1, .check_invariants = false }
+    .max_steps = 0, .threads = 1, .check_invariants = MACHINE_CHECK_DEFAULT }
 
 typedef enum MachineEnd {
     END_RUNNING,      /* not ended yet */
@@ -85,6 +93,7 @@ typedef struct Machine {
     bool executed;             /* some processor executed a byte this timestep */
     uint32_t faulted;          /* processors faulted so far */
     uint64_t instructions, stalls_in, stalls_out;
+    uint64_t step_collisions;  /* collisions in the last timestep */
     MachineEnd end;
     char internal_error[256];  /* what broke, for END_INTERNAL */
 } Machine;

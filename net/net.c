@@ -184,7 +184,7 @@ static const char *const port_names[4] = { "d0", "d1", "u0", "u1" };
 
 /* A link is named by its lower end: "p0.cpu3" (processor 3's plane-0 link)
  * or "p0.l1.s1.u0" (the link above up port u0 of switch p0.l1.s1). */
-static void link_name(const Net *net, uint32_t link, char *buf, size_t size)
+void net_link_name(const Net *net, uint32_t link, char *buf, size_t size)
 {
     uint32_t s = link >> 1, row = s >> (net->cfg.k - 1);
     unsigned layer = row % net->cfg.k + 1, plane = row / net->cfg.k;
@@ -199,7 +199,7 @@ static void link_name(const Net *net, uint32_t link, char *buf, size_t size)
     }
 }
 
-static void buffer_name(const Net *net, uint32_t b, char *buf, size_t size)
+void net_buffer_name(const Net *net, uint32_t b, char *buf, size_t size)
 {
     char sw[48];
     switch_name(net, b >> 2, sw, sizeof sw);
@@ -214,7 +214,7 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", pk->src);
         return;
     case PLACE_LINK:
-        link_name(net, channel_link(net, pk->at), name, sizeof name);
+        net_link_name(net, channel_link(net, pk->at), name, sizeof name);
         snprintf(buf, size, "link %s %s", name, pk->dir == DIR_UP ? "up" : "down");
         return;
     case PLACE_BUFFER: {
@@ -222,7 +222,7 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
         unsigned place = 1;
         for (uint32_t y = f->head; y != NET_NIL && &net->pool[y] != pk; y = net->pool[y].next)
             place++;
-        buffer_name(net, pk->at, name, sizeof name);
+        net_buffer_name(net, pk->at, name, sizeof name);
         snprintf(buf, size, "buffer %s place %u of %u", name, place, f->count);
         return;
     }
@@ -231,6 +231,30 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
         return;
     case PLACE_FREE:
         snprintf(buf, size, "(free)");
+        return;
+    }
+}
+
+void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
+{
+    char name[64];
+    switch ((PacketPlace)ev->place_kind) {
+    case PLACE_SLOT:
+        snprintf(buf, size, "output slot of p%u", ev->place);
+        return;
+    case PLACE_LINK:
+        net_link_name(net, channel_link(net, ev->place), name, sizeof name);
+        snprintf(buf, size, "link %s %s", name, ev->packet->dir == DIR_UP ? "up" : "down");
+        return;
+    case PLACE_BUFFER:
+        net_buffer_name(net, ev->place, name, sizeof name);
+        snprintf(buf, size, "buffer %s", name);
+        return;
+    case PLACE_PORT:
+        snprintf(buf, size, "input port %u of p%u", ev->packet->port, ev->place);
+        return;
+    case PLACE_FREE:
+        snprintf(buf, size, "-");
         return;
     }
 }
@@ -441,14 +465,14 @@ int net_check(const Net *net, char *err, size_t size)
     for (size_t c = 0; c < channels; c++) {
         const Channel *ch = &net->channels[c];
         if (ch->temp != NET_NIL) {
-            link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
+            net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: temp slot still claimed after the timestep", name);
         }
         if (ch->main == NET_NIL)
             continue;
         uint32_t x = ch->main;
         if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_LINK || net->pool[x].at != c) {
-            link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
+            net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: main slot holds a packet that is not there (lost or duplicated)", name);
         }
         seen[x] = 1;
@@ -458,7 +482,7 @@ int net_check(const Net *net, char *err, size_t size)
         const Fifo *f = &net->buffers[b];
         if (f->count == 0 && f->entered == 0)
             continue;                 /* empty: head and tail mean nothing */
-        buffer_name(net, b, name, sizeof name);
+        net_buffer_name(net, b, name, sizeof name);
         char what[80];
         snprintf(what, sizeof what, "net/%s", name);
         if (check_fifo(net, f, b, PLACE_BUFFER, net->cfg.buffer, seen, what, err, size) != 0) {

@@ -206,6 +206,16 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void
  * "buffer p0.l2.s5.u1 place 2 of 3", "port 0 of p3". */
 void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size);
 
+/* Names the place of an event: the link claimed or crossed ("link p0.cpu3
+ * up"), the buffer entered or refusing ("buffer p0.l2.s5.u1"), the output
+ * slot or the input port. */
+void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size);
+
+/* Names link 2S + x by its lower end, without direction ("p0.cpu3",
+ * "p0.l1.s1.u0"), and buffer 4S + q ("p0.l2.s5.u1"). */
+void net_link_name(const Net *net, uint32_t link, char *buf, size_t size);
+void net_buffer_name(const Net *net, uint32_t buffer, char *buf, size_t size);
+
 /* Checks every invariant of the network (each packet in exactly one place,
  * FIFO counts and links consistent, no buffer over B, no port over D, pool
  * count). Returns 0, or -1 with a message naming the component in err. */

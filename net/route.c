@@ -62,8 +62,7 @@ static void bits(char *buf, uint32_t v, unsigned n)
     buf[2 + n] = 0;
 }
 
-void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
-                  const RouteRequest *req, const Route *route, int adaptive)
+void route_describe(char *buf, size_t size, const Route *route, int adaptive)
 {
     char routing[40], addressing[40];
     if (adaptive)
@@ -73,7 +72,16 @@ void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
     else
         bits(routing, route->routing, route->count - 1u);
     bits(addressing, route->addressing, route->count);
-    snprintf(buf, size, "t=%llu route #%llu p%u->p%u port %u plane %u count %u routing %s addressing %s",
+    snprintf(buf, size, "plane %u count %u routing %s addressing %s", route->plane,
+             route->count, routing, addressing);
+}
+
+void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
+                  const RouteRequest *req, const Route *route, int adaptive)
+{
+    char text[160];
+    route_describe(text, sizeof text, route, adaptive);
+    snprintf(buf, size, "t=%llu route #%llu p%u->p%u port %u %s",
              (unsigned long long)timestep, (unsigned long long)packet_id, req->src, req->dst,
-             req->port, route->plane, route->count, routing, addressing);
+             req->port, text);
 }
