@@ -1,6 +1,8 @@
 /* The timestep loop (machine.h). */
 #include "emu/machine.h"
 
+#include "cpu/exec.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,13 +115,14 @@ void machine_free(Machine *m)
 static void stage_processors(Machine *m)
 {
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, m, bus_in, bus_out, bus_print };
+    const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     uint32_t kept = 0;
     m->executed = false;
     m->nrequests = 0;
     for (uint32_t i = 0; i < m->nrunning; i++) {
         uint32_t p = m->running[i];
         Cpu *cpu = &m->cpus[p];
-        switch (cpu_step(cpu, &bus)) {
+        switch (cpu_exec(cpu, mem, &bus)) {
         case STEP_EXECUTED:
             m->instructions++;
             m->executed = true;
