@@ -111,36 +111,46 @@ void machine_free(Machine *m)
 /* ---- one timestep ------------------------------------------------------------ */
 
 /* Stage 1: every running processor executes one byte. Processors that stop
- * are dropped from the running list, which keeps its order. */
+ * are dropped from the running list, which keeps its order. The loop keeps
+ * everything it needs in locals: the processors' stores could alias the
+ * machine's fields as far as the compiler knows, which would make it reload
+ * them for every processor. */
 static void stage_processors(Machine *m)
 {
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, m, bus_in, bus_out, bus_print };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
+    Cpu *const cpus = m->cpus;
+    uint32_t *const running = m->running;
+    const uint32_t n = m->nrunning;
     uint32_t kept = 0;
-    m->executed = false;
+    uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
     m->nrequests = 0;
-    for (uint32_t i = 0; i < m->nrunning; i++) {
-        uint32_t p = m->running[i];
-        Cpu *cpu = &m->cpus[p];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = running[i];
+        Cpu *cpu = &cpus[p];
         switch (cpu_exec(cpu, mem, &bus)) {
         case STEP_EXECUTED:
-            m->instructions++;
-            m->executed = true;
+            executed++;
             break;
         case STEP_STALLED:
             if (cpu->wait == WAIT_IN)
-                m->stalls_in++;
+                stalled_in++;
             else
-                m->stalls_out++;
+                stalled_out++;
             break;
         case STEP_FAULTED:
-            m->faulted++;
+            faulted++;
             break;
         }
-        if (cpu->state == CPU_RUNNING)
-            m->running[kept++] = p;
+        running[kept] = p;
+        kept += cpu->state == CPU_RUNNING;
     }
     m->nrunning = kept;
+    m->instructions += executed;
+    m->stalls_in += stalled_in;
+    m->stalls_out += stalled_out;
+    m->faulted += (uint32_t)faulted;
+    m->executed = executed != 0;
 }
 
 /* Stages 2 and 3: route this timestep's batch and inject its packets. */
