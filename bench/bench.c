@@ -12,7 +12,9 @@
  *   mixed    the network program with 40 instructions of arithmetic
  *            between rounds.
  *   single   one processor (of 2) running the compute loop: the raw speed
- *            of the interpreter.
+ *            of the interpreter;
+ *   idle     one processor running the compute loop in a machine of N: what
+ *            N - 1 idle processors cost in memory and time.
  *
  *   bench [--quick] [--only NAME] [--routing NAME] [--procs N] [--threads T]
  */
@@ -28,8 +30,9 @@
 #include "emu/machine.h"
 #include "tests/image.h"
 
-typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_MIXED } ProgramKind;
-static const char *const kind_names[] = { "single", "compute", "network", "mixed" };
+typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_MIXED, PROG_IDLE } ProgramKind;
+static const char *const kind_names[] = { "single", "compute", "network", "mixed", "idle" };
+enum { PROG_KINDS = 5 };
 
 /* Stack frame words: 0 rounds left, 1 this processor, 2 destination, 3 scratch. */
 static void emit_setup(Program *p, uint32_t rounds)
@@ -80,7 +83,7 @@ static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds
     memset(p, 0, sizeof *p);
     emit_setup(p, rounds);
     uint32_t top = p->n;
-    if (kind == PROG_COMPUTE || kind == PROG_SINGLE) {
+    if (kind == PROG_COMPUTE || kind == PROG_SINGLE || kind == PROG_IDLE) {
         emit_arith(p);
         emit_arith(p);
     } else {
@@ -124,10 +127,12 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
                       uint64_t budget)
 {
     Result r = { 0 };
-    uint32_t programmed = kind == PROG_SINGLE ? 1 : nprocs;
+    uint32_t programmed = kind == PROG_SINGLE || kind == PROG_IDLE ? 1 : nprocs;
     /* rounds so that the whole run executes about `budget` instructions */
     uint32_t per_round = kind == PROG_NETWORK ? 20 : kind == PROG_MIXED ? 60 : 25;
     uint64_t rounds = budget / ((uint64_t)programmed * per_round);
+    if (kind == PROG_IDLE)
+        rounds = 100000;
     if (rounds < 4)
         rounds = 4;
     Program *progs = malloc(programmed * sizeof *progs);
@@ -180,7 +185,7 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else {
-            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|mixed] "
+            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|mixed|idle] "
                             "[--procs N] [--threads T] [--routing NAME]\n");
             return 1;
         }
@@ -188,7 +193,7 @@ int main(int argc, char **argv)
     uint64_t budget = quick ? 20000000ull : 400000000ull;
     printf("%-8s %6s %7s %10s %8s %12s %12s %12s %9s\n", "program", "N", "threads",
            "timesteps", "seconds", "instr/s", "timesteps/s", "hops/s", "RSS MiB");
-    for (int kind = 0; kind < 4; kind++) {
+    for (int kind = 0; kind < PROG_KINDS; kind++) {
         if (only && strcmp(only, kind_names[kind]) != 0)
             continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

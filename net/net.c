@@ -17,12 +17,6 @@ static void *zalloc(size_t n, size_t size)
     return n ? calloc(n, size) : malloc(1);
 }
 
-static void fill_nil(uint32_t *a, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = NET_NIL;
-}
-
 Net *net_new(const NetConfig *cfg)
 {
     Net *net = calloc(1, sizeof *net);
@@ -50,11 +44,8 @@ Net *net_new(const NetConfig *cfg)
         errno = ENOMEM;
         return NULL;
     }
-    /* Channels hold NET_NIL (all ones) when empty. Filling them touches
-     * their pages, but they are 8 bytes a link. Buffers and ports use
-     * count == 0 as empty, so their zero pages stay untouched. */
-    fill_nil((uint32_t *)net->channels, 2 * channels);
-    fill_nil(net->out_slot, net->nprocs);
+    /* Zeroed memory is an empty network (NET_NIL is 0): nothing is filled,
+     * so the pages of unused links, buffers and ports are never touched. */
     net->free_list = NET_NIL;
     return net;
 }
@@ -86,16 +77,19 @@ void net_free(Net *net)
 static uint32_t packet_alloc(Net *net)
 {
     if (net->free_list == NET_NIL) {
+        /* Grow the pool; index 0 stays unused (it is NET_NIL). */
+        uint32_t old = net->pool_cap ? net->pool_cap : 1;
         uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
         Packet *pool = realloc(net->pool, (size_t)cap * sizeof *pool);
         if (!pool || cap >= NET_RESERVED)
-            abort();            /* more packets than processors * 2^20: cannot happen */
-        for (uint32_t i = net->pool_cap; i < cap; i++) {
+            abort();            /* more packets than slots, links and buffers: cannot happen */
+        pool[0].place = PLACE_FREE;
+        for (uint32_t i = old; i < cap; i++) {
             pool[i].place = PLACE_FREE;
             pool[i].next = i + 1 < cap ? i + 1 : NET_NIL;
         }
         net->pool = pool;
-        net->free_list = net->pool_cap;
+        net->free_list = old;
         net->pool_cap = cap;
     }
     uint32_t x = net->free_list;

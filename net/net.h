@@ -18,7 +18,8 @@
  *
  * Buffers and input ports are FIFOs threaded through the packets (a packet
  * is in at most one), so their storage does not grow with B or the port
- * depth. Packets live in a pool and are named by index.
+ * depth. Packets live in a pool and are named by index (from 1: 0 is
+ * NET_NIL).
  *
  * The four network sub-stages of a timestep (machine.md 4a-4e) are one call,
  * net_step; the processors (stage 1), routing (2) and injection (3) happen
@@ -36,7 +37,10 @@
 
 #include "net/route.h"
 
-#define NET_NIL UINT32_MAX
+/* "No packet". Pool index 0 is never a packet, so that every slot, link
+ * and FIFO that memory fresh from calloc describes is empty: the network's
+ * large arrays cost nothing until they are used. */
+#define NET_NIL 0u
 
 typedef struct NetConfig {
     unsigned k;            /* log2 of the number of processors, >= 1 */
@@ -159,7 +163,7 @@ typedef struct Net {
     bool moved;                     /* something changed place this timestep */
 } Net;
 
-#define NET_RESERVED (UINT32_MAX - 1)   /* an output slot promised to a request */
+#define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
 
 /* Builds an empty network; NULL if memory cannot be had (errno set). */
 Net *net_new(const NetConfig *cfg);
