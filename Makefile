@@ -98,5 +98,6 @@ bench: all $(BENCH_BIN)
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d) \
-         $(BUILD)/emu/main.d $(BUILD)/compiler/xc_main.d
+# Header dependencies of every object built so far (library, front ends,
+# tests, fuzzers, benchmarks), written by -MMD.
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)

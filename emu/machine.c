@@ -69,13 +69,14 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
                      cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
     m->cpus = malloc((size_t)m->nprocs * sizeof *m->cpus);
-    m->running = malloc((size_t)m->nprocs * sizeof *m->running);
+    m->ready = malloc((size_t)m->nprocs * sizeof *m->ready);
+    m->merge = malloc((size_t)m->nprocs * sizeof *m->merge);
     m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
     m->request_words = malloc((size_t)m->nprocs * sizeof *m->request_words);
     m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
     m->net = net_new(&nc);
     m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
-    if (!m->cpus || !m->running || !m->requests || !m->request_words || !m->routes ||
+    if (!m->cpus || !m->ready || !m->merge || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
         snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
                  "words of memory each%s", m->nprocs, cfg->mem_words,
@@ -87,7 +88,9 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         if (p < img->count) {
             mem_load(&m->mem, p, img->records[p].image, img->records[p].length);
             cpu_boot(&m->cpus[p], p, img->records[p].entry);
-            m->running[m->nrunning++] = p;
+            m->cpus[p].ready = 1;
+            m->ready[m->nready++] = p;
+            m->nrunning++;
         } else {
             cpu_idle(&m->cpus[p], p);
         }
@@ -98,7 +101,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
 void machine_free(Machine *m)
 {
     free(m->cpus);
-    free(m->running);
+    free(m->ready);
+    free(m->merge);
     free(m->requests);
     free(m->request_words);
     free(m->routes);
@@ -110,23 +114,26 @@ void machine_free(Machine *m)
 
 /* ---- one timestep ------------------------------------------------------------ */
 
-/* Stage 1: every running processor executes one byte. Processors that stop
- * are dropped from the running list, which keeps its order. The loop keeps
- * everything it needs in locals: the processors' stores could alias the
- * machine's fields as far as the compiler knows, which would make it reload
- * them for every processor. */
+/* Stage 1: every ready processor executes one byte; the processors that
+ * wait (stalled earlier and not woken) stall again without being visited.
+ * Processors that stall, halt or fault leave the ready list, which keeps
+ * its order. The loop keeps everything it needs in locals: the processors'
+ * stores could alias the machine's fields as far as the compiler knows,
+ * which would make it reload them for every processor. */
 static void stage_processors(Machine *m)
 {
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, m, bus_in, bus_out, bus_print };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
-    uint32_t *const running = m->running;
-    const uint32_t n = m->nrunning;
-    uint32_t kept = 0;
+    uint32_t *const ready = m->ready;
+    const uint32_t n = m->nready;
+    uint32_t kept = 0, stopped = 0;
     uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
     m->nrequests = 0;
+    m->stalls_in += m->waiting_in;
+    m->stalls_out += m->waiting_out;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = running[i];
+        uint32_t p = ready[i];
         Cpu *cpu = &cpus[p];
         switch (cpu_exec(cpu, mem, &bus)) {
         case STEP_EXECUTED:
@@ -142,15 +149,64 @@ static void stage_processors(Machine *m)
             faulted++;
             break;
         }
-        running[kept] = p;
-        kept += cpu->state == CPU_RUNNING;
+        ready[kept] = p;
+        bool stays = cpu->state == CPU_RUNNING && cpu->wait == WAIT_NONE;
+        kept += stays;
+        cpu->ready = stays;
+        stopped += cpu->state != CPU_RUNNING;
     }
-    m->nrunning = kept;
+    m->nready = kept;
+    m->nrunning -= stopped;
+    m->waiting_in += (uint32_t)stalled_in;
+    m->waiting_out += (uint32_t)stalled_out;
     m->instructions += executed;
     m->stalls_in += stalled_in;
     m->stalls_out += stalled_out;
     m->faulted += (uint32_t)faulted;
     m->executed = executed != 0;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* After the network stage: the processors whose awaited input port now
+ * holds a packet, or whose output slot emptied, become ready again (their
+ * IN or OUT will succeed next timestep), merged into the ready list in
+ * processor order. */
+static void wake_processors(Machine *m)
+{
+    IndexList *w = &m->net->woken;
+    uint32_t n = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        uint32_t p = w->items[i];
+        Cpu *cpu = &m->cpus[p];
+        if (cpu->ready || cpu->state != CPU_RUNNING)
+            continue;
+        if (cpu->wait == WAIT_IN &&
+            m->net->ports[(size_t)p * m->cfg.ports + cpu->areg].count > 0) {
+            m->waiting_in--;
+        } else if (cpu->wait == WAIT_OUT && net_out_free(m->net, p)) {
+            m->waiting_out--;
+        } else {
+            continue;
+        }
+        cpu->ready = 1;
+        w->items[n++] = p;
+    }
+    if (n == 0)
+        return;
+    qsort(w->items, n, sizeof *w->items, compare_u32);
+    uint32_t a = 0, b = 0, out = 0;
+    while (a < m->nready || b < n)
+        m->merge[out++] = b >= n || (a < m->nready && m->ready[a] < w->items[b])
+                        ? m->ready[a++] : w->items[b++];
+    uint32_t *swap = m->ready;
+    m->ready = m->merge;
+    m->merge = swap;
+    m->nready = out;
 }
 
 /* Stages 2 and 3: route this timestep's batch and inject its packets. */
@@ -178,6 +234,7 @@ MachineEnd machine_step(Machine *m)
     uint64_t before = m->net->stats.link_total + m->net->stats.buffer_total;
     net_step(m->net, m->t);
     m->step_collisions = m->net->stats.link_total + m->net->stats.buffer_total - before;
+    wake_processors(m);
     if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
                                              sizeof m->internal_error) != 0)
         return m->end = END_INTERNAL;

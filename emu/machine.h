@@ -9,7 +9,13 @@
  *
  * After each timestep the run ends on the first of: a fault, a normal end
  * (every processor halted and the network empty), a deadlock (nothing moved)
- * or the --max-steps limit. */
+ * or the --max-steps limit.
+ *
+ * A processor whose IN or OUT stalls leaves the list of ready processors:
+ * re-executing it would only stall again until the network changes its
+ * input port or output slot, and the network says when it does (Net.woken).
+ * So a waiting processor costs nothing per timestep; its stall timesteps
+ * are counted all the same. */
 #ifndef EMU_MACHINE_H
 #define EMU_MACHINE_H
 
@@ -84,8 +90,13 @@ typedef struct Machine {
     Router *router;
     MachineObserver obs;
     uint64_t t;                /* timesteps run so far */
-    uint32_t *running;         /* running processors, in increasing order */
-    uint32_t nrunning;
+    uint32_t *ready;           /* processors that execute in the next timestep,
+                                  in increasing order */
+    uint32_t nready;
+    uint32_t *merge;           /* scratch for merging woken processors in */
+    uint32_t nrunning;         /* processors neither halted, faulted nor idle */
+    uint32_t waiting_in;       /* running processors stalled on IN or OUT: */
+    uint32_t waiting_out;      /* they wait off the ready list until woken */
     RouteRequest *requests;    /* this timestep's send requests (stage 1) */
     uint32_t *request_words;
     Route *routes;

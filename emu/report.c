@@ -69,9 +69,9 @@ static void text_details(FILE *out, Machine *m)
                 : "a program deadlock: the network could drain, but the processors "
                   "wait for packets that are not coming");
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
-        for (uint32_t i = 0; i < m->nrunning; i++) {
-            const Cpu *c = &m->cpus[m->running[i]];
-            if (c->wait == WAIT_NONE)
+        for (uint32_t p = 0; p < m->programmed; p++) {
+            const Cpu *c = &m->cpus[p];
+            if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
                 continue;
             waits_for(c, buf, sizeof buf);
             fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->pc, buf);
@@ -203,9 +203,9 @@ static void json_report(FILE *out, Machine *m)
         }
     fprintf(out, "], \"waiting\": [");
     first = 1;
-    for (uint32_t i = 0; i < m->nrunning; i++) {
-        const Cpu *c = &m->cpus[m->running[i]];
-        if (c->wait == WAIT_NONE)
+    for (uint32_t p = 0; p < m->programmed; p++) {
+        const Cpu *c = &m->cpus[p];
+        if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
             continue;
         if (c->wait == WAIT_IN)
             fprintf(out, "%s{\"processor\": %u, \"on\": \"in\", \"port\": %u, \"pc\": %u}",

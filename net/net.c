@@ -66,7 +66,7 @@ void net_free(Net *net)
     }
     free(net->stats.latency_hist);
     IndexList *lists[] = { &net->claimers, &net->next_claimers, &net->on_links,
-                           &net->next_on_links, &net->claimed, &net->touched };
+                           &net->next_on_links, &net->claimed, &net->touched, &net->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         free(lists[i]->items);
     free(net);

@@ -156,6 +156,10 @@ typedef struct Net {
     IndexList on_links, next_on_links;  /* packets in link main slots */
     IndexList claimed;              /* channels whose temp slot was claimed */
     IndexList touched;              /* buffers entered in this stage d */
+    IndexList woken;                /* processors whose input port received a
+                                       packet or whose output slot emptied in
+                                       this timestep's network stage (the
+                                       machine wakes the ones that wait) */
     NetStats stats;
     NetEventFn *event;              /* optional observer (trace, routes) */
     void *event_ctx;

@@ -144,6 +144,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
     pk->entered = net->timestep;
     fifo_push(net, port, x);
     net->in_flight--;
+    list_push(&net->woken, p);
     net->stats.delivered++;
     record_latency(&net->stats, net->timestep - pk->created);
     net->moved = true;
@@ -261,6 +262,7 @@ static void stage_commit(Net *net)
         }
         if (pk->place == PLACE_SLOT) {
             net->out_slot[pk->src] = NET_NIL;
+            list_push(&net->woken, pk->src);
         } else {
             Fifo *buf = &net->buffers[pk->at];
             buf->head = pk->next;
@@ -314,6 +316,7 @@ void net_step(Net *net, uint64_t t)
     net->moved = false;
     net->next_claimers.n = 0;
     net->next_on_links.n = 0;
+    net->woken.n = 0;
 
     stage_claims(net);                                  /* a, b */
     for (size_t i = 0; i < net->on_links.n; i++)        /* c, d */
