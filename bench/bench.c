@@ -7,16 +7,20 @@
  * The programs are built here as images (no compiler needed), one record
  * per processor, every processor programmed:
  *   compute  a tight loop of loads, stores and arithmetic, no network;
- *   network  every processor sends one packet per round to p xor f(round)
- *            (a permutation, so each also receives one) and reads one;
- *   mixed    the network program with 40 instructions of arithmetic
- *            between rounds.
+ *   network  heavy random traffic: in round k every processor sends one
+ *            packet to port k % 16 of processor p xor h(k) (a random
+ *            permutation for each round, so each also receives one per
+ *            round) and reads the packet of round k - 8: eight rounds of
+ *            packets per processor are in flight at once;
+ *   mixed    every processor sends one packet per round (to p xor h(k)) and
+ *            waits for its own, with 40 instructions of arithmetic between.
  *   single   one processor (of 2) running the compute loop: the raw speed
  *            of the interpreter;
  *   idle     one processor running the compute loop in a machine of N: what
  *            N - 1 idle processors cost in memory and time.
  *
  *   bench [--quick] [--only NAME] [--routing NAME] [--procs N] [--threads T]
+ *         [--duplex half|full]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,55 +62,125 @@ static void emit_arith(Program *p)
     asm_op(p, OP_STWSP, 2);
 }
 
-/* Closes a loop that starts at `top`: rounds -= 1; while rounds != 0 repeat. */
-static void emit_loop_end(Program *p, uint32_t top)
+/* BRT back to `top`: the operand is relative to the end of the BRT, whose
+ * length depends on the operand; the shortest consistent encoding wins. */
+static void emit_brt_back(Program *p, uint32_t top)
+{
+    for (uint32_t len = 1; len <= ISA_MAX_LENGTH; len++) {
+        uint32_t off = top - (p->n + len);
+        if (isa_encoded_length(OP_BRT, off) == len) {
+            asm_op(p, OP_BRT, off);
+            return;
+        }
+    }
+}
+
+/* Frame word 0 := n, the count of a loop closed by emit_count_down. */
+static void emit_count(Program *p, uint32_t n)
+{
+    asm_op(p, OP_LDC, n);
+    asm_op(p, OP_STWSP, 0);
+}
+
+static void emit_count_down(Program *p, uint32_t top)
 {
     asm_op(p, OP_LDWSP, 0);
     asm_op(p, OP_ADDC, (uint32_t)-1);
     asm_op(p, OP_STWSP, 0);
     asm_op(p, OP_LDWSP, 0);
-    /* BRT back to top: the operand is relative to the end of the BRT, whose
-     * length depends on the operand; try the short encodings first. */
-    for (uint32_t len = 1; len <= ISA_MAX_LENGTH; len++) {
-        uint32_t off = top - (p->n + len);
-        if (isa_encoded_length(OP_BRT, off) == len) {
-            asm_op(p, OP_BRT, off);
-            break;
-        }
-    }
-    asm_op(p, OP_LDC, 0);
-    asm_opr(p, OPR_HALT);
+    emit_brt_back(p, top);
 }
+
+/* Frame word 2 := (p xor h(word `k`)) & (N - 1), h a multiplicative hash. */
+static void emit_destination(Program *p, uint32_t nprocs, uint32_t k)
+{
+    asm_op(p, OP_LDWSP, k);
+    asm_op(p, OP_LDC, 0x9E3779B1u);
+    asm_opr(p, OPR_MUL);
+    asm_op(p, OP_LDC, 16);
+    asm_opr(p, OPR_SHR);
+    asm_op(p, OP_LDWSP, 1);
+    asm_opr(p, OPR_XOR);
+    asm_op(p, OP_LDC, nprocs - 1);
+    asm_opr(p, OPR_AND);
+    asm_op(p, OP_STWSP, 2);
+}
+
+/* Sends this processor's number to port (word 4) % 16 of the round's
+ * destination; word 4 += 1. */
+static void emit_send(Program *p, uint32_t nprocs)
+{
+    emit_destination(p, nprocs, 4);
+    asm_op(p, OP_LDWSP, 4);
+    asm_op(p, OP_LDC, 15);
+    asm_opr(p, OPR_AND);
+    asm_op(p, OP_LDC, 24);
+    asm_opr(p, OPR_SHL);
+    asm_op(p, OP_LDWSP, 2);
+    asm_opr(p, OPR_OR);
+    asm_op(p, OP_STWSP, 2);
+    asm_op(p, OP_LDWSP, 1);
+    asm_op(p, OP_LDWSP, 2);
+    asm_opr(p, OPR_OUT);
+    asm_op(p, OP_LDWSP, 4);
+    asm_op(p, OP_ADDC, 1);
+    asm_op(p, OP_STWSP, 4);
+}
+
+/* Reads port (word 5) % 16; word 5 += 1. */
+static void emit_receive(Program *p)
+{
+    asm_op(p, OP_LDWSP, 5);
+    asm_op(p, OP_LDC, 15);
+    asm_opr(p, OPR_AND);
+    asm_opr(p, OPR_IN);
+    asm_op(p, OP_STWSP, 3);
+    asm_op(p, OP_LDWSP, 5);
+    asm_op(p, OP_ADDC, 1);
+    asm_op(p, OP_STWSP, 5);
+}
+
+enum { LAG = 8 };   /* rounds of packets in flight per processor (network) */
 
 static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds)
 {
     memset(p, 0, sizeof *p);
     emit_setup(p, rounds);
-    uint32_t top = p->n;
-    if (kind == PROG_COMPUTE || kind == PROG_SINGLE || kind == PROG_IDLE) {
-        emit_arith(p);
-        emit_arith(p);
+    uint32_t top;
+    if (kind == PROG_NETWORK) {
+        emit_count(p, LAG);                     /* LAG sends to fill the pipe */
+        top = p->n;
+        emit_send(p, nprocs);
+        emit_count_down(p, top);
+        emit_count(p, rounds - LAG);            /* then send one, read one */
+        top = p->n;
+        emit_send(p, nprocs);
+        emit_receive(p);
+        emit_count_down(p, top);
+        emit_count(p, LAG);                     /* and read the last LAG */
+        top = p->n;
+        emit_receive(p);
+        emit_count_down(p, top);
     } else {
-        /* dest = (p xor (rounds * 0x9E37)) & (N - 1); OUT p to dest; IN */
-        asm_op(p, OP_LDWSP, 0);
-        asm_op(p, OP_LDC, 0x9E37);
-        asm_opr(p, OPR_MUL);
-        asm_op(p, OP_LDWSP, 1);
-        asm_opr(p, OPR_XOR);
-        asm_op(p, OP_LDC, nprocs - 1);
-        asm_opr(p, OPR_AND);
-        asm_op(p, OP_STWSP, 2);
-        asm_op(p, OP_LDWSP, 1);
-        asm_op(p, OP_LDWSP, 2);
-        asm_opr(p, OPR_OUT);
-        if (kind == PROG_MIXED)
+        top = p->n;
+        if (kind == PROG_MIXED) {
+            emit_destination(p, nprocs, 0);
+            asm_op(p, OP_LDWSP, 1);
+            asm_op(p, OP_LDWSP, 2);
+            asm_opr(p, OPR_OUT);
             for (int i = 0; i < 5; i++)
                 emit_arith(p);
-        asm_op(p, OP_LDC, 0);
-        asm_opr(p, OPR_IN);
-        asm_op(p, OP_STWSP, 3);
+            asm_op(p, OP_LDC, 0);
+            asm_opr(p, OPR_IN);
+            asm_op(p, OP_STWSP, 3);
+        } else {
+            emit_arith(p);
+            emit_arith(p);
+        }
+        emit_count_down(p, top);
     }
-    emit_loop_end(p, top);
+    asm_op(p, OP_LDC, 0);
+    asm_opr(p, OPR_HALT);
 }
 
 typedef struct Result {
@@ -123,18 +197,20 @@ static double now(void)
 }
 
 /* Runs one configuration in this process. */
+static bool full_duplex;
+
 static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, RoutingAlgorithm routing,
                       uint64_t budget)
 {
     Result r = { 0 };
     uint32_t programmed = kind == PROG_SINGLE || kind == PROG_IDLE ? 1 : nprocs;
     /* rounds so that the whole run executes about `budget` instructions */
-    uint32_t per_round = kind == PROG_NETWORK ? 20 : kind == PROG_MIXED ? 60 : 25;
+    uint32_t per_round = kind == PROG_NETWORK ? 50 : kind == PROG_MIXED ? 65 : 21;
     uint64_t rounds = budget / ((uint64_t)programmed * per_round);
     if (kind == PROG_IDLE)
         rounds = 100000;
-    if (rounds < 4)
-        rounds = 4;
+    if (rounds < 2 * LAG)
+        rounds = 2 * LAG;
     Program *progs = malloc(programmed * sizeof *progs);
     for (uint32_t i = 0; i < programmed; i++)
         build(&progs[i], kind, nprocs, (uint32_t)rounds);
@@ -145,6 +221,7 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     cfg.procs = nprocs;
     cfg.routing = routing;
     cfg.threads = threads;
+    cfg.full_duplex = full_duplex;
     cfg.check_invariants = false;
     Machine m;
     char err[256];
@@ -179,6 +256,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--procs") && i + 1 < argc) only_procs = (uint32_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) only_threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--duplex") && i + 1 < argc) full_duplex = !strcmp(argv[++i], "full");
         else if (!strcmp(argv[i], "--routing") && i + 1 < argc) {
             if (routing_parse(argv[++i], &routing) != 0) {
                 fprintf(stderr, "bench: unknown routing %s\n", argv[i]);
@@ -186,7 +264,7 @@ int main(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|mixed|idle] "
-                            "[--procs N] [--threads T] [--routing NAME]\n");
+                            "[--procs N] [--threads T] [--routing NAME] [--duplex half|full]\n");
             return 1;
         }
     }

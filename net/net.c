@@ -108,23 +108,37 @@ static void packet_release(Net *net, uint32_t x)
 
 /* ---- adapters -------------------------------------------------------------- */
 
-bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
+uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
 {
     Fifo *f = &net->ports[(size_t)p * net->cfg.ports + port];
     if (f->count == 0)
-        return false;
+        return NET_NIL;
     uint32_t x = f->head;
     Packet *pk = &net->pool[x];
     *word = pk->data;
     f->head = pk->next;
     if (--f->count == 0)
         f->tail = NET_NIL;
+    return x;
+}
+
+void net_release_read(Net *net, uint32_t x)
+{
+    Packet *pk = &net->pool[x];
     net->stats.read++;
     if (net->event) {
-        NetEvent ev = { EV_READ, net->timestep, pk, p, PLACE_PORT, 0, 0 };
+        NetEvent ev = { EV_READ, net->timestep, pk, pk->dst, PLACE_PORT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
+}
+
+bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
+{
+    uint32_t x = net_take(net, p, port, word);
+    if (x == NET_NIL)
+        return false;
+    net_release_read(net, x);
     return true;
 }
 

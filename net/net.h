@@ -178,8 +178,15 @@ void net_free(Net *net);
 static inline bool net_out_free(const Net *net, uint32_t p) { return net->out_slot[p] == NET_NIL; }
 static inline void net_reserve_out(Net *net, uint32_t p) { net->out_slot[p] = NET_RESERVED; }
 
-/* Stage 1, for IN: takes the oldest packet of input port `port` of processor
- * p, if any, storing its word; the packet is read and returns to the pool. */
+/* Stage 1, for IN: removes the oldest packet of input port `port` of
+ * processor p, if any, storing its word; returns the packet, or NET_NIL.
+ * It touches only p's ports, so processors may take concurrently; each
+ * taken packet must then be passed to net_release_read, serially and in
+ * processor order (it counts the read, reports it and frees the packet). */
+uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word);
+void net_release_read(Net *net, uint32_t x);
+
+/* net_take and net_release_read at once (for tests and tools). */
 bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word);
 
 /* The number of earlier send requests of processor p (for plane choice),
