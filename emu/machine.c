@@ -2,37 +2,51 @@
 #include "emu/machine.h"
 
 #include "cpu/exec.h"
+#include "emu/workers.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the processors' view of the machine (CpuBus callbacks) --------------- */
+/* ---- the processors' view of the machine (CpuBus callbacks) ---------------
+ * The context is the worker's Share; everything a callback changes belongs
+ * to the calling processor or to that share, so workers never collide. */
+
+typedef struct ShareContext {
+    Machine *m;
+    Share *share;
+} ShareContext;
 
 static bool bus_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
 {
-    Machine *m = ctx;
-    return net_in_take(m->net, proc, port, word);
+    ShareContext *c = ctx;
+    uint32_t x = net_take(c->m->net, proc, port, word);
+    if (x == NET_NIL)
+        return false;
+    c->share->taken[c->share->ntaken++] = x;
+    return true;
 }
 
 static bool bus_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word)
 {
-    Machine *m = ctx;
-    if (!net_out_free(m->net, proc))
+    ShareContext *c = ctx;
+    Net *net = c->m->net;
+    if (!net_out_free(net, proc))
         return false;
-    net_reserve_out(m->net, proc);
-    uint32_t i = m->nrequests++;
-    m->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(m->net, proc) };
-    m->request_words[i] = word;
+    net_reserve_out(net, proc);
+    Share *s = c->share;
+    uint32_t i = s->nrequests++;
+    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc) };
+    s->words[i] = word;
     return true;
 }
 
 static void bus_print(void *ctx, uint32_t proc, int32_t value)
 {
-    Machine *m = ctx;
-    if (m->obs.print)
-        m->obs.print(m->obs.ctx, m->t, proc, value);
+    Share *s = ((ShareContext *)ctx)->share;
+    s->print_proc[s->nprints] = proc;
+    s->print_value[s->nprints++] = value;
 }
 
 /* ---- construction ------------------------------------------------------------ */
@@ -76,8 +90,26 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
     m->net = net_new(&nc);
     m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
+    unsigned threads = cfg->threads ? cfg->threads : 1;
+    m->shares = calloc(threads, sizeof *m->shares);
+    bool shares_ok = m->shares != NULL;
+    for (unsigned i = 0; shares_ok && i < threads; i++) {
+        /* Share 0 may run every processor (when the stage is not split);
+         * the others at most their part. */
+        size_t cap = i == 0 ? m->nprocs : m->nprocs / threads + 1;
+        Share *sh = &m->shares[i];
+        sh->requests = malloc(cap * sizeof *sh->requests);
+        sh->words = malloc(cap * sizeof *sh->words);
+        sh->taken = malloc(cap * sizeof *sh->taken);
+        sh->print_proc = malloc(cap * sizeof *sh->print_proc);
+        sh->print_value = malloc(cap * sizeof *sh->print_value);
+        shares_ok = sh->requests && sh->words && sh->taken && sh->print_proc && sh->print_value;
+    }
+    if (shares_ok && threads > 1)
+        shares_ok = (m->workers = workers_new(threads)) != NULL;
     if (!m->cpus || !m->ready || !m->merge || !m->requests || !m->request_words || !m->routes ||
-        !m->net || !m->router || mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
+        !m->net || !m->router || !shares_ok ||
+        mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
         snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
                  "words of memory each%s", m->nprocs, cfg->mem_words,
                  m->router ? "" : " (or this routing is not available)");
@@ -106,6 +138,16 @@ void machine_free(Machine *m)
     free(m->requests);
     free(m->request_words);
     free(m->routes);
+    workers_free(m->workers);
+    for (unsigned i = 0; m->shares && i < (m->cfg.threads ? m->cfg.threads : 1); i++) {
+        Share *sh = &m->shares[i];
+        free(sh->requests);
+        free(sh->words);
+        free(sh->taken);
+        free(sh->print_proc);
+        free(sh->print_value);
+    }
+    free(m->shares);
     net_free(m->net);
     router_free(m->router);
     mem_free(&m->mem);
@@ -114,25 +156,24 @@ void machine_free(Machine *m)
 
 /* ---- one timestep ------------------------------------------------------------ */
 
-/* Stage 1: every ready processor executes one byte; the processors that
- * wait (stalled earlier and not woken) stall again without being visited.
- * Processors that stall, halt or fault leave the ready list, which keeps
- * its order. The loop keeps everything it needs in locals: the processors'
- * stores could alias the machine's fields as far as the compiler knows,
- * which would make it reload them for every processor. */
-static void stage_processors(Machine *m)
+/* Stage 1 for one share: its ready processors execute one byte each.
+ * Processors that stall, halt or fault leave the ready list; the ones that
+ * stay are compacted to the front of the share's part of it. The loop keeps
+ * what it needs in locals: the processors' stores could alias the machine's
+ * fields as far as the compiler knows, which would make it reload them for
+ * every processor. */
+static void run_share(void *arg, unsigned index)
 {
-    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, m, bus_in, bus_out, bus_print };
+    Machine *m = arg;
+    Share *sh = &m->shares[index];
+    ShareContext ctx = { m, sh };
+    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_print };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
     uint32_t *const ready = m->ready;
-    const uint32_t n = m->nready;
-    uint32_t kept = 0, stopped = 0;
+    uint32_t kept = sh->begin, stopped = 0;
     uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
-    m->nrequests = 0;
-    m->stalls_in += m->waiting_in;
-    m->stalls_out += m->waiting_out;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = sh->begin; i < sh->end; i++) {
         uint32_t p = ready[i];
         Cpu *cpu = &cpus[p];
         switch (cpu_exec(cpu, mem, &bus)) {
@@ -155,15 +196,59 @@ static void stage_processors(Machine *m)
         cpu->ready = stays;
         stopped += cpu->state != CPU_RUNNING;
     }
-    m->nready = kept;
-    m->nrunning -= stopped;
-    m->waiting_in += (uint32_t)stalled_in;
-    m->waiting_out += (uint32_t)stalled_out;
-    m->instructions += executed;
-    m->stalls_in += stalled_in;
-    m->stalls_out += stalled_out;
-    m->faulted += (uint32_t)faulted;
-    m->executed = executed != 0;
+    sh->kept = kept - sh->begin;
+    sh->stopped = stopped;
+    sh->executed = executed;
+    sh->stalled_in = stalled_in;
+    sh->stalled_out = stalled_out;
+    sh->faulted = faulted;
+}
+
+/* Stage 1: every ready processor executes one byte, split into shares when
+ * --threads asks for it and there is enough to share; the processors that
+ * wait (stalled earlier and not woken) stall again without being visited.
+ * The shares are then merged in order, which is processor order: the ready
+ * list, the send requests, the packets read and the prints. */
+static void stage_processors(Machine *m)
+{
+    unsigned shares = m->cfg.threads > 1 && m->nready >= m->cfg.parallel_min ? m->cfg.threads : 1;
+    for (unsigned i = 0; i < shares; i++) {
+        Share *sh = &m->shares[i];
+        sh->begin = (uint32_t)((uint64_t)m->nready * i / shares);
+        sh->end = (uint32_t)((uint64_t)m->nready * (i + 1) / shares);
+        sh->nrequests = sh->ntaken = sh->nprints = 0;
+    }
+    if (shares > 1)
+        workers_run(m->workers, run_share, m);
+    else
+        run_share(m, 0);
+
+    m->stalls_in += m->waiting_in;      /* the waiting stall again */
+    m->stalls_out += m->waiting_out;
+    m->nready = 0;
+    m->nrequests = 0;
+    m->executed = false;
+    for (unsigned i = 0; i < shares; i++) {
+        Share *sh = &m->shares[i];
+        memmove(m->ready + m->nready, m->ready + sh->begin, sh->kept * sizeof *m->ready);
+        m->nready += sh->kept;
+        memcpy(m->requests + m->nrequests, sh->requests, sh->nrequests * sizeof *sh->requests);
+        memcpy(m->request_words + m->nrequests, sh->words, sh->nrequests * sizeof *sh->words);
+        m->nrequests += sh->nrequests;
+        for (uint32_t j = 0; j < sh->ntaken; j++)
+            net_release_read(m->net, sh->taken[j]);
+        for (uint32_t j = 0; j < sh->nprints; j++)
+            if (m->obs.print)
+                m->obs.print(m->obs.ctx, m->t, sh->print_proc[j], sh->print_value[j]);
+        m->nrunning -= sh->stopped;
+        m->waiting_in += (uint32_t)sh->stalled_in;
+        m->waiting_out += (uint32_t)sh->stalled_out;
+        m->instructions += sh->executed;
+        m->stalls_in += sh->stalled_in;
+        m->stalls_out += sh->stalled_out;
+        m->faulted += (uint32_t)sh->faulted;
+        m->executed |= sh->executed != 0;
+    }
 }
 
 static int compare_u32(const void *a, const void *b)

@@ -27,6 +27,11 @@
 #include "net/net.h"
 #include "net/route.h"
 
+/* The processor stage can be split across --threads workers: each runs a
+ * contiguous share of the ready processors, collecting its send requests,
+ * prints and IN reads privately, and the shares are merged in processor
+ * order, so every output is the same for any number of threads. */
+
 /* Everything the command line can set about a run, with the defaults of
  * spec/cli.md in MACHINE_CONFIG_DEFAULT. */
 typedef struct MachineConfig {
@@ -41,6 +46,8 @@ typedef struct MachineConfig {
     uint64_t seed;             /* --seed */
     uint64_t max_steps;        /* --max-steps (0: none) */
     unsigned threads;          /* --threads */
+    uint32_t parallel_min;     /* split the processor stage only when at least
+                                  this many processors are ready (tests set 1) */
     bool check_invariants;     /* verify the network after every timestep */
 } MachineConfig;
 
@@ -55,7 +62,8 @@ typedef struct MachineConfig {
 #define MACHINE_CONFIG_DEFAULT { \
     .procs = 0, .planes = 2, .full_duplex = false, .buffer = 5, .ports = 16, \
     .port_depth = 1, .mem_words = 200000, .routing = ROUTING_BENES, .seed = 1, \
-    .max_steps = 0, .threads = 1, .check_invariants = MACHINE_CHECK_DEFAULT }
+    .max_steps = 0, .threads = 1, .parallel_min = 1024, \
+    .check_invariants = MACHINE_CHECK_DEFAULT }
 
 typedef enum MachineEnd {
     END_RUNNING,      /* not ended yet */
@@ -78,6 +86,26 @@ typedef struct MachineObserver {
     /* Every packet event of the network (trace, adaptive route choices). */
     NetEventFn *event;
 } MachineObserver;
+
+/* One worker's part of the processor stage: a contiguous run of the ready
+ * list, and what those processors did, kept apart so that workers never
+ * write the same memory; the machine merges the shares in order. */
+typedef struct Share {
+    uint32_t begin, end;       /* the ready list's [begin, end) */
+    uint32_t kept;             /* still ready, compacted from ready[begin] */
+    uint32_t stopped;          /* halted or faulted */
+    uint64_t executed, stalled_in, stalled_out, faulted;
+    RouteRequest *requests;    /* send requests, in processor order */
+    uint32_t *words;
+    uint32_t nrequests;
+    uint32_t *taken;           /* packets taken by IN, to release */
+    uint32_t ntaken;
+    uint32_t *print_proc;      /* PRINTs */
+    int32_t *print_value;
+    uint32_t nprints;
+} Share;
+
+struct Workers;
 
 typedef struct Machine {
     MachineConfig cfg;
@@ -102,6 +130,8 @@ typedef struct Machine {
     Route *routes;
     uint32_t nrequests;
     bool executed;             /* some processor executed a byte this timestep */
+    Share *shares;             /* cfg.threads of them */
+    struct Workers *workers;   /* the threads of --threads */
     uint32_t faulted;          /* processors faulted so far */
     uint64_t instructions, stalls_in, stalls_out;
     uint64_t step_collisions;  /* collisions in the last timestep */

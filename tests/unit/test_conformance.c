@@ -3,7 +3,12 @@
  * option parser, machine and report writer as bin/emu, and must give exactly
  * the expected exit status, PRINT lines (in order), closing lines and the
  * values of the listed JSON keys. A case whose routing algorithm is not
- * built yet is reported as skipped, not passed. */
+ * built yet is reported as skipped, not passed.
+ *
+ * Each case is run again with 2 and with 3 threads, with the processor
+ * stage split even for these small machines, and everything it prints --
+ * the program's output, the whole text report and the JSON -- must be
+ * byte-identical to the run with one thread. */
 #include <stdlib.h>
 
 #include "cpu/hex.h"
@@ -78,7 +83,39 @@ static void check_json(const char *name, const char *expected, const char *actua
     }
 }
 
+/* Everything one run printed. */
+typedef struct Output { char *prints, *text, *json; int status; } Output;
+
+static void output_free(Output *o)
+{
+    free(o->prints);
+    free(o->text);
+    free(o->json);
+}
+
+static int run_case_with(int n, unsigned threads, Output *result);
+
 static int run_case(int n)
+{
+    Output one, many;
+    int rc = run_case_with(n, 1, &one);
+    if (rc != 0)
+        return rc;
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        if (run_case_with(n, threads, &many) != 0)
+            continue;
+        if (strcmp(one.prints, many.prints) || strcmp(one.text, many.text) ||
+            strcmp(one.json, many.json) || one.status != many.status) {
+            printf("  case%03d: --threads %u differs from --threads 1\n", n, threads);
+            check_fail(__FILE__, __LINE__, "output independent of --threads");
+        }
+        output_free(&many);
+    }
+    output_free(&one);
+    return 0;
+}
+
+static int run_case_with(int n, unsigned threads, Output *result)
 {
     char path[128], name[32], err[1024];
     Expected e = { 0 };
@@ -108,17 +145,30 @@ static int run_case(int n)
     Machine m;
     int skipped = 0;
     opt.machine.check_invariants = true;
+    opt.machine.threads = threads;
+    opt.machine.parallel_min = 1;
+    memset(result, 0, sizeof *result);
     if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
         printf("SKIP %s: %s\n", name, err);
         skipped = 1;
     } else {
         while (machine_step(&m) == END_RUNNING)
             ;
-        ReportOptions quiet = { .quiet = true }, js = { .json = true };
+        fflush(cap.f);
+        result->prints = strdup(out);
+        ReportOptions quiet = { .quiet = true }, js = { .json = true }, full = { .histogram = true };
         report_write(cap.f, &m, &quiet);
         FILE *jf = open_memstream(&json, &json_len);
         report_write(jf, &m, &js);
         fclose(jf);
+        char *text = NULL;
+        size_t text_len = 0;
+        FILE *tf = open_memstream(&text, &text_len);
+        report_write(tf, &m, &full);
+        fclose(tf);
+        result->text = text;
+        result->json = strdup(json);
+        result->status = machine_exit_status(m.end);
         fflush(cap.f);
         if (m.end == END_INTERNAL)
             printf("  %s: internal error: %s\n", name, m.internal_error);
@@ -147,7 +197,7 @@ int main(void)
         check_failures_in_test = 0;
         int skipped = run_case(n);
         if (skipped > 0)
-            continue;
+            continue;     /* (the routing is not built: nothing to compare) */
         printf("%s %s\n", check_failures_in_test || skipped < 0 ? "FAIL" : "PASS", name);
         if (check_failures_in_test || skipped < 0)
             check_failed_tests++;
