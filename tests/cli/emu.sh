@@ -140,3 +140,21 @@ expect_grep help_usage "usage: emu [options] prog.x | prog.hex" "$TMP/out"
 expect_grep help_examples "Examples:" "$TMP/out"
 run "$EMU" --version
 expect_grep version "emu " "$TMP/out"
+
+# ---- Ctrl-C and the progress line ---------------------------------------------------------
+"$EMU" --routing dmodk $D/loop.hex >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+STATUS=$?
+expect_status interrupt_status 130
+expect_grep interrupt_report "end: interrupted" "$TMP/out"
+expect_grep interrupt_closing "collisions: 0" "$TMP/out"
+expect_empty interrupt_no_progress_when_not_a_terminal "$TMP/err"
+if command -v script >/dev/null 2>&1; then
+    # On a terminal (a pseudo-terminal made by script), a run of over a
+    # second shows the progress line on stderr.
+    script -qec "\"$EMU\" --routing dmodk --max-steps 150000000 -q $D/loop.hex" /dev/null >"$TMP/tty" 2>&1
+    expect_grep progress_on_a_terminal "timesteps/s" "$TMP/tty"
+fi
