@@ -36,7 +36,8 @@ typedef enum CpuFault {
 
 /* What one call of cpu_step did. */
 typedef enum CpuStep {
-    STEP_EXECUTED,   /* executed one byte (HALT included) */
+    STEP_EXECUTED,   /* executed one byte, and goes on running */
+    STEP_HALTED,     /* executed HALT: the processor is now CPU_HALTED */
     STEP_STALLED,    /* an IN or OUT could not complete; try again next timestep */
     STEP_FAULTED     /* the byte faulted; the processor is now CPU_FAULTED */
 } CpuStep;

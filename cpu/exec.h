@@ -90,7 +90,8 @@ static inline CpuStep cpu_exec_opr(Cpu *cpu, CpuMemory mem, const CpuBus *bus, u
     case OPR_HALT: {
         cpu->state = CPU_HALTED;
         cpu->status = cpu_signed(a);
-        break;
+        cpu_done(cpu, next);
+        return STEP_HALTED;
     }
     case OPR_IN: {
         uint32_t word;

@@ -36,6 +36,7 @@ typedef struct CpuMemory {
     uint32_t size;          /* M: words per processor */
     uint32_t procs;         /* processors; a power of two */
     unsigned proc_shift;    /* log2(procs) */
+    unsigned row_shift;     /* log2 of a row of chunks: MEM_CHUNK_SHIFT + proc_shift */
 } CpuMemory;
 
 /* Maps the memory of `procs` processors (a power of two) of `size` words
@@ -46,7 +47,7 @@ void mem_free(CpuMemory *mem);
 /* Index into mem->words of word `addr` (< size) of processor `proc`. */
 static inline size_t mem_index(const CpuMemory *mem, uint32_t proc, uint32_t addr)
 {
-    return ((size_t)(addr >> MEM_CHUNK_SHIFT) << (MEM_CHUNK_SHIFT + mem->proc_shift))
+    return ((size_t)(addr >> MEM_CHUNK_SHIFT) << mem->row_shift)
          | ((size_t)proc << MEM_CHUNK_SHIFT) | (addr & (MEM_CHUNK_WORDS - 1));
 }
 
