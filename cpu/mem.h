@@ -56,6 +56,13 @@ static inline uint32_t *mem_word(const CpuMemory *mem, uint32_t proc, uint32_t a
     return &mem->words[mem_index(mem, proc, addr)];
 }
 
+/* The same, given proc << MEM_CHUNK_SHIFT (the interpreter keeps it). */
+static inline uint32_t *mem_word_at(const CpuMemory *mem, uint32_t base, uint32_t addr)
+{
+    return &mem->words[((size_t)(addr >> MEM_CHUNK_SHIFT) << mem->row_shift)
+                       | base | (addr & (MEM_CHUNK_WORDS - 1))];
+}
+
 /* Byte `a` of a processor's memory: byte a & 3 of word a >> 2, little-endian.
  * The caller checks a < 4 * size. */
 static inline uint8_t mem_byte(const CpuMemory *mem, uint32_t proc, uint32_t a)

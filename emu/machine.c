@@ -82,7 +82,9 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     }
     NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
                      cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
-    m->cpus = malloc((size_t)m->nprocs * sizeof *m->cpus);
+    /* One cache line per processor, aligned. */
+    if (posix_memalign((void **)&m->cpus, 64, (size_t)m->nprocs * sizeof *m->cpus) != 0)
+        m->cpus = NULL;
     m->ready = malloc((size_t)m->nprocs * sizeof *m->ready);
     m->merge = malloc((size_t)m->nprocs * sizeof *m->merge);
     m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
