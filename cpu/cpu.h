@@ -52,9 +52,9 @@ typedef struct Cpu {
     uint32_t oreg;        /* operand register, built by prefixes */
     uint32_t areg, breg;  /* the two-register operand stack */
     uint32_t istart;      /* byte address where this instruction's prefixes start */
-    uint32_t iaddr;       /* word address held in ibytes, or CPU_NO_WORD */
+    uint32_t iaddr;       /* word address held in ibuf, or CPU_NO_WORD */
     uint32_t membase;     /* id << MEM_CHUNK_SHIFT: its place in every memory row */
-    uint8_t ibytes[4];    /* the instruction buffer: the four bytes of word iaddr */
+    uint32_t ibuf;        /* the instruction buffer: the code word at iaddr */
     uint32_t id;          /* processor number */
     uint8_t state;        /* CpuState */
     uint8_t wait;         /* CpuWait: what the last step stalled on */

@@ -2,6 +2,13 @@
  * that the timestep loop (emu/machine.c) runs it with the memory's geometry
  * in registers.
  *
+ * It works on CpuRegs, the scalar registers an ordinary instruction reads
+ * and writes, and touches the Cpu itself only on the rare paths (faults,
+ * HALT, stalls, IN/OUT/PRINT). cpu_exec copies the registers in and out
+ * around one step; cpu_run_private keeps them in a local copy, which the
+ * compiler holds in machine registers, for a whole run of private
+ * instructions.
+ *
  * The dispatch is a plain switch on the operation, with no default, so the
  * compiler proves that every operation of isa.def is handled; OPR's operand
  * is range-checked first and then switched on the same way. All arithmetic
@@ -16,11 +23,47 @@
 #define CPU_EXEC_H
 
 #include <limits.h>
+#include <stdbool.h>
 
 #include "cpu/cpu.h"
 #include "cpu/isa.h"
 
-/* Stops the processor with a fault at the byte at cpu->pc. */
+/* The interpreter must be inlined into its loops (the timestep loop and
+ * cpu_run_private); GCC and Clang are told so, other compilers asked. */
+#if defined(__GNUC__)
+#define CPU_HOT static inline __attribute__((always_inline))
+#else
+#define CPU_HOT static inline
+#endif
+
+/* What an ordinary instruction reads and writes: all scalars, so that a
+ * local copy can live in machine registers. */
+typedef struct CpuRegs {
+    uint32_t pc, sp, oreg, areg, breg, istart;
+    uint32_t iaddr, ibuf;     /* the instruction buffer */
+    uint32_t membase;         /* the processor's place in every memory row */
+} CpuRegs;
+
+CPU_HOT void cpu_regs_load(CpuRegs *r, const Cpu *c)
+{
+    *r = (CpuRegs){ c->pc, c->sp, c->oreg, c->areg, c->breg, c->istart,
+                    c->iaddr, c->ibuf, c->membase };
+}
+
+CPU_HOT void cpu_regs_store(Cpu *c, const CpuRegs *r)
+{
+    c->pc = r->pc;
+    c->sp = r->sp;
+    c->oreg = r->oreg;
+    c->areg = r->areg;
+    c->breg = r->breg;
+    c->istart = r->istart;
+    c->iaddr = r->iaddr;
+    c->ibuf = r->ibuf;
+}
+
+/* Stops the processor with a fault at the byte at pc. The registers are
+ * left as they were before the faulting byte. */
 static inline CpuStep cpu_fault(Cpu *cpu, CpuFault why, uint32_t value)
 {
     cpu->state = CPU_FAULTED;
@@ -38,69 +81,59 @@ static inline int32_t cpu_signed(uint32_t x)
 #define CPU_LOAD(dst, addr) do { \
         uint32_t a_ = (addr); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        (dst) = *mem_word_at(&mem, cpu->membase, a_); \
+        (dst) = *mem_word_at(&mem, r->membase, a_); \
     } while (0)
 
 /* Writes data word `addr` (and the instruction buffer if it holds it). */
 #define CPU_STORE(addr, value) do { \
         uint32_t a_ = (addr), v_ = (value); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        *mem_word_at(&mem, cpu->membase, a_) = v_; \
-        if (a_ == cpu->iaddr) cpu_fill_buffer(cpu, v_); \
+        *mem_word_at(&mem, r->membase, a_) = v_; \
+        if (a_ == r->iaddr) r->ibuf = v_; \
     } while (0)
 
-/* Puts a code word in the instruction buffer, byte 0 (the least
- * significant, little-endian as isa.md says) first. */
-static inline void cpu_fill_buffer(Cpu *cpu, uint32_t word)
-{
-    cpu->ibytes[0] = (uint8_t)word;
-    cpu->ibytes[1] = (uint8_t)(word >> 8);
-    cpu->ibytes[2] = (uint8_t)(word >> 16);
-    cpu->ibytes[3] = (uint8_t)(word >> 24);
-}
-
 /* Finishes a non-stalling instruction: the next byte is at `next`. */
-static inline CpuStep cpu_done(Cpu *cpu, uint32_t next)
+CPU_HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
 {
-    cpu->pc = cpu->istart = next;
-    cpu->oreg = 0;
+    r->pc = r->istart = next;
+    r->oreg = 0;
     return STEP_EXECUTED;
 }
 
 /* An OPR operation with operand n; `next` is the address of the next byte. */
-static inline CpuStep cpu_exec_opr(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uint32_t n,
-                                   uint32_t next)
+CPU_HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
+                             uint32_t n, uint32_t next)
 {
-    uint32_t a = cpu->areg, b = cpu->breg;
+    uint32_t a = r->areg, b = r->breg;
     if (!isa_opr_defined(n))
         return cpu_fault(cpu, FAULT_ILLEGAL, n);
     switch ((IsaOpr)n) {
-    case OPR_ADD: { cpu->areg = b + a; break; }
-    case OPR_SUB: { cpu->areg = b - a; break; }
-    case OPR_EQ:  { cpu->areg = b == a; break; }
-    case OPR_LSS: { cpu->areg = cpu_signed(b) < cpu_signed(a); break; }
-    case OPR_AND: { cpu->areg = b & a; break; }
-    case OPR_OR:  { cpu->areg = b | a; break; }
-    case OPR_XOR: { cpu->areg = b ^ a; break; }
-    case OPR_NOT: { cpu->areg = ~a; break; }
-    case OPR_SHL: { cpu->areg = a >= 32 ? 0 : b << a; break; }
-    case OPR_SHR: { cpu->areg = a >= 32 ? 0 : b >> a; break; }
-    case OPR_BRX: { cpu->areg = b; return cpu_done(cpu, a); }
+    case OPR_ADD: { r->areg = b + a; break; }
+    case OPR_SUB: { r->areg = b - a; break; }
+    case OPR_EQ:  { r->areg = b == a; break; }
+    case OPR_LSS: { r->areg = cpu_signed(b) < cpu_signed(a); break; }
+    case OPR_AND: { r->areg = b & a; break; }
+    case OPR_OR:  { r->areg = b | a; break; }
+    case OPR_XOR: { r->areg = b ^ a; break; }
+    case OPR_NOT: { r->areg = ~a; break; }
+    case OPR_SHL: { r->areg = a >= 32 ? 0 : b << a; break; }
+    case OPR_SHR: { r->areg = a >= 32 ? 0 : b >> a; break; }
+    case OPR_BRX: { r->areg = b; return cpu_done(r, a); }
     case OPR_CALL: {
-        CPU_STORE(cpu->sp, next);
-        cpu->areg = b;
-        return cpu_done(cpu, a);
+        CPU_STORE(r->sp, next);
+        r->areg = b;
+        return cpu_done(r, a);
     }
     case OPR_RET: {
         uint32_t target;
-        CPU_LOAD(target, cpu->sp);
-        return cpu_done(cpu, target);
+        CPU_LOAD(target, r->sp);
+        return cpu_done(r, target);
     }
-    case OPR_SETSP: { cpu->sp = a; cpu->areg = b; break; }
+    case OPR_SETSP: { r->sp = a; r->areg = b; break; }
     case OPR_HALT: {
         cpu->state = CPU_HALTED;
         cpu->status = cpu_signed(a);
-        cpu_done(cpu, next);
+        cpu_done(r, next);
         return STEP_HALTED;
     }
     case OPR_IN: {
@@ -111,7 +144,7 @@ static inline CpuStep cpu_exec_opr(Cpu *cpu, CpuMemory mem, const CpuBus *bus, u
             cpu->wait = WAIT_IN;
             return STEP_STALLED;
         }
-        cpu->areg = word;
+        r->areg = word;
         break;
     }
     case OPR_OUT: {
@@ -124,81 +157,148 @@ static inline CpuStep cpu_exec_opr(Cpu *cpu, CpuMemory mem, const CpuBus *bus, u
         }
         break;
     }
-    case OPR_MUL: { cpu->areg = b * a; break; }
+    case OPR_MUL: { r->areg = b * a; break; }
     case OPR_DIV: {
         if (a == 0)
             return cpu_fault(cpu, FAULT_DIVIDE_BY_ZERO, 0);
         /* INT_MIN / -1 overflows in C; the machine gives INT_MIN. */
-        cpu->areg = (b == 0x80000000u && a == 0xFFFFFFFFu)
-                  ? b : (uint32_t)(cpu_signed(b) / cpu_signed(a));
+        r->areg = (b == 0x80000000u && a == 0xFFFFFFFFu)
+                ? b : (uint32_t)(cpu_signed(b) / cpu_signed(a));
         break;
     }
     case OPR_REM: {
         if (a == 0)
             return cpu_fault(cpu, FAULT_DIVIDE_BY_ZERO, 0);
-        cpu->areg = (a == 0xFFFFFFFFu) ? 0 : (uint32_t)(cpu_signed(b) % cpu_signed(a));
+        r->areg = (a == 0xFFFFFFFFu) ? 0 : (uint32_t)(cpu_signed(b) % cpu_signed(a));
         break;
     }
     case OPR_PRINT: { bus->print(bus->ctx, cpu->id, cpu_signed(a)); break; }
-    case OPR_TIME:  { cpu->breg = a; cpu->areg = (uint32_t)bus->timestep; break; }
-    case OPR_ID:    { cpu->breg = a; cpu->areg = cpu->id; break; }
-    case OPR_NPROC: { cpu->breg = a; cpu->areg = bus->nprocs; break; }
+    case OPR_TIME:  { r->breg = a; r->areg = (uint32_t)bus->timestep; break; }
+    case OPR_ID:    { r->breg = a; r->areg = cpu->id; break; }
+    case OPR_NPROC: { r->breg = a; r->areg = bus->nprocs; break; }
     }
     cpu->wait = WAIT_NONE;
-    return cpu_done(cpu, next);
+    return cpu_done(r, next);
 }
 
-/* Executes exactly one byte of processor `cpu`, whose memory is `mem`. */
-static inline CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
+/* Makes the instruction buffer hold the word of pc; false on a fetch
+ * outside memory (nothing changes then). */
+CPU_HOT bool cpu_fetch(CpuRegs *r, CpuMemory mem)
 {
-    uint32_t pc = cpu->pc, word_addr = pc >> 2;
-    if (word_addr != cpu->iaddr) {
+    uint32_t word_addr = r->pc >> 2;
+    if (word_addr != r->iaddr) {
         if (word_addr >= mem.size)
-            return cpu_fault(cpu, FAULT_FETCH_ADDRESS, pc);
-        cpu_fill_buffer(cpu, *mem_word_at(&mem, cpu->membase, word_addr));
-        cpu->iaddr = word_addr;
+            return false;
+        r->ibuf = *mem_word_at(&mem, r->membase, word_addr);
+        r->iaddr = word_addr;
     }
-    uint8_t byte = cpu->ibytes[pc & 3];
-    uint32_t operand = cpu->oreg | ISA_IMM(byte);
-    uint32_t next = pc + 1;
+    return true;
+}
+
+/* The byte at pc, once cpu_fetch has succeeded (little-endian in the word). */
+CPU_HOT uint8_t cpu_byte(const CpuRegs *r)
+{
+    return (uint8_t)(r->ibuf >> (8 * (r->pc & 3)));
+}
+
+/* Executes exactly one byte on registers r of processor cpu. */
+CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus)
+{
+    if (!cpu_fetch(r, mem))
+        return cpu_fault(cpu, FAULT_FETCH_ADDRESS, r->pc);
+    uint8_t byte = cpu_byte(r);
+    uint32_t operand = r->oreg | ISA_IMM(byte);
+    uint32_t next = r->pc + 1;
 
     switch ((IsaOp)ISA_OP(byte)) {
     case OP_PFIX: {
-        cpu->oreg = operand << 4;
-        cpu->pc = next;
+        r->oreg = operand << 4;
+        r->pc = next;
         return STEP_EXECUTED;
     }
     case OP_NFIX: {
-        cpu->oreg = ((~0u << 4) | ISA_IMM(byte)) << 4;
-        cpu->pc = next;
+        r->oreg = ((~0u << 4) | ISA_IMM(byte)) << 4;
+        r->pc = next;
         return STEP_EXECUTED;
     }
     case OP_LDWSP: {
         uint32_t w;
-        CPU_LOAD(w, cpu->sp + operand);
-        cpu->breg = cpu->areg;
-        cpu->areg = w;
+        CPU_LOAD(w, r->sp + operand);
+        r->breg = r->areg;
+        r->areg = w;
         break;
     }
     case OP_STWSP: {
-        CPU_STORE(cpu->sp + operand, cpu->areg);
-        cpu->areg = cpu->breg;
+        CPU_STORE(r->sp + operand, r->areg);
+        r->areg = r->breg;
         break;
     }
-    case OP_LDAWSP: { cpu->breg = cpu->areg; cpu->areg = cpu->sp + operand; break; }
-    case OP_LDC:    { cpu->breg = cpu->areg; cpu->areg = operand; break; }
+    case OP_LDAWSP: { r->breg = r->areg; r->areg = r->sp + operand; break; }
+    case OP_LDC:    { r->breg = r->areg; r->areg = operand; break; }
     case OP_ILLEGAL: { return cpu_fault(cpu, FAULT_ILLEGAL, operand); }
-    case OP_LDAP:   { cpu->breg = cpu->areg; cpu->areg = next + operand; break; }
-    case OP_LDWI:   { CPU_LOAD(cpu->areg, cpu->areg + operand); break; }
-    case OP_STWI:   { CPU_STORE(cpu->areg + operand, cpu->breg); break; }
-    case OP_ADDC:   { cpu->areg += operand; break; }
-    case OP_EQC:    { cpu->areg = cpu->areg == operand; break; }
-    case OP_ADJ:    { cpu->sp += operand; break; }
+    case OP_LDAP:   { r->breg = r->areg; r->areg = next + operand; break; }
+    case OP_LDWI:   { uint32_t w; CPU_LOAD(w, r->areg + operand); r->areg = w; break; }
+    case OP_STWI:   { CPU_STORE(r->areg + operand, r->breg); break; }
+    case OP_ADDC:   { r->areg += operand; break; }
+    case OP_EQC:    { r->areg = r->areg == operand; break; }
+    case OP_ADJ:    { r->sp += operand; break; }
     case OP_BR:     { next += operand; break; }
-    case OP_BRT:    { if (cpu->areg != 0) next += operand; break; }
-    case OP_OPR:    { return cpu_exec_opr(cpu, mem, bus, operand, next); }
+    case OP_BRT:    { if (r->areg != 0) next += operand; break; }
+    case OP_OPR:    { return cpu_step_opr(cpu, r, mem, bus, operand, next); }
     }
-    return cpu_done(cpu, next);
+    return cpu_done(r, next);
+}
+
+/* Executes exactly one byte of processor `cpu`, whose memory is `mem`. */
+CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
+{
+    CpuRegs r;
+    cpu_regs_load(&r, cpu);
+    CpuStep step = cpu_step_regs(cpu, &r, mem, bus);
+    cpu_regs_store(cpu, &r);
+    return step;
+}
+
+/* Whether OPR operation n reaches outside the processor -- the network,
+ * the host, the clock or the end of the run -- or faults: such operations
+ * always run in lockstep, at their own timestep. */
+static inline bool cpu_opr_is_external(uint32_t n)
+{
+    return n == OPR_IN || n == OPR_OUT || n == OPR_PRINT || n == OPR_HALT ||
+           n == OPR_TIME || !isa_opr_defined(n);
+}
+
+/* Runs up to `limit` instructions, one per timestep, that touch nothing but
+ * the processor and its own memory; stops before an external operation and
+ * before an instruction that would fault, and returns how many ran. The
+ * machine uses it to let a processor run ahead of the timestep loop, which
+ * gives the same result as lockstep because nothing else can observe these
+ * instructions (emu/machine.h explains the bookkeeping).
+ *
+ * Every fault is detected before the faulting instruction changes any
+ * register, so undoing the fault fields undoes the instruction, which then
+ * faults again in lockstep at its own timestep. */
+CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uint32_t limit)
+{
+    CpuRegs r;
+    uint32_t n = 0;
+    cpu_regs_load(&r, cpu);
+    while (n < limit) {
+        if (!cpu_fetch(&r, mem))
+            break;                      /* a fetch fault: leave it to lockstep */
+        uint8_t byte = cpu_byte(&r);
+        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r.oreg | ISA_IMM(byte)))
+            break;
+        if (cpu_step_regs(cpu, &r, mem, bus) != STEP_EXECUTED) {
+            cpu->state = CPU_RUNNING;   /* undo the fault */
+            cpu->fault = FAULT_NONE;
+            cpu->fault_value = 0;
+            break;
+        }
+        n++;
+    }
+    cpu_regs_store(cpu, &r);
+    return n;
 }
 
 #undef CPU_LOAD

@@ -49,6 +49,48 @@ static void bus_print(void *ctx, uint32_t proc, int32_t value)
     s->print_value[s->nprints++] = value;
 }
 
+/* ---- the due bitmaps ------------------------------------------------------------ */
+
+/* Makes processor p (of share sh) due at timestep t. */
+static void schedule(Machine *m, Share *sh, uint32_t p, uint64_t t)
+{
+    unsigned slot = (unsigned)(t % DUE_SLOTS);
+    uint32_t w = p >> 6;
+    m->due[(size_t)slot * m->due_words + w] |= 1ull << (p & 63);
+    if (w < sh->lo[slot])
+        sh->lo[slot] = w;
+    if (w > sh->hi[slot])
+        sh->hi[slot] = w;
+}
+
+/* The share that owns processor p. */
+static Share *share_of(Machine *m, uint32_t p)
+{
+    unsigned threads = m->cfg.threads ? m->cfg.threads : 1;
+    uint32_t w = p >> 6;
+    unsigned i = (unsigned)((uint64_t)w * threads / m->due_words);
+    while (i > 0 && m->shares[i].word_begin > w)
+        i--;
+    while (i + 1 < threads && m->shares[i].word_end <= w)
+        i++;
+    return &m->shares[i];
+}
+
+/* The index of the lowest set bit of x (x != 0). */
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
 /* ---- construction ------------------------------------------------------------ */
 
 static unsigned log2_ceil(uint64_t n)
@@ -85,8 +127,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     /* One cache line per processor, aligned. */
     if (posix_memalign((void **)&m->cpus, 64, (size_t)m->nprocs * sizeof *m->cpus) != 0)
         m->cpus = NULL;
-    m->ready = malloc((size_t)m->nprocs * sizeof *m->ready);
-    m->merge = malloc((size_t)m->nprocs * sizeof *m->merge);
+    m->due_words = (m->nprocs + 63) / 64;
+    m->due = calloc((size_t)DUE_SLOTS * m->due_words, sizeof *m->due);
     m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
     m->request_words = malloc((size_t)m->nprocs * sizeof *m->request_words);
     m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
@@ -96,10 +138,15 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     m->shares = calloc(threads, sizeof *m->shares);
     bool shares_ok = m->shares != NULL;
     for (unsigned i = 0; shares_ok && i < threads; i++) {
-        /* Share 0 may run every processor (when the stage is not split);
-         * the others at most their part. */
-        size_t cap = i == 0 ? m->nprocs : m->nprocs / threads + 1;
+        /* Share i owns words [i W / T, (i+1) W / T) of every bitmap. */
         Share *sh = &m->shares[i];
+        sh->word_begin = (uint32_t)((uint64_t)m->due_words * i / threads);
+        sh->word_end = (uint32_t)((uint64_t)m->due_words * (i + 1) / threads);
+        for (int slot = 0; slot < DUE_SLOTS; slot++) {
+            sh->lo[slot] = UINT32_MAX;
+            sh->hi[slot] = 0;
+        }
+        size_t cap = (size_t)(sh->word_end - sh->word_begin) * 64 + 1;
         sh->requests = malloc(cap * sizeof *sh->requests);
         sh->words = malloc(cap * sizeof *sh->words);
         sh->taken = malloc(cap * sizeof *sh->taken);
@@ -109,7 +156,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     }
     if (shares_ok && threads > 1)
         shares_ok = (m->workers = workers_new(threads)) != NULL;
-    if (!m->cpus || !m->ready || !m->merge || !m->requests || !m->request_words || !m->routes ||
+    if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
         snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
@@ -123,7 +170,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
             mem_load(&m->mem, p, img->records[p].image, img->records[p].length);
             cpu_boot(&m->cpus[p], p, img->records[p].entry);
             m->cpus[p].ready = 1;
-            m->ready[m->nready++] = p;
+            schedule(m, share_of(m, p), p, 1);
             m->nrunning++;
         } else {
             cpu_idle(&m->cpus[p], p);
@@ -135,8 +182,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
 void machine_free(Machine *m)
 {
     free(m->cpus);
-    free(m->ready);
-    free(m->merge);
+    free(m->due);
     free(m->requests);
     free(m->request_words);
     free(m->routes);
@@ -158,12 +204,27 @@ void machine_free(Machine *m)
 
 /* ---- one timestep ------------------------------------------------------------ */
 
-/* Stage 1 for one share: its ready processors execute one byte each.
- * Processors that stall, halt or fault leave the ready list; the ones that
- * stay are compacted to the front of the share's part of it. The loop keeps
- * what it needs in locals: the processors' stores could alias the machine's
- * fields as far as the compiler knows, which would make it reload them for
- * every processor. */
+/* How many timesteps a processor due now may run ahead: none under --step,
+ * and never past --max-steps or sync_at. */
+static uint32_t ahead_limit(const Machine *m)
+{
+    if (!m->cfg.run_ahead)
+        return 0;
+    uint64_t limit = AHEAD_MAX;
+    if (m->cfg.max_steps && m->cfg.max_steps - m->t + 1 < limit)
+        limit = m->cfg.max_steps - m->t + 1;
+    if (m->sync_at >= m->t && m->sync_at - m->t + 1 < limit)
+        limit = m->sync_at - m->t + 1;
+    return (uint32_t)limit;
+}
+
+/* Stage 1 for one share: each of its processors due at this timestep
+ * either runs its private instructions ahead (as many as the limit allows)
+ * or, when the next instruction reaches outside it, executes that one in
+ * lockstep. A processor that stalls, halts or faults is not scheduled again;
+ * the others are scheduled at the timestep of their next instruction. The
+ * loop keeps what it needs in locals: the processors' stores could alias
+ * the machine's fields as far as the compiler knows. */
 static void run_share(void *arg, unsigned index)
 {
     Machine *m = arg;
@@ -172,39 +233,51 @@ static void run_share(void *arg, unsigned index)
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_print };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
-    uint32_t *const ready = m->ready;
-    uint32_t kept = sh->begin, stopped = 0;
+    const uint64_t t = m->t;
+    const unsigned slot = (unsigned)(t % DUE_SLOTS);
+    const uint32_t limit = ahead_limit(m);
+    uint64_t *const due = m->due + (size_t)slot * m->due_words;
+    uint32_t stopped = 0;
     uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
-    for (uint32_t i = sh->begin; i < sh->end; i++) {
-        uint32_t p = ready[i];
-        Cpu *cpu = &cpus[p];
-        CpuStep step = cpu_exec(cpu, mem, &bus);
-        if (step == STEP_EXECUTED) {        /* the common case: stays ready */
-            ready[kept++] = p;
-            executed++;
-            continue;
+    sh->nrequests = sh->ntaken = sh->nprints = 0;
+    for (uint32_t w = sh->lo[slot]; w <= sh->hi[slot] && w < sh->word_end; w++) {
+        uint64_t bits = due[w];
+        due[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            uint32_t p = w * 64 + lowest_bit(bits);
+            Cpu *cpu = &cpus[p];
+            uint32_t ran = limit ? cpu_run_private(cpu, mem, &bus, limit) : 0;
+            if (ran) {                      /* timesteps t .. t + ran - 1 */
+                sh->ahead[slot]++;
+                sh->ahead[(t + ran) % DUE_SLOTS]--;
+                schedule(m, sh, p, t + ran);
+                continue;
+            }
+            switch (cpu_exec(cpu, mem, &bus)) {
+            case STEP_EXECUTED:
+                executed++;
+                schedule(m, sh, p, t + 1);
+                continue;
+            case STEP_HALTED:
+                executed++;
+                stopped++;
+                break;
+            case STEP_STALLED:
+                if (cpu->wait == WAIT_IN)
+                    stalled_in++;
+                else
+                    stalled_out++;
+                break;
+            case STEP_FAULTED:
+                faulted++;
+                stopped++;
+                break;
+            }
+            cpu->ready = 0;                 /* waits, or has stopped */
         }
-        switch (step) {
-        case STEP_EXECUTED:
-            break;
-        case STEP_HALTED:
-            executed++;
-            stopped++;
-            break;
-        case STEP_STALLED:
-            if (cpu->wait == WAIT_IN)
-                stalled_in++;
-            else
-                stalled_out++;
-            break;
-        case STEP_FAULTED:
-            faulted++;
-            stopped++;
-            break;
-        }
-        cpu->ready = 0;                     /* waits, or has stopped */
     }
-    sh->kept = kept - sh->begin;
+    sh->lo[slot] = UINT32_MAX;
+    sh->hi[slot] = 0;
     sh->stopped = stopped;
     sh->executed = executed;
     sh->stalled_in = stalled_in;
@@ -212,34 +285,27 @@ static void run_share(void *arg, unsigned index)
     sh->faulted = faulted;
 }
 
-/* Stage 1: every ready processor executes one byte, split into shares when
- * --threads asks for it and there is enough to share; the processors that
- * wait (stalled earlier and not woken) stall again without being visited.
- * The shares are then merged in order, which is processor order: the ready
- * list, the send requests, the packets read and the prints. */
+/* Stage 1: every processor due at this timestep runs, split into shares
+ * when --threads asks for it and there is enough to share (the processors
+ * that wait stall again without being visited). The shares are then merged
+ * in order, which is processor order: the send requests, the packets read
+ * and the prints. */
 static void stage_processors(Machine *m)
 {
-    unsigned shares = m->cfg.threads > 1 && m->nready >= m->cfg.parallel_min ? m->cfg.threads : 1;
-    for (unsigned i = 0; i < shares; i++) {
-        Share *sh = &m->shares[i];
-        sh->begin = (uint32_t)((uint64_t)m->nready * i / shares);
-        sh->end = (uint32_t)((uint64_t)m->nready * (i + 1) / shares);
-        sh->nrequests = sh->ntaken = sh->nprints = 0;
-    }
-    if (shares > 1)
+    unsigned threads = m->cfg.threads ? m->cfg.threads : 1;
+    if (threads > 1 && m->nrunning >= m->cfg.parallel_min)
         workers_run(m->workers, run_share, m);
     else
-        run_share(m, 0);
+        for (unsigned i = 0; i < threads; i++)
+            run_share(m, i);
 
+    unsigned slot = (unsigned)(m->t % DUE_SLOTS);
     m->stalls_in += m->waiting_in;      /* the waiting stall again */
     m->stalls_out += m->waiting_out;
-    m->nready = 0;
     m->nrequests = 0;
-    m->executed = false;
-    for (unsigned i = 0; i < shares; i++) {
+    uint64_t executed = 0;
+    for (unsigned i = 0; i < threads; i++) {
         Share *sh = &m->shares[i];
-        memmove(m->ready + m->nready, m->ready + sh->begin, sh->kept * sizeof *m->ready);
-        m->nready += sh->kept;
         memcpy(m->requests + m->nrequests, sh->requests, sh->nrequests * sizeof *sh->requests);
         memcpy(m->request_words + m->nrequests, sh->words, sh->nrequests * sizeof *sh->words);
         m->nrequests += sh->nrequests;
@@ -251,28 +317,24 @@ static void stage_processors(Machine *m)
         m->nrunning -= sh->stopped;
         m->waiting_in += (uint32_t)sh->stalled_in;
         m->waiting_out += (uint32_t)sh->stalled_out;
-        m->instructions += sh->executed;
         m->stalls_in += sh->stalled_in;
         m->stalls_out += sh->stalled_out;
         m->faulted += (uint32_t)sh->faulted;
-        m->executed |= sh->executed != 0;
+        executed += sh->executed;
+        m->ahead_level += (uint64_t)sh->ahead[slot];   /* intervals that start or end now */
+        sh->ahead[slot] = 0;
     }
-}
-
-static int compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    executed += m->ahead_level;
+    m->instructions += executed;
+    m->executed = executed != 0;
 }
 
 /* After the network stage: the processors whose awaited input port now
- * holds a packet, or whose output slot emptied, become ready again (their
- * IN or OUT will succeed next timestep), merged into the ready list in
- * processor order. */
+ * holds a packet, or whose output slot emptied, are due next timestep
+ * (their IN or OUT will succeed then). */
 static void wake_processors(Machine *m)
 {
     IndexList *w = &m->net->woken;
-    uint32_t n = 0;
     for (size_t i = 0; i < w->n; i++) {
         uint32_t p = w->items[i];
         Cpu *cpu = &m->cpus[p];
@@ -287,19 +349,8 @@ static void wake_processors(Machine *m)
             continue;
         }
         cpu->ready = 1;
-        w->items[n++] = p;
+        schedule(m, share_of(m, p), p, m->t + 1);
     }
-    if (n == 0)
-        return;
-    qsort(w->items, n, sizeof *w->items, compare_u32);
-    uint32_t a = 0, b = 0, out = 0;
-    while (a < m->nready || b < n)
-        m->merge[out++] = b >= n || (a < m->nready && m->ready[a] < w->items[b])
-                        ? m->ready[a++] : w->items[b++];
-    uint32_t *swap = m->ready;
-    m->ready = m->merge;
-    m->merge = swap;
-    m->nready = out;
 }
 
 /* Stages 2 and 3: route this timestep's batch and inject its packets. */

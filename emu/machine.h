@@ -11,11 +11,24 @@
  * (every processor halted and the network empty), a deadlock (nothing moved)
  * or the --max-steps limit.
  *
- * A processor whose IN or OUT stalls leaves the list of ready processors:
- * re-executing it would only stall again until the network changes its
- * input port or output slot, and the network says when it does (Net.woken).
- * So a waiting processor costs nothing per timestep; its stall timesteps
- * are counted all the same. */
+ * A processor whose IN or OUT stalls is not scheduled again: re-executing
+ * it would only stall until the network changes its input port or output
+ * slot, and the network says when it does (Net.woken). So a waiting
+ * processor costs nothing per timestep; its stall timesteps are counted all
+ * the same.
+ *
+ * Running ahead. Between two instructions that reach outside it (IN, OUT,
+ * PRINT, HALT, TIME, or one that faults), a processor's work is private:
+ * nothing else in the machine can observe it, and nothing else can change
+ * what it computes. So when a processor is due, it runs its private
+ * instructions for several timesteps at once (cpu_run_private), with its
+ * state in registers, and is next due at the timestep of the first
+ * instruction it did not run. External instructions always execute at their
+ * own timestep, in processor order, exactly as in lockstep. The instructions
+ * run ahead are counted at the timesteps they belong to, so the statistics,
+ * the deadlock test (nothing executed) and every end are those of lockstep;
+ * run-ahead never passes --max-steps or sync_at (the next --state), and
+ * run_ahead is off under --step, so every state shown is exact. */
 #ifndef EMU_MACHINE_H
 #define EMU_MACHINE_H
 
@@ -28,7 +41,7 @@
 #include "net/route.h"
 
 /* The processor stage can be split across --threads workers: each runs a
- * contiguous share of the ready processors, collecting its send requests,
+ * contiguous share of the processors, collecting its send requests,
  * prints and IN reads privately, and the shares are merged in processor
  * order, so every output is the same for any number of threads. */
 
@@ -47,7 +60,8 @@ typedef struct MachineConfig {
     uint64_t max_steps;        /* --max-steps (0: none) */
     unsigned threads;          /* --threads */
     uint32_t parallel_min;     /* split the processor stage only when at least
-                                  this many processors are ready (tests set 1) */
+                                  this many processors run (tests set 1) */
+    bool run_ahead;            /* processors may run ahead (off for --step) */
     bool check_invariants;     /* verify the network after every timestep */
 } MachineConfig;
 
@@ -62,7 +76,7 @@ typedef struct MachineConfig {
 #define MACHINE_CONFIG_DEFAULT { \
     .procs = 0, .planes = 2, .full_duplex = false, .buffer = 5, .ports = 16, \
     .port_depth = 1, .mem_words = 200000, .routing = ROUTING_BENES, .seed = 1, \
-    .max_steps = 0, .threads = 1, .parallel_min = 1024, \
+    .max_steps = 0, .threads = 1, .parallel_min = 1024, .run_ahead = true, \
     .check_invariants = MACHINE_CHECK_DEFAULT }
 
 typedef enum MachineEnd {
@@ -87,20 +101,30 @@ typedef struct MachineObserver {
     NetEventFn *event;
 } MachineObserver;
 
-/* One worker's part of the processor stage: a contiguous run of the ready
- * list, and what those processors did, kept apart so that workers never
- * write the same memory; the machine merges the shares in order. */
+/* Timesteps are kept in a ring of DUE_SLOTS bitmaps: bit p of slot
+ * t % DUE_SLOTS says processor p executes at timestep t. A processor runs
+ * ahead at most AHEAD_MAX timesteps, so the ring never wraps onto itself. */
+enum { DUE_SLOTS = 64, AHEAD_MAX = DUE_SLOTS - 1 };
+
+/* One worker's part of the processor stage: a fixed range of words of every
+ * due bitmap (so a fixed range of processors), and what those processors
+ * did in this timestep, kept apart so that workers never write the same
+ * memory; the machine merges the shares in order, which is processor order. */
 typedef struct Share {
-    uint32_t begin, end;       /* the ready list's [begin, end) */
-    uint32_t kept;             /* still ready, compacted from ready[begin] */
-    uint32_t stopped;          /* halted or faulted */
-    uint64_t executed, stalled_in, stalled_out, faulted;
-    RouteRequest *requests;    /* send requests, in processor order */
+    uint32_t word_begin, word_end; /* its words of each bitmap: [begin, end) */
+    uint32_t lo[DUE_SLOTS];        /* per slot, the words that may hold bits: */
+    uint32_t hi[DUE_SLOTS];        /* [lo, hi], or lo > hi when none */
+    int64_t ahead[DUE_SLOTS];      /* run-ahead intervals: +1 where one starts,
+                                      -1 where it ends (by timestep % slots) */
+    uint32_t stopped;              /* halted or faulted this timestep */
+    uint64_t executed;             /* instructions executed in lockstep */
+    uint64_t stalled_in, stalled_out, faulted;
+    RouteRequest *requests;        /* send requests, in processor order */
     uint32_t *words;
     uint32_t nrequests;
-    uint32_t *taken;           /* packets taken by IN, to release */
+    uint32_t *taken;               /* packets taken by IN, to release */
     uint32_t ntaken;
-    uint32_t *print_proc;      /* PRINTs */
+    uint32_t *print_proc;          /* PRINTs */
     int32_t *print_value;
     uint32_t nprints;
 } Share;
@@ -118,13 +142,13 @@ typedef struct Machine {
     Router *router;
     MachineObserver obs;
     uint64_t t;                /* timesteps run so far */
-    uint32_t *ready;           /* processors that execute in the next timestep,
-                                  in increasing order */
-    uint32_t nready;
-    uint32_t *merge;           /* scratch for merging woken processors in */
+    uint64_t *due;             /* DUE_SLOTS bitmaps of due_words words each */
+    uint32_t due_words;
+    uint64_t ahead_level;      /* instructions run ahead that belong to this timestep */
+    uint64_t sync_at;          /* no processor runs ahead past this timestep (0: none) */
     uint32_t nrunning;         /* processors neither halted, faulted nor idle */
     uint32_t waiting_in;       /* running processors stalled on IN or OUT: */
-    uint32_t waiting_out;      /* they wait off the ready list until woken */
+    uint32_t waiting_out;      /* they wait, off the bitmaps, until woken */
     RouteRequest *requests;    /* this timestep's send requests (stage 1) */
     uint32_t *request_words;
     Route *routes;

@@ -166,11 +166,16 @@ static uint64_t ask(Machine *m, FILE *out)
 
 /* ---- the run ------------------------------------------------------------------- */
 
-static int wants_state(const EmuOptions *opt, uint64_t t, size_t *next)
+/* Whether --state asks for timestep t; also tells the machine the next
+ * timestep asked for, which no processor may run ahead past. */
+static int wants_state(Machine *m, const EmuOptions *opt, uint64_t t, size_t *next)
 {
     while (*next < opt->nstates && opt->states[*next] < t)
         (*next)++;
-    return *next < opt->nstates && opt->states[*next] == t;
+    int wanted = *next < opt->nstates && opt->states[*next] == t;
+    size_t after = *next + wanted;
+    m->sync_at = after < opt->nstates ? opt->states[after] : 0;
+    return wanted;
 }
 
 static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
@@ -178,7 +183,7 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
     size_t next_state = 0;
     uint64_t before_prompt = 0;      /* timesteps left before --step asks */
     Progress progress = { isatty(STDERR_FILENO) && !opt->step, now(), 0, 0 };
-    if (opt->step || wants_state(opt, 0, &next_state))
+    if (wants_state(m, opt, 0, &next_state) || opt->step)
         state_print(out, m);
     if (opt->step)
         before_prompt = ask(m, out);
@@ -192,7 +197,7 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
             state_print(out, m);
             if (m->end == END_RUNNING)
                 before_prompt = ask(m, out);
-        } else if (wants_state(opt, m->t, &next_state)) {
+        } else if (wants_state(m, opt, m->t, &next_state)) {
             state_print(out, m);
         }
     }
@@ -237,6 +242,7 @@ int main(int argc, char **argv)
         }
         fputs(trace_header, run.trace);
     }
+    opt.machine.run_ahead = !opt.step;    /* every stepped state is exact */
     MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
                             run.trace || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
                             ? show_event : NULL };

@@ -315,9 +315,11 @@ void net_step(Net *net, uint64_t t)
     IndexList swap;
     net->timestep = t;
     net->moved = false;
+    net->woken.n = 0;
+    if (net->claimers.n == 0 && net->on_links.n == 0)
+        return;                 /* nothing in slots, on links or in buffers */
     net->next_claimers.n = 0;
     net->next_on_links.n = 0;
-    net->woken.n = 0;
 
     stage_claims(net);                                  /* a, b */
     for (size_t i = 0; i < net->on_links.n; i++)        /* c, d */

@@ -6,9 +6,10 @@
  * built yet is reported as skipped, not passed.
  *
  * Each case is run again with 2 and with 3 threads, with the processor
- * stage split even for these small machines, and everything it prints --
- * the program's output, the whole text report and the JSON -- must be
- * byte-identical to the run with one thread. */
+ * stage split even for these small machines, and once in pure lockstep
+ * (no processor running ahead), and everything it prints -- the program's
+ * output, the whole text report and the JSON -- must be byte-identical to
+ * the run with one thread. */
 #include <stdlib.h>
 
 #include "cpu/hex.h"
@@ -93,21 +94,23 @@ static void output_free(Output *o)
     free(o->json);
 }
 
-static int run_case_with(int n, unsigned threads, Output *result);
+static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result);
 
 static int run_case(int n)
 {
     Output one, many;
-    int rc = run_case_with(n, 1, &one);
+    int rc = run_case_with(n, 1, true, &one);
     if (rc != 0)
         return rc;
-    for (unsigned threads = 2; threads <= 3; threads++) {
-        if (run_case_with(n, threads, &many) != 0)
+    /* variant 1: lockstep; 2, 3: threads */
+    for (unsigned variant = 1; variant <= 3; variant++) {
+        unsigned threads = variant == 1 ? 1 : variant;
+        if (run_case_with(n, threads, variant != 1, &many) != 0)
             continue;
         if (strcmp(one.prints, many.prints) || strcmp(one.text, many.text) ||
             strcmp(one.json, many.json) || one.status != many.status) {
-            printf("  case%03d: --threads %u differs from --threads 1\n", n, threads);
-            check_fail(__FILE__, __LINE__, "output independent of --threads");
+            printf("  case%03d: %s differs\n", n, variant == 1 ? "lockstep" : "--threads");
+            check_fail(__FILE__, __LINE__, "output independent of threads and run-ahead");
         }
         output_free(&many);
     }
@@ -115,7 +118,7 @@ static int run_case(int n)
     return 0;
 }
 
-static int run_case_with(int n, unsigned threads, Output *result)
+static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result)
 {
     char path[128], name[32], err[1024];
     Expected e = { 0 };
@@ -146,6 +149,7 @@ static int run_case_with(int n, unsigned threads, Output *result)
     int skipped = 0;
     opt.machine.check_invariants = true;
     opt.machine.threads = threads;
+    opt.machine.run_ahead = run_ahead;
     opt.machine.parallel_min = 1;
     memset(result, 0, sizeof *result);
     if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
