@@ -103,9 +103,11 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
 }
 
 /* One layer's row of switch boxes and row of down-link cells. */
+enum { CELL = 100 };   /* room for any box, link cell, or pair of cells */
+
 typedef struct LayerRows {
-    char boxes[STATE_DRAW_MAX_PROCS / 2][48];
-    char cells[STATE_DRAW_MAX_PROCS][40];
+    char boxes[STATE_DRAW_MAX_PROCS / 2][CELL];
+    char cells[STATE_DRAW_MAX_PROCS][CELL / 2 - 1];
 } LayerRows;
 
 static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
@@ -131,7 +133,7 @@ static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
 }
 
 /* Prints cells left-aligned in columns of `width`, without trailing blanks. */
-static void print_columns(FILE *out, const char *lead, char (*texts)[48], uint32_t n,
+static void print_columns(FILE *out, const char *lead, char (*texts)[CELL], uint32_t n,
                           size_t width)
 {
     fputs(lead, out);
@@ -163,7 +165,7 @@ void state_draw_network(FILE *out, Machine *m)
                      "          switch its down links: #id^ going up, #idv going down, . empty\n",
                 plane);
         for (unsigned l = k; l >= 1; l--) {
-            char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][48];
+            char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][CELL];
             snprintf(lead, sizeof lead, "  layer %-2u ", l);
             print_columns(out, lead, rows[l].boxes, half, width);
             for (uint32_t j = 0; j < half; j++)
