@@ -27,6 +27,7 @@ int compile_program(const char *filename, const char *text, size_t len,
     if (tokens && !arena.failed && d.errors == 0 &&
         gen_program(&prog, &d, mem_words, img) != 0 && d.errors == 0)
         arena.failed = 1;
+    diag_flush(&d);
     if (!tokens || arena.failed) {
         if (errors)
             fprintf(errors, "%s: error: out of memory\n", filename);
@@ -55,12 +56,24 @@ int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *erro
 }
 
 /* Writes the hex digits of n bytes, in groups of two bytes, 32 a line;
- * `col` counts the bytes already on the current line. */
+ * `col` counts the bytes already on the current line. (Formatted by hand:
+ * an image of a million processors is a hundred megabytes of digits.) */
 static void write_bytes(FILE *out, const uint8_t *b, size_t n, size_t *col)
 {
-    for (size_t i = 0; i < n; i++, ++*col)
-        fprintf(out, "%s%02x", *col == 0 ? "" : *col % 32 == 0 ? "\n" :
-                *col % 2 == 0 ? " " : "", b[i]);
+    static const char digits[] = "0123456789abcdef";
+    char buf[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++, ++*col) {
+        if (used + 4 > sizeof buf) {
+            fwrite(buf, 1, used, out);
+            used = 0;
+        }
+        if (*col != 0 && *col % 2 == 0)
+            buf[used++] = *col % 32 == 0 ? '\n' : ' ';
+        buf[used++] = digits[b[i] >> 4];
+        buf[used++] = digits[b[i] & 15];
+    }
+    fwrite(buf, 1, used, out);
 }
 
 int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,

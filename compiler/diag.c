@@ -8,15 +8,18 @@
  * Tabs are kept in the caret line so that it lines up on a terminal, the
  * continuation bytes of a UTF-8 character take no column, other control
  * characters are shown as '?', and a very long line is shown as a window
- * around the column. */
+ * around the column. The messages are kept and written at the end of the
+ * compilation sorted by position, since the phases find them in their own
+ * order but a reader goes through the file from the top. */
 #include "compiler/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { WINDOW = 100 };  /* bytes shown on each side of the caret at most */
 
 /* Writes the source line holding `pos` and the caret line under it. */
-static void show_line(const Diag *d, SrcPos pos)
+static void show_line(const Diag *d, FILE *out, SrcPos pos)
 {
     size_t at = pos.offset <= d->len ? pos.offset : d->len;
     size_t start = at, end = at;
@@ -29,20 +32,20 @@ static void show_line(const Diag *d, SrcPos pos)
         start = at - WINDOW;
     if (cut_right)
         end = at + WINDOW;
-    fprintf(d->out, " %4u | %s", (unsigned)pos.line, cut_left ? "..." : "");
+    fprintf(out, " %4u | %s", (unsigned)pos.line, cut_left ? "..." : "");
     for (size_t i = start; i < end; i++) {
         unsigned char c = (unsigned char)d->text[i];
-        fputc(c < 0x20 && c != '\t' ? '?' : c == 0x7f ? '?' : c, d->out);
+        fputc(c < 0x20 && c != '\t' ? '?' : c == 0x7f ? '?' : c, out);
     }
-    fprintf(d->out, "%s\n      | %s", cut_right ? "..." : "", cut_left ? "   " : "");
+    fprintf(out, "%s\n      | %s", cut_right ? "..." : "", cut_left ? "   " : "");
     for (size_t i = start; i < at; i++) {
         unsigned char c = (unsigned char)d->text[i];
         if (c == '\t')
-            fputc('\t', d->out);
+            fputc('\t', out);
         else if (c < 0x80 || c >= 0xC0)
-            fputc(' ', d->out);
+            fputc(' ', out);
     }
-    fputs("^\n", d->out);
+    fputs("^\n", out);
 }
 
 void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
@@ -56,16 +59,56 @@ void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
     d->errors++;
     if (!d->out)
         return;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    DiagMessage *msgs = realloc(d->msgs, (d->nmsgs + 1) * sizeof *msgs);
+    if (!f || !msgs) {
+        if (f)
+            fclose(f);
+        free(text);
+        if (msgs)
+            d->msgs = msgs;
+        fprintf(d->out, "%s:%u:%u: error: (out of memory for the message)\n", d->file,
+                (unsigned)pos.line, (unsigned)pos.col);
+        return;
+    }
+    d->msgs = msgs;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(d->out, "%s:%u:%u: error: ", d->file, (unsigned)pos.line, (unsigned)pos.col);
-    vfprintf(d->out, fmt, ap);
+    fprintf(f, "%s:%u:%u: error: ", d->file, (unsigned)pos.line, (unsigned)pos.col);
+    vfprintf(f, fmt, ap);
     va_end(ap);
-    fputc('\n', d->out);
-    show_line(d, pos);
-    if (diag_too_many(d))
-        fprintf(d->out, "%s:%u:%u: error: too many errors (%d); stopping here\n",
-                d->file, (unsigned)pos.line, (unsigned)pos.col, MAX_ERRORS);
+    fputc('\n', f);
+    show_line(d, f, pos);
+    fclose(f);
+    d->msgs[d->nmsgs] = (DiagMessage){ pos, d->nmsgs, text };
+    d->nmsgs++;
+}
+
+/* Source order; equal positions keep the order they were found in. */
+static int by_position(const void *a, const void *b)
+{
+    const DiagMessage *x = a, *y = b;
+    if (x->pos.offset != y->pos.offset)
+        return x->pos.offset < y->pos.offset ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void diag_flush(Diag *d)
+{
+    if (d->nmsgs > 1)
+        qsort(d->msgs, d->nmsgs, sizeof *d->msgs, by_position);
+    for (size_t i = 0; i < d->nmsgs; i++) {
+        if (d->out)
+            fputs(d->msgs[i].text, d->out);
+        free(d->msgs[i].text);
+    }
+    if (d->out && diag_too_many(d))
+        fprintf(d->out, "%s: note: stopped after %d errors\n", d->file, MAX_ERRORS);
+    free(d->msgs);
+    d->msgs = NULL;
+    d->nmsgs = 0;
 }
 
 int diag_too_many(const Diag *d)

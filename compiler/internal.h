@@ -57,6 +57,13 @@ typedef struct SrcPos {
     size_t offset;
 } SrcPos;
 
+/* One message, kept until the end so that all are shown in source order. */
+typedef struct DiagMessage {
+    SrcPos pos;
+    size_t seq;           /* the order it was found in */
+    char *text;           /* the whole message, lines included (malloc'ed) */
+} DiagMessage;
+
 /* Where messages go and how many there were. */
 typedef struct Diag {
     const char *file;     /* the name shown in messages */
@@ -66,6 +73,8 @@ typedef struct Diag {
     int errors;           /* errors reported so far */
     int has_last;         /* last_pos is valid */
     SrcPos last_pos;      /* position of the last message, to drop repeats */
+    DiagMessage *msgs;    /* the messages so far */
+    size_t nmsgs;
 } Diag;
 
 /* Reports `file:line:col: error: ...` with the source line and a caret.
@@ -74,6 +83,10 @@ typedef struct Diag {
 void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int diag_too_many(const Diag *d);            /* MAX_ERRORS reached */
+
+/* Writes the messages to d->out in source order (phases find them in their
+ * own order) and frees them. */
+void diag_flush(Diag *d);
 
 /* ---- tokens ------------------------------------------------------------ */
 
@@ -110,6 +123,7 @@ typedef struct Token {
     uint32_t len;
     SrcPos pos;           /* its first character */
     SrcPos end;           /* just after its last character */
+    int after_bad;        /* an invalid character was skipped just before it */
 } Token;
 
 /* Splits the source into tokens, ending with one TK_EOF. Bad characters

@@ -21,6 +21,7 @@ typedef struct Lexer {
     Token *toks;          /* malloc'ed while lexing */
     size_t count, cap;
     int failed;           /* out of memory */
+    int skipped;          /* an invalid character was just skipped */
 } Lexer;
 
 static const char *const spellings[TK_COUNT] = {
@@ -85,7 +86,9 @@ static void add(Lexer *lx, TokKind kind, SrcPos start, uint32_t value)
         lx->cap = cap;
     }
     lx->toks[lx->count++] = (Token){ kind, value, lx->text + start.offset,
-                                     (uint32_t)(lx->at - start.offset), start, here(lx) };
+                                     (uint32_t)(lx->at - start.offset), start, here(lx),
+                                     lx->skipped };
+    lx->skipped = 0;
 }
 
 /* Reports a bad token from `start` to lx->at: "<what> '<text>'<why>". */
@@ -171,7 +174,8 @@ static void lex_char(Lexer *lx)
             lx->at++;
         if (code >= 0 && peek(lx, 0) == '\'') {
             lx->at++;
-            diag_error(lx->d, start, "more than one character in quotes (use \"'a'\")");
+            diag_error(lx->d, start, "more than one character in quotes (a character is "
+                       "one letter or escape, like 'a' or '\\n')");
         } else {
             diag_error(lx->d, start, "missing closing ' of a character");
         }
@@ -216,6 +220,7 @@ static void lex_punct(Lexer *lx)
     }
     int c = peek(lx, 0);
     lx->at++;
+    lx->skipped = 1;
     if (c > 0x20 && c < 0x7f)
         diag_error(lx->d, start, "invalid character '%c'", c);
     else

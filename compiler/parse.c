@@ -78,6 +78,10 @@ static void error_at(Parser *p, SrcPos pos, const char *fmt, ...)
 static void expected(Parser *p, const char *what, const char *hint)
 {
     Token *t = cur(p);
+    if (t->after_bad) {             /* a consequence of the invalid character */
+        p->panic = 1;
+        return;
+    }
     SrcPos pos = t->pos;
     if (p->at > 0 && (t->kind == TK_EOF || t->pos.line != p->toks[p->at - 1].end.line))
         pos = p->toks[p->at - 1].end;
@@ -96,6 +100,14 @@ static int expect(Parser *p, TokKind k, const char *hint)
     snprintf(what, sizeof what, "'%s'", lex_spelling(k));
     expected(p, what, hint);
     return 0;
+}
+
+/* Whether the current token starts a later line than the previous one
+ * ends: a missing ';' there is most likely just that, so it is reported and
+ * assumed rather than recovered from by skipping. */
+static int at_new_line(Parser *p)
+{
+    return p->at > 0 && !at(p, TK_EOF) && cur(p)->pos.line > p->toks[p->at - 1].end.line;
 }
 
 /* Counts one level of nesting; reports once when it goes too deep. */
@@ -371,8 +383,13 @@ static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
         if (!p->panic) {
             char what[32];
             snprintf(what, sizeof what, "'%s' or '%s'", lex_spelling(sep), lex_spelling(close));
+            int assume = sep == TK_SEMI && at_new_line(p);
             expected(p, what, sep == TK_AMP && at(p, TK_SEMI) ?
                      "(a branch of several statements is a block: { s1; s2 })" : NULL);
+            if (assume && !diag_too_many(p->d)) {
+                p->panic = 0;          /* as if the ';' were there */
+                continue;
+            }
         }
         if (diag_too_many(p->d) || p->a->failed)
             return;
@@ -543,8 +560,18 @@ static Node *statement(Parser *p)
 
 /* ---- declarations ---- */
 
-/* The body shared by `global` and `local`. */
-static Node *declaration(Parser *p)
+/* `var a, b;`: reported, and both declared, so that the names' uses do not
+ * add errors of their own. */
+static void var_list(Parser *p, PtrVec *out)
+{
+    expected(p, "';'", "(declare one name at a time: 'var a; var b;')");
+    p->panic = 0;
+    while (consume(p, TK_COMMA) && at(p, TK_NAME))
+        push(p, out, name_node(p, ND_VAR));
+}
+
+/* The body shared by `global` and `local`: one declaration into out. */
+static void declaration(Parser *p, PtrVec *out)
 {
     Token *t = cur(p);
     NodeKind kind = t->kind == TK_VAL ? ND_VAL : t->kind == TK_VAR ? ND_VAR : ND_ARRAY;
@@ -552,9 +579,10 @@ static Node *declaration(Parser *p)
     if (!at(p, TK_NAME)) {
         expected(p, "a name", NULL);
         sync_declaration(p);
-        return NULL;
+        return;
     }
     Node *n = name_node(p, kind);
+    push(p, out, n);
     if (kind == ND_VAL) {
         if (expect(p, TK_EQ, at(p, TK_ASSIGN) ? "(a val is given its value with '=')" : NULL))
             n->lhs = expr(p);
@@ -563,25 +591,29 @@ static Node *declaration(Parser *p)
             n->lhs = expr(p);
             expect(p, TK_RBRACKET, NULL);
         }
+    } else if (at(p, TK_COMMA)) {
+        var_list(p, out);
     }
-    if (!p->panic)
+    if (!p->panic) {
+        int assume = at_new_line(p);
         expect(p, TK_SEMI, kind == ND_VAR && at(p, TK_ASSIGN) ?
-               "(a var cannot be given a value here: assign it in a statement)" :
-               at(p, TK_COMMA) ? "(declare one name at a time: 'var a; var b;')" : NULL);
+               "(a var cannot be given a value here: assign it in a statement)" : NULL);
+        if (assume)
+            p->panic = 0;              /* as if the ';' were there */
+    }
     if (kind != ND_VAR && !n->lhs)
         n->lhs = new_node(p, ND_ERROR, n->pos);    /* checked as nothing */
     if (p->panic)
         sync_declaration(p);
-    return n;
 }
 
 /* global := "val" name "=" expr ";" | "var" name ";"
  *         | "array" name "[" expr "]" ";" */
-static Node *global(Parser *p) { return declaration(p); }
+static void global(Parser *p, PtrVec *out) { declaration(p, out); }
 
 /* local := "val" name "=" expr ";" | "var" name ";"
  *        | "array" name "[" expr "]" ";" */
-static Node *local(Parser *p) { return declaration(p); }
+static void local(Parser *p, PtrVec *out) { declaration(p, out); }
 
 /* formal := "val" name | "array" name */
 static Node *formal(Parser *p)
@@ -647,11 +679,8 @@ static Proc *procedure(Parser *p, uint32_t index)
     next(p);
     formals(p, proc);
     PtrVec locals = { 0 };
-    while (is_declaration_start(cur(p)->kind) && !diag_too_many(p->d)) {
-        Node *n = local(p);
-        if (n)
-            push(p, &locals, n);
-    }
+    while (is_declaration_start(cur(p)->kind) && !diag_too_many(p->d))
+        local(p, &locals);
     proc->nlocals = (uint32_t)locals.count;
     proc->locals = (Node **)vec_to_arena(&locals, p->a);
     proc->body = statement(p);
@@ -674,9 +703,7 @@ void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog
             if (procs.count)
                 diag_error(d, cur(&p)->pos, "global declarations must come before "
                            "the procedures");
-            Node *n = global(&p);
-            if (n)
-                push(&p, &globals, n);
+            global(&p, &globals);
         } else if (is_procedure_start(k)) {
             Proc *proc = procedure(&p, (uint32_t)procs.count);
             if (proc)
