@@ -374,8 +374,8 @@ static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
         size_t start = p->at;
         push(p, v, statement(p));
         if (!p->panic && consume(p, sep)) {
-            if (sep == TK_SEMI && at(p, close))
-                return;
+            if (sep == TK_SEMI && (at(p, close) || at(p, TK_EOF)))
+                return;                /* the caller reports a missing close */
             continue;
         }
         if (!p->panic && (at(p, close) || at(p, TK_EOF)))
