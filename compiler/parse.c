@@ -476,7 +476,7 @@ static Node *element_statement(Parser *p)
     Token *t = cur(p);
     Node *n;
     if (p->panic)
-        return e;
+        return new_node(p, ND_ERROR, e->pos);
     if (t->kind == TK_ASSIGN) {
         if (e->kind != ND_NAME && e->kind != ND_INDEX)
             diag_error(p->d, e->pos, "only a variable or an array element can be assigned to");
@@ -711,8 +711,9 @@ void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog
         } else {
             expected(&p, "a declaration or a procedure", "('val', 'var', 'array', "
                      "'proc' or 'func')");
-            next(&p);
-            sync_declaration(&p);
+            while (!at(&p, TK_EOF) && !is_declaration_start(cur(&p)->kind) &&
+                   !is_procedure_start(cur(&p)->kind))
+                next(&p);                       /* stray text: skip all of it */
         }
         p.panic = 0;
     }
