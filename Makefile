@@ -3,8 +3,10 @@
 #   make          builds bin/xc (compiler) and bin/emu (emulator)
 #   make test     builds and runs every test; the last line is "N passed, N failed"
 #   make check    the same tests built with AddressSanitizer and
-#                 UndefinedBehaviorSanitizer (in build/check/), plus the fuzzers
-#                 for a fixed number of iterations from fixed seeds
+#                 UndefinedBehaviorSanitizer (in build/check/), as a debug
+#                 build that checks the network's invariants after every
+#                 timestep, plus the fuzzers for a fixed number of iterations
+#                 from fixed seeds
 #   make fuzz     runs the fuzzers open-ended (until interrupted)
 #   make run      builds and runs the thesis's Appendix C program
 #   make bench    builds and runs the benchmarks in bench/
@@ -22,7 +24,8 @@ OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS_STRICT = -std=c11 -D_DEFAULT_SOURCE -pthread -Wall -Wextra -Werror \
                 -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wswitch-enum
-CFLAGS  = $(CFLAGS_STRICT) $(OPT) $(SAN) -MMD -MP -I.
+DEFS    ?=
+CFLAGS  = $(CFLAGS_STRICT) $(OPT) $(SAN) $(DEFS) -MMD -MP -I.
 LDFLAGS = -pthread $(SAN)
 
 LIB_DIRS  = cpu net compiler emu
@@ -78,6 +81,7 @@ test: all $(UNIT_BIN) $(FUZZ_BIN)
 check:
 	$(MAKE) BUILD=build/check BIN=build/check/bin OPT="-O1 -g -fno-omit-frame-pointer" \
 	        SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	        DEFS=-DMACHINE_DEBUG \
 	        FUZZ_ITERATIONS=20000 test
 
 fuzz: $(FUZZ_BIN)
@@ -94,5 +98,6 @@ bench: all $(BENCH_BIN)
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d) \
-         $(BUILD)/emu/main.d $(BUILD)/compiler/xc_main.d
+# Header dependencies of every object built so far (library, front ends,
+# tests, fuzzers, benchmarks), written by -MMD.
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)

@@ -45,6 +45,8 @@ typedef enum CpuWait { WAIT_NONE, WAIT_IN, WAIT_OUT } CpuWait;
 
 typedef struct Cpu {
     uint32_t pc;          /* byte address of the next byte */
+    uint32_t ibuf;        /* the instruction buffer: the code word at iaddr */
+    uint32_t iaddr;       /* word address held in ibuf, or CPU_NO_WORD */
     uint32_t sp;          /* stack pointer, a word address */
     uint32_t oreg;        /* operand register, built by prefixes */
     uint32_t areg, breg;  /* the two-register operand stack */
@@ -53,10 +55,12 @@ typedef struct Cpu {
     uint8_t state;        /* CpuState */
     uint8_t wait;         /* CpuWait: what the last step stalled on */
     uint8_t fault;        /* CpuFault, when state is CPU_FAULTED */
-    uint8_t unused;
+    uint8_t ready;        /* the machine's: on the list of processors to run */
     int32_t status;       /* exit status, when state is CPU_HALTED */
     uint32_t fault_value; /* the bad address or port of a fault */
 } Cpu;
+
+#define CPU_NO_WORD UINT32_MAX
 
 /* What a processor sees of the machine around it. The three calls are made
  * only by IN, OUT and PRINT; ctx is passed back to them unchanged. */
@@ -83,7 +87,8 @@ void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry);
 /* Makes a processor an idle placeholder: halted from the start. */
 void cpu_idle(Cpu *cpu, uint32_t id);
 
-/* Executes exactly one byte. */
+/* Executes exactly one byte. (The timestep loop uses the inline cpu_exec of
+ * cpu/exec.h, which this calls.) */
 CpuStep cpu_step(Cpu *cpu, const CpuBus *bus);
 
 /* A short name for a fault, e.g. "data address out of range". */

@@ -1,24 +1,275 @@
-/* bin/emu: the emulator's command line (spec/cli.md). For now it offers the
- * disassembler; running programs arrives with the machine. */
+/* bin/emu: runs a program on the machine (spec/cli.md).
+ *
+ *   emu [options] prog.x | prog.hex      run it and print the report
+ *   emu --disasm prog.x | prog.hex       list each processor's code
+ *
+ * A .x file is compiled in memory; anything else is read as a hex image.
+ * Errors before the run go to stderr with exit status 1; everything the run
+ * prints goes to stdout, ending with the report. --step talks to the user on
+ * stderr (prompt and help) and reads commands from stdin. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
+#include "emu/machine.h"
+#include "emu/options.h"
+#include "emu/report.h"
+#include "emu/state.h"
+#include "emu/trace.h"
+
+#define EMU_VERSION "emu 0.1"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct Run {
+    FILE *out;
+    FILE *trace;
+    EmuOptions *opt;
+    Machine *m;
+} Run;
+
+/* ---- what the run shows as it goes ---------------------------------------- */
+
+static void show_print(void *ctx, uint64_t t, uint32_t proc, int32_t value)
+{
+    Run *run = ctx;
+    (void)t;
+    fprintf(run->out, "p%u: %d\n", proc, value);
+}
+
+static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *req,
+                       const Route *route)
+{
+    Run *run = ctx;
+    char line[200];
+    route_format(line, sizeof line, t, id, req, route,
+                 run->opt->machine.routing == ROUTING_ADAPTIVE);
+    fprintf(run->out, "%s\n", line);
+}
+
+static void show_event(void *ctx, const NetEvent *ev)
+{
+    Run *run = ctx;
+    if (run->trace)
+        trace_write(run->trace, run->m->net, ev);
+    if (ev->kind == EV_ADAPTIVE_CHOICE && run->opt->routes)
+        fprintf(run->out, "t=%llu route #%llu p%u->p%u layer %u up port %u\n",
+                (unsigned long long)ev->timestep, (unsigned long long)ev->packet->id,
+                ev->packet->src, ev->packet->dst, ev->layer, ev->value);
+}
+
+/* ---- loading ------------------------------------------------------------------ */
+
+/* Loads the program: a .x file is compiled in memory, anything else read as
+ * a hex image. Returns 0 or -1 after printing the error. */
+static int load_program(const EmuOptions *opt, HexImage *img)
+{
+    char err[1024];
+    size_t len = strlen(opt->program);
+    if (len > 2 && strcmp(opt->program + len - 2, ".x") == 0) {
+        fprintf(stderr, "emu: %s: compiling .x programs is not available yet; "
+                "compile it with bin/xc and run the .hex\n", opt->program);
+        return -1;
+    }
+    if (hex_read_file(opt->program, opt->machine.mem_words, img, err, sizeof err) != 0) {
+        fprintf(stderr, "emu: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the progress line -------------------------------------------------------- */
+
+typedef struct Progress {
+    int enabled;          /* stderr is a terminal and not --step */
+    double start, last;   /* seconds */
+    int shown;
+} Progress;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_tick(Progress *p, const Machine *m)
+{
+    if (!p->enabled || (m->t & 1023) != 0)
+        return;
+    double t = now();
+    if (t - p->start < 1.0 || t - p->last < 0.25)
+        return;
+    p->last = t;
+    p->shown = 1;
+    fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu packets in flight ",
+            (unsigned long long)m->t, (double)m->t / (t - p->start),
+            (unsigned long long)m->net->in_flight);
+}
+
+static void progress_clear(Progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r\033[K");
+}
+
+/* ---- stepping ------------------------------------------------------------------ */
+
+/* Asks what to do next; returns the timesteps to run before asking again
+ * (UINT64_MAX: to the end), or 0 after setting the machine's end (q). */
+static uint64_t ask(Machine *m, FILE *out)
+{
+    char line[128];
+    for (;;) {
+        fprintf(stderr, "step t=%llu> ", (unsigned long long)m->t);
+        fflush(out);
+        fflush(stderr);
+        if (!fgets(line, sizeof line, stdin)) {
+            if (interrupted)
+                return UINT64_MAX;
+            return UINT64_MAX;                    /* end of input: as c */
+        }
+        line[strcspn(line, "\r\n")] = 0;
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(line, &end, 10);
+        if (line[0] == 0)
+            return 1;
+        if (line[0] >= '0' && line[0] <= '9' && *end == 0 && errno == 0 && n > 0)
+            return n;
+        if (!strcmp(line, "c"))
+            return UINT64_MAX;
+        if (!strcmp(line, "q")) {
+            m->end = END_LIMIT;
+            return 0;
+        }
+        if (!strcmp(line, "s")) {
+            report_statistics(out, m, false);
+            continue;
+        }
+        fprintf(stderr, "commands: Enter = next timestep, a number n = run n timesteps, "
+                        "c = run to the end, s = statistics so far, q = quit\n");
+    }
+}
+
+/* ---- the run ------------------------------------------------------------------- */
+
+static int wants_state(const EmuOptions *opt, uint64_t t, size_t *next)
+{
+    while (*next < opt->nstates && opt->states[*next] < t)
+        (*next)++;
+    return *next < opt->nstates && opt->states[*next] == t;
+}
+
+static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
+{
+    size_t next_state = 0;
+    uint64_t before_prompt = 0;      /* timesteps left before --step asks */
+    Progress progress = { isatty(STDERR_FILENO) && !opt->step, now(), 0, 0 };
+    if (opt->step || wants_state(opt, 0, &next_state))
+        state_print(out, m);
+    if (opt->step)
+        before_prompt = ask(m, out);
+    while (m->end == END_RUNNING) {
+        machine_step(m);
+        if (interrupted && m->end == END_RUNNING)
+            m->end = END_INTERRUPTED;
+        progress_tick(&progress, m);
+        bool stepping = opt->step && before_prompt != UINT64_MAX;
+        if (stepping && --before_prompt == 0) {
+            state_print(out, m);
+            if (m->end == END_RUNNING)
+                before_prompt = ask(m, out);
+        } else if (wants_state(opt, m->t, &next_state)) {
+            state_print(out, m);
+        }
+    }
+    progress_clear(&progress);
+}
 
 int main(int argc, char **argv)
 {
-    char err[512];
+    EmuOptions opt;
+    char err[1024];
     HexImage img;
-    if (argc == 3 && strcmp(argv[1], "--disasm") == 0) {
-        if (hex_read_file(argv[2], 200000, &img, err, sizeof err) != 0) {
-            fprintf(stderr, "emu: %s\n", err);
-            return 1;
-        }
-        disasm_image(stdout, &img);
-        hex_free(&img);
+    Machine m;
+    if (options_parse(argc, argv, &opt, err, sizeof err) != 0) {
+        fprintf(stderr, "emu: %s\n", err);
+        options_free(&opt);
+        return 1;
+    }
+    if (opt.help || opt.version) {
+        fputs(opt.help ? emu_help_text : EMU_VERSION "\n", stdout);
+        options_free(&opt);
         return 0;
     }
-    fprintf(stderr, "usage: emu --disasm FILE.hex\n");
-    return 1;
+    if (load_program(&opt, &img) != 0) {
+        options_free(&opt);
+        return 1;
+    }
+    if (opt.disasm) {
+        disasm_image(stdout, &img);
+        hex_free(&img);
+        options_free(&opt);
+        return 0;
+    }
+    Run run = { stdout, NULL, &opt, &m };
+    if (opt.trace_path) {
+        run.trace = fopen(opt.trace_path, "w");
+        if (!run.trace) {
+            fprintf(stderr, "emu: --trace: cannot write '%s': %s\n", opt.trace_path,
+                    strerror(errno));
+            hex_free(&img);
+            options_free(&opt);
+            return 1;
+        }
+        fputs(trace_header, run.trace);
+    }
+    MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
+                            run.trace || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
+                            ? show_event : NULL };
+    if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
+        fprintf(stderr, "emu: %s\n", err);
+        hex_free(&img);
+        if (run.trace)
+            fclose(run.trace);
+        options_free(&opt);
+        return 1;
+    }
+    hex_free(&img);
+    if (obs.event) {
+        m.net->event = obs.event;
+        m.net->event_ctx = obs.ctx;
+    }
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_sigint;          /* no SA_RESTART: a blocked read returns */
+    sigaction(SIGINT, &sa, NULL);
+
+    run_machine(&m, &opt, stdout);
+    if (opt.report.json)
+        fflush(stdout);
+    report_write(stdout, &m, &opt.report);
+    int status = machine_exit_status(m.end);
+    int trace_failed = run.trace && (fflush(run.trace) != 0 || ferror(run.trace));
+    if (run.trace)
+        trace_failed |= fclose(run.trace) != 0;
+    machine_free(&m);
+    options_free(&opt);
+    if (fflush(stdout) != 0 || ferror(stdout) || trace_failed) {
+        fprintf(stderr, "emu: cannot write the output%s\n", trace_failed ? " (--trace file)" : "");
+        return 1;
+    }
+    return status;
 }

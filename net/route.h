@@ -59,6 +59,10 @@ void router_free(Router *router);
  * is left 0: the network fills it in as the packet climbs. */
 void router_route(Router *router, const RouteRequest *reqs, size_t n, Route *routes);
 
+/* Describes a route without its request: "plane 0 count 2 routing 0b1
+ * addressing 0b01" (as route_format does after the request). */
+void route_describe(char *buf, size_t size, const Route *route, int adaptive);
+
 /* Formats a route as --routes prints it (routing.md), without a newline:
  * "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
  * ("routing -" when count is 1, "routing (adaptive)" for adaptive). */

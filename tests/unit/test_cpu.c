@@ -434,6 +434,29 @@ static void fault_description(void)
     rig_free(q);
 }
 
+/* A store into the code word being executed is seen by the next fetch:
+ * the instruction buffer never differs from memory. Word 1 holds
+ * 30 30 30 30 (four LDC 0); the program overwrites it with 3c 3c 3c 3c
+ * (LDC 12) while executing its first byte, and the next bytes load 12. */
+static void self_modifying_code(void)
+{
+    uint8_t code[32];
+    uint32_t n = 0;
+    n += isa_encode(OP_LDC, 0x3c3c3c3cu, code + n);     /* 8 bytes: word 0, 1 */
+    n += isa_encode(OP_LDC, 2, code + n);               /* word 2 */
+    n += isa_encode(OP_STWI, 0, code + n);              /* mem[2] := 0x3c3c3c3c */
+    while (n < 12)
+        code[n++] = 0x30;                               /* LDC 0 */
+    Rig *r = rig_new(code, n);
+    run(r, 8 + 1);                                      /* pc 9, in word 2 */
+    CHECK_EQ(r->cpu.iaddr, 2);
+    run(r, 1);                                          /* STWI: word 2 changes */
+    CHECK_EQ(word_at(r, 2), 0x3c3c3c3cu);
+    run(r, 1);                                          /* byte 10 is now LDC 12 */
+    CHECK_EQ(r->cpu.areg, 12);
+    rig_free(r);
+}
+
 static void boot_state(void)
 {
     Cpu c;
@@ -464,6 +487,7 @@ int main(void)
     RUN(in_and_its_stall);
     RUN(faults);
     RUN(fault_description);
+    RUN(self_modifying_code);
     RUN(boot_state);
     return CHECK_EXIT();
 }

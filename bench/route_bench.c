@@ -1,0 +1,67 @@
+/* Times the `benes` routing (net/route.c): a batch of 3 packets on 65,536
+ * processors, which must cost microseconds (the work follows the batch, not
+ * N), and full permutations of 1,024 and 65,536 processors. Prints the
+ * microseconds per batch; `make bench` runs it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "net/route.h"
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* A fixed pseudo-random permutation of 0..n-1 (splitmix64, Fisher-Yates). */
+static void shuffle(uint32_t *a, uint32_t n, uint64_t x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    for (uint32_t i = n; i > 1; i--) {
+        uint64_t z = (x += 0x9E3779B97F4A7C15u);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+        uint32_t j = (uint32_t)((z ^ (z >> 31)) % i), t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Routes the batch `reqs` `reps` times with one router; prints and returns
+ * the microseconds per batch. */
+static double bench(const char *what, unsigned k, const RouteRequest *reqs,
+                    size_t n, Route *routes, long reps)
+{
+    Router *r = router_new(ROUTING_BENES, k, 2, 1);
+    if (!r) {
+        fprintf(stderr, "route_bench: out of memory\n");
+        exit(1);
+    }
+    double t0 = now_us();
+    for (long i = 0; i < reps; i++)
+        router_route(r, reqs, n, routes);
+    double us = (now_us() - t0) / (double)reps;
+    router_free(r);
+    printf("benes %-34s N=%-6u %10.3f us/batch (%ld batches)\n", what, 1u << k, us, reps);
+    return us;
+}
+
+int main(void)
+{
+    static RouteRequest reqs[1 << 16];
+    static Route routes[1 << 16];
+    static uint32_t perm[1 << 16];
+    const RouteRequest three[3] = {{5, 60000, 0, 0}, {6, 5, 0, 1}, {40000, 7, 0, 0}};
+    bench("batch of 3 packets", 16, three, 3, routes, 1000000);
+    for (unsigned k = 10; k <= 16; k += 6) {
+        uint32_t n = 1u << k;
+        shuffle(perm, n, k);
+        for (uint32_t i = 0; i < n; i++)
+            reqs[i] = (RouteRequest){i, perm[i], 0, i % 3};
+        bench("full permutation", k, reqs, n, routes, k == 10 ? 20000 : 100);
+    }
+    return 0;
+}

@@ -1,0 +1,363 @@
+/* The timestep loop (machine.h). */
+#include "emu/machine.h"
+
+#include "cpu/exec.h"
+#include "emu/workers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the processors' view of the machine (CpuBus callbacks) ---------------
+ * The context is the worker's Share; everything a callback changes belongs
+ * to the calling processor or to that share, so workers never collide. */
+
+typedef struct ShareContext {
+    Machine *m;
+    Share *share;
+} ShareContext;
+
+static bool bus_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
+{
+    ShareContext *c = ctx;
+    uint32_t x = net_take(c->m->net, proc, port, word);
+    if (x == NET_NIL)
+        return false;
+    c->share->taken[c->share->ntaken++] = x;
+    return true;
+}
+
+static bool bus_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word)
+{
+    ShareContext *c = ctx;
+    Net *net = c->m->net;
+    if (!net_out_free(net, proc))
+        return false;
+    net_reserve_out(net, proc);
+    Share *s = c->share;
+    uint32_t i = s->nrequests++;
+    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc) };
+    s->words[i] = word;
+    return true;
+}
+
+static void bus_print(void *ctx, uint32_t proc, int32_t value)
+{
+    Share *s = ((ShareContext *)ctx)->share;
+    s->print_proc[s->nprints] = proc;
+    s->print_value[s->nprints++] = value;
+}
+
+/* ---- construction ------------------------------------------------------------ */
+
+static unsigned log2_ceil(uint64_t n)
+{
+    unsigned k = 0;
+    while ((1ull << k) < n)
+        k++;
+    return k;
+}
+
+int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
+                 const MachineObserver *obs, char *err, size_t errsize)
+{
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    if (obs)
+        m->obs = *obs;
+    m->programmed = img->count;
+    if (cfg->procs && cfg->procs < img->count) {
+        snprintf(err, errsize, "--procs %u is fewer than the program's %u processors",
+                 cfg->procs, img->count);
+        return -1;
+    }
+    uint64_t want = cfg->procs ? cfg->procs : img->count;
+    m->k = log2_ceil(want < 2 ? 2 : want);
+    m->nprocs = 1u << m->k;
+    if (m->nprocs > HEX_MAX_RECORDS) {
+        snprintf(err, errsize, "a machine of %llu processors is larger than OUT can "
+                 "address (2^24)", 1ull << m->k);
+        return -1;
+    }
+    NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
+                     cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
+    m->cpus = malloc((size_t)m->nprocs * sizeof *m->cpus);
+    m->ready = malloc((size_t)m->nprocs * sizeof *m->ready);
+    m->merge = malloc((size_t)m->nprocs * sizeof *m->merge);
+    m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
+    m->request_words = malloc((size_t)m->nprocs * sizeof *m->request_words);
+    m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
+    m->net = net_new(&nc);
+    m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
+    unsigned threads = cfg->threads ? cfg->threads : 1;
+    m->shares = calloc(threads, sizeof *m->shares);
+    bool shares_ok = m->shares != NULL;
+    for (unsigned i = 0; shares_ok && i < threads; i++) {
+        /* Share 0 may run every processor (when the stage is not split);
+         * the others at most their part. */
+        size_t cap = i == 0 ? m->nprocs : m->nprocs / threads + 1;
+        Share *sh = &m->shares[i];
+        sh->requests = malloc(cap * sizeof *sh->requests);
+        sh->words = malloc(cap * sizeof *sh->words);
+        sh->taken = malloc(cap * sizeof *sh->taken);
+        sh->print_proc = malloc(cap * sizeof *sh->print_proc);
+        sh->print_value = malloc(cap * sizeof *sh->print_value);
+        shares_ok = sh->requests && sh->words && sh->taken && sh->print_proc && sh->print_value;
+    }
+    if (shares_ok && threads > 1)
+        shares_ok = (m->workers = workers_new(threads)) != NULL;
+    if (!m->cpus || !m->ready || !m->merge || !m->requests || !m->request_words || !m->routes ||
+        !m->net || !m->router || !shares_ok ||
+        mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
+        snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
+                 "words of memory each%s", m->nprocs, cfg->mem_words,
+                 m->router ? "" : " (or this routing is not available)");
+        machine_free(m);
+        return -1;
+    }
+    for (uint32_t p = 0; p < m->nprocs; p++) {
+        if (p < img->count) {
+            mem_load(&m->mem, p, img->records[p].image, img->records[p].length);
+            cpu_boot(&m->cpus[p], p, img->records[p].entry);
+            m->cpus[p].ready = 1;
+            m->ready[m->nready++] = p;
+            m->nrunning++;
+        } else {
+            cpu_idle(&m->cpus[p], p);
+        }
+    }
+    return 0;
+}
+
+void machine_free(Machine *m)
+{
+    free(m->cpus);
+    free(m->ready);
+    free(m->merge);
+    free(m->requests);
+    free(m->request_words);
+    free(m->routes);
+    workers_free(m->workers);
+    for (unsigned i = 0; m->shares && i < (m->cfg.threads ? m->cfg.threads : 1); i++) {
+        Share *sh = &m->shares[i];
+        free(sh->requests);
+        free(sh->words);
+        free(sh->taken);
+        free(sh->print_proc);
+        free(sh->print_value);
+    }
+    free(m->shares);
+    net_free(m->net);
+    router_free(m->router);
+    mem_free(&m->mem);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- one timestep ------------------------------------------------------------ */
+
+/* Stage 1 for one share: its ready processors execute one byte each.
+ * Processors that stall, halt or fault leave the ready list; the ones that
+ * stay are compacted to the front of the share's part of it. The loop keeps
+ * what it needs in locals: the processors' stores could alias the machine's
+ * fields as far as the compiler knows, which would make it reload them for
+ * every processor. */
+static void run_share(void *arg, unsigned index)
+{
+    Machine *m = arg;
+    Share *sh = &m->shares[index];
+    ShareContext ctx = { m, sh };
+    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_print };
+    const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
+    Cpu *const cpus = m->cpus;
+    uint32_t *const ready = m->ready;
+    uint32_t kept = sh->begin, stopped = 0;
+    uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
+    for (uint32_t i = sh->begin; i < sh->end; i++) {
+        uint32_t p = ready[i];
+        Cpu *cpu = &cpus[p];
+        switch (cpu_exec(cpu, mem, &bus)) {
+        case STEP_EXECUTED:
+            executed++;
+            break;
+        case STEP_STALLED:
+            if (cpu->wait == WAIT_IN)
+                stalled_in++;
+            else
+                stalled_out++;
+            break;
+        case STEP_FAULTED:
+            faulted++;
+            break;
+        }
+        ready[kept] = p;
+        bool stays = cpu->state == CPU_RUNNING && cpu->wait == WAIT_NONE;
+        kept += stays;
+        cpu->ready = stays;
+        stopped += cpu->state != CPU_RUNNING;
+    }
+    sh->kept = kept - sh->begin;
+    sh->stopped = stopped;
+    sh->executed = executed;
+    sh->stalled_in = stalled_in;
+    sh->stalled_out = stalled_out;
+    sh->faulted = faulted;
+}
+
+/* Stage 1: every ready processor executes one byte, split into shares when
+ * --threads asks for it and there is enough to share; the processors that
+ * wait (stalled earlier and not woken) stall again without being visited.
+ * The shares are then merged in order, which is processor order: the ready
+ * list, the send requests, the packets read and the prints. */
+static void stage_processors(Machine *m)
+{
+    unsigned shares = m->cfg.threads > 1 && m->nready >= m->cfg.parallel_min ? m->cfg.threads : 1;
+    for (unsigned i = 0; i < shares; i++) {
+        Share *sh = &m->shares[i];
+        sh->begin = (uint32_t)((uint64_t)m->nready * i / shares);
+        sh->end = (uint32_t)((uint64_t)m->nready * (i + 1) / shares);
+        sh->nrequests = sh->ntaken = sh->nprints = 0;
+    }
+    if (shares > 1)
+        workers_run(m->workers, run_share, m);
+    else
+        run_share(m, 0);
+
+    m->stalls_in += m->waiting_in;      /* the waiting stall again */
+    m->stalls_out += m->waiting_out;
+    m->nready = 0;
+    m->nrequests = 0;
+    m->executed = false;
+    for (unsigned i = 0; i < shares; i++) {
+        Share *sh = &m->shares[i];
+        memmove(m->ready + m->nready, m->ready + sh->begin, sh->kept * sizeof *m->ready);
+        m->nready += sh->kept;
+        memcpy(m->requests + m->nrequests, sh->requests, sh->nrequests * sizeof *sh->requests);
+        memcpy(m->request_words + m->nrequests, sh->words, sh->nrequests * sizeof *sh->words);
+        m->nrequests += sh->nrequests;
+        for (uint32_t j = 0; j < sh->ntaken; j++)
+            net_release_read(m->net, sh->taken[j]);
+        for (uint32_t j = 0; j < sh->nprints; j++)
+            if (m->obs.print)
+                m->obs.print(m->obs.ctx, m->t, sh->print_proc[j], sh->print_value[j]);
+        m->nrunning -= sh->stopped;
+        m->waiting_in += (uint32_t)sh->stalled_in;
+        m->waiting_out += (uint32_t)sh->stalled_out;
+        m->instructions += sh->executed;
+        m->stalls_in += sh->stalled_in;
+        m->stalls_out += sh->stalled_out;
+        m->faulted += (uint32_t)sh->faulted;
+        m->executed |= sh->executed != 0;
+    }
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* After the network stage: the processors whose awaited input port now
+ * holds a packet, or whose output slot emptied, become ready again (their
+ * IN or OUT will succeed next timestep), merged into the ready list in
+ * processor order. */
+static void wake_processors(Machine *m)
+{
+    IndexList *w = &m->net->woken;
+    uint32_t n = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        uint32_t p = w->items[i];
+        Cpu *cpu = &m->cpus[p];
+        if (cpu->ready || cpu->state != CPU_RUNNING)
+            continue;
+        if (cpu->wait == WAIT_IN &&
+            m->net->ports[(size_t)p * m->cfg.ports + cpu->areg].count > 0) {
+            m->waiting_in--;
+        } else if (cpu->wait == WAIT_OUT && net_out_free(m->net, p)) {
+            m->waiting_out--;
+        } else {
+            continue;
+        }
+        cpu->ready = 1;
+        w->items[n++] = p;
+    }
+    if (n == 0)
+        return;
+    qsort(w->items, n, sizeof *w->items, compare_u32);
+    uint32_t a = 0, b = 0, out = 0;
+    while (a < m->nready || b < n)
+        m->merge[out++] = b >= n || (a < m->nready && m->ready[a] < w->items[b])
+                        ? m->ready[a++] : w->items[b++];
+    uint32_t *swap = m->ready;
+    m->ready = m->merge;
+    m->merge = swap;
+    m->nready = out;
+}
+
+/* Stages 2 and 3: route this timestep's batch and inject its packets. */
+static void stage_route_and_inject(Machine *m)
+{
+    if (m->nrequests == 0)
+        return;
+    router_route(m->router, m->requests, m->nrequests, m->routes);
+    for (uint32_t i = 0; i < m->nrequests; i++) {
+        if (m->obs.route)
+            m->obs.route(m->obs.ctx, m->t, m->net->next_id + i, &m->requests[i], &m->routes[i]);
+    }
+    for (uint32_t i = 0; i < m->nrequests; i++)
+        net_inject(m->net, &m->requests[i], &m->routes[i], m->request_words[i], m->t);
+}
+
+MachineEnd machine_step(Machine *m)
+{
+    if (m->end != END_RUNNING)
+        return m->end;
+    m->t++;
+    m->net->timestep = m->t;
+    stage_processors(m);
+    stage_route_and_inject(m);
+    uint64_t before = m->net->stats.link_total + m->net->stats.buffer_total;
+    net_step(m->net, m->t);
+    m->step_collisions = m->net->stats.link_total + m->net->stats.buffer_total - before;
+    wake_processors(m);
+    if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
+                                             sizeof m->internal_error) != 0)
+        return m->end = END_INTERNAL;
+    if (m->faulted)
+        m->end = END_FAULT;
+    else if (m->nrunning == 0 && !net_busy(m->net))
+        m->end = END_NORMAL;
+    else if (!m->executed && !m->net->moved)
+        m->end = END_DEADLOCK;
+    else if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
+        m->end = END_LIMIT;
+    return m->end;
+}
+
+int machine_exit_status(MachineEnd end)
+{
+    switch (end) {
+    case END_NORMAL:      return 0;
+    case END_FAULT:       return 2;
+    case END_DEADLOCK:    return 3;
+    case END_LIMIT:       return 4;
+    case END_INTERNAL:    return 70;
+    case END_INTERRUPTED: return 130;
+    case END_RUNNING:     return 0;
+    }
+    return 70;
+}
+
+const char *machine_end_name(MachineEnd end)
+{
+    switch (end) {
+    case END_NORMAL:      return "normal";
+    case END_FAULT:       return "fault";
+    case END_DEADLOCK:    return "deadlock";
+    case END_LIMIT:       return "limit";
+    case END_INTERNAL:    return "internal-error";
+    case END_INTERRUPTED: return "interrupted";
+    case END_RUNNING:     return "running";
+    }
+    return "unknown";
+}

@@ -1,0 +1,239 @@
+/* Writing the final report (report.h). The text report reads top to bottom:
+ * how the run ended, the details of a fault or deadlock, packets left unread,
+ * the statistics, and the two closing lines that users and tests read. */
+#include "emu/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+typedef unsigned long long ull;
+
+/* ---- helpers shared by text and JSON ----------------------------------------- */
+
+typedef struct Emit {
+    FILE *out;
+    Machine *m;
+    bool json;
+    int count;        /* items written so far, for JSON commas */
+} Emit;
+
+static void waits_for(const Cpu *c, char *buf, size_t size)
+{
+    if (c->wait == WAIT_IN)
+        snprintf(buf, size, "IN on port %u", c->areg);
+    else
+        snprintf(buf, size, "OUT (its output slot is full)");
+}
+
+static void packet_line(void *ctx, const Packet *pk)
+{
+    Emit *e = ctx;
+    char place[96];
+    net_place_name(e->m->net, pk, place, sizeof place);
+    if (e->json)
+        fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": %u, \"port\": %u, "
+                "\"data\": %d, \"sent\": %llu, \"place\": \"%s\"}", e->count ? ", " : "",
+                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
+                (ull)pk->created, place);
+    else
+        fprintf(e->out, "  packet #%llu p%u->p%u port %u data %d (sent at t=%llu): %s\n",
+                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
+                (ull)pk->created, place);
+    e->count++;
+}
+
+static double latency_mean(const NetStats *st)
+{
+    return st->delivered ? (double)st->latency_sum / (double)st->delivered : 0.0;
+}
+
+/* ---- text ------------------------------------------------------------------------ */
+
+static void text_details(FILE *out, Machine *m)
+{
+    char buf[256];
+    Emit e = { out, m, false, 0 };
+    if (m->end == END_FAULT) {
+        for (uint32_t p = 0; p < m->nprocs; p++)
+            if (m->cpus[p].state == CPU_FAULTED) {
+                cpu_describe_fault(&m->cpus[p], &m->mem, buf, sizeof buf);
+                fprintf(out, "fault: p%u: %s\n", p, buf);
+            }
+    }
+    if (m->end == END_INTERNAL)
+        fprintf(out, "internal error: %s at timestep %llu\n", m->internal_error, (ull)m->t);
+    if (m->end == END_DEADLOCK)
+        fprintf(out, "deadlock: %s\n", net_is_stuck(m->net)
+                ? "a network deadlock: some packets wait for each other in the network "
+                  "and would stay even if every input port were read"
+                : "a program deadlock: the network could drain, but the processors "
+                  "wait for packets that are not coming");
+    if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
+        for (uint32_t p = 0; p < m->programmed; p++) {
+            const Cpu *c = &m->cpus[p];
+            if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
+                continue;
+            waits_for(c, buf, sizeof buf);
+            fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->pc, buf);
+        }
+        if (net_busy(m->net)) {
+            fprintf(out, "in the network: %llu packets\n", (ull)m->net->in_flight);
+            net_for_each_in_flight(m->net, packet_line, &e);
+        }
+    }
+    uint64_t unread = m->net->stats.delivered - m->net->stats.read;
+    if (unread) {
+        fprintf(out, "unread: %llu packets left in input ports\n", (ull)unread);
+        e.count = 0;
+        net_for_each_unread(m->net, packet_line, &e);
+    }
+}
+
+void report_statistics(FILE *out, Machine *m, bool histogram)
+{
+    const NetStats *st = &m->net->stats;
+    uint32_t halted = 0;
+    for (uint32_t p = 0; p < m->programmed; p++)
+        halted += m->cpus[p].state == CPU_HALTED;
+    fprintf(out, "processors: %u (%u programmed, %u halted, %u running)\n",
+            m->nprocs, m->programmed, halted, m->nrunning);
+    fprintf(out, "instructions: %llu\n", (ull)m->instructions);
+    fprintf(out, "stall timesteps: %llu on IN, %llu on OUT\n", (ull)m->stalls_in,
+            (ull)m->stalls_out);
+    fprintf(out, "packets: %llu sent, %llu delivered, %llu read\n", (ull)st->sent,
+            (ull)st->delivered, (ull)st->read);
+    if (st->delivered)
+        fprintf(out, "latency: min %llu, mean %.3f, max %llu timesteps\n",
+                (ull)st->latency_min, latency_mean(st), (ull)st->latency_max);
+    else
+        fprintf(out, "latency: none (no packet delivered)\n");
+    if (histogram)
+        for (size_t l = 0; l < st->latency_hist_len; l++)
+            if (st->latency_hist[l])
+                fprintf(out, "  latency %zu: %llu packets\n", l, (ull)st->latency_hist[l]);
+    fprintf(out, "links crossed: %llu\n", (ull)st->links_crossed);
+    fprintf(out, "port waits: %llu\n", (ull)st->port_waits);
+    fprintf(out, "largest buffer occupancy: %u of %u\n", st->max_buffer, m->cfg.buffer);
+    fprintf(out, "collisions by layer   link up  link down  buffer up  buffer down\n");
+    for (unsigned l = 1; l <= m->k; l++)
+        fprintf(out, "  layer %-2u          %10llu %10llu %10llu %12llu\n", l,
+                (ull)st->link_collisions[DIR_UP][l], (ull)st->link_collisions[DIR_DOWN][l],
+                (ull)st->buffer_collisions[DIR_UP][l], (ull)st->buffer_collisions[DIR_DOWN][l]);
+    fprintf(out, "link collisions: %llu\n", (ull)st->link_total);
+    fprintf(out, "buffer collisions: %llu\n", (ull)st->buffer_total);
+}
+
+static void closing_lines(FILE *out, Machine *m)
+{
+    const NetStats *st = &m->net->stats;
+    fprintf(out, "collisions: %llu\n", (ull)(st->link_total + st->buffer_total));
+    fprintf(out, "timesteps: %llu\n", (ull)m->t);
+}
+
+/* ---- JSON -------------------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_report(FILE *out, Machine *m)
+{
+    const NetStats *st = &m->net->stats;
+    char buf[256];
+    Emit e = { out, m, true, 0 };
+    fprintf(out, "{\"end\": \"%s\", \"exit_status\": %d, \"processors\": %u, "
+            "\"programmed\": %u, \"timesteps\": %llu, \"collisions\": %llu, "
+            "\"link_collisions\": %llu, \"buffer_collisions\": %llu, ",
+            machine_end_name(m->end), machine_exit_status(m->end), m->nprocs, m->programmed,
+            (ull)m->t, (ull)(st->link_total + st->buffer_total), (ull)st->link_total,
+            (ull)st->buffer_total);
+    fprintf(out, "\"collisions_by_layer\": {");
+    for (unsigned l = 1; l <= m->k; l++)
+        fprintf(out, "%s\"%u\": {\"link\": {\"up\": %llu, \"down\": %llu}, "
+                "\"buffer\": {\"up\": %llu, \"down\": %llu}}", l > 1 ? ", " : "", l,
+                (ull)st->link_collisions[DIR_UP][l], (ull)st->link_collisions[DIR_DOWN][l],
+                (ull)st->buffer_collisions[DIR_UP][l], (ull)st->buffer_collisions[DIR_DOWN][l]);
+    fprintf(out, "}, \"instructions\": %llu, \"stalls_in\": %llu, \"stalls_out\": %llu, "
+            "\"packets_sent\": %llu, \"packets_delivered\": %llu, \"packets_read\": %llu, ",
+            (ull)m->instructions, (ull)m->stalls_in, (ull)m->stalls_out, (ull)st->sent,
+            (ull)st->delivered, (ull)st->read);
+    if (st->delivered)
+        fprintf(out, "\"latency_min\": %llu, \"latency_mean\": %.3f, \"latency_max\": %llu, ",
+                (ull)st->latency_min, latency_mean(st), (ull)st->latency_max);
+    else
+        fprintf(out, "\"latency_min\": null, \"latency_mean\": null, \"latency_max\": null, ");
+    fprintf(out, "\"latency_histogram\": {");
+    int first = 1;
+    for (size_t l = 0; l < st->latency_hist_len; l++)
+        if (st->latency_hist[l]) {
+            fprintf(out, "%s\"%zu\": %llu", first ? "" : ", ", l, (ull)st->latency_hist[l]);
+            first = 0;
+        }
+    fprintf(out, "}, \"links_crossed\": %llu, \"port_waits\": %llu, \"max_buffer\": %u, ",
+            (ull)st->links_crossed, (ull)st->port_waits, st->max_buffer);
+    fprintf(out, "\"halted\": {");
+    first = 1;
+    for (uint32_t p = 0; p < m->programmed; p++)
+        if (m->cpus[p].state == CPU_HALTED) {
+            fprintf(out, "%s\"%u\": %d", first ? "" : ", ", p, m->cpus[p].status);
+            first = 0;
+        }
+    fprintf(out, "}, \"faults\": [");
+    first = 1;
+    for (uint32_t p = 0; p < m->nprocs; p++)
+        if (m->cpus[p].state == CPU_FAULTED) {
+            const Cpu *c = &m->cpus[p];
+            cpu_describe_fault(c, &m->mem, buf, sizeof buf);
+            fprintf(out, "%s{\"processor\": %u, \"fault\": \"%s\", \"pc\": %u, "
+                    "\"prefix_pc\": %u, \"message\": ", first ? "" : ", ", p,
+                    cpu_fault_name((CpuFault)c->fault), c->pc, c->istart);
+            json_string(out, buf);
+            fputc('}', out);
+            first = 0;
+        }
+    fprintf(out, "], \"waiting\": [");
+    first = 1;
+    for (uint32_t p = 0; p < m->programmed; p++) {
+        const Cpu *c = &m->cpus[p];
+        if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
+            continue;
+        if (c->wait == WAIT_IN)
+            fprintf(out, "%s{\"processor\": %u, \"on\": \"in\", \"port\": %u, \"pc\": %u}",
+                    first ? "" : ", ", c->id, c->areg, c->pc);
+        else
+            fprintf(out, "%s{\"processor\": %u, \"on\": \"out\", \"pc\": %u}",
+                    first ? "" : ", ", c->id, c->pc);
+        first = 0;
+    }
+    fprintf(out, "], \"network_deadlock\": %s, \"in_network\": [",
+            m->end == END_DEADLOCK && net_is_stuck(m->net) ? "true" : "false");
+    net_for_each_in_flight(m->net, packet_line, &e);
+    fprintf(out, "], \"unread\": [");
+    e.count = 0;
+    net_for_each_unread(m->net, packet_line, &e);
+    fprintf(out, "]}\n");
+}
+
+void report_write(FILE *out, Machine *m, const ReportOptions *opt)
+{
+    if (opt->json) {
+        json_report(out, m);
+        return;
+    }
+    if (!opt->quiet) {
+        fprintf(out, "end: %s\n", machine_end_name(m->end));
+        text_details(out, m);
+        report_statistics(out, m, opt->histogram);
+    }
+    closing_lines(out, m);
+}

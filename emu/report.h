@@ -1,0 +1,23 @@
+/* The final report of a run (spec/cli.md "Output", machine.md
+ * "Statistics"): as text, closing with exactly "collisions: N" and
+ * "timesteps: T", or as one JSON object with the keys of machine.md. */
+#ifndef EMU_REPORT_H
+#define EMU_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "emu/machine.h"
+
+typedef struct ReportOptions {
+    bool json;        /* --json */
+    bool quiet;       /* -q: only the two closing lines */
+    bool histogram;   /* --histogram: the latency histogram in the text */
+} ReportOptions;
+
+void report_write(FILE *out, Machine *m, const ReportOptions *opt);
+
+/* The statistics block alone (what `s` shows in --step). */
+void report_statistics(FILE *out, Machine *m, bool histogram);
+
+#endif

@@ -1,0 +1,196 @@
+/* Printing the machine state (state.h). Example, Appendix C after
+ * timestep 19 (trimmed):
+ *
+ *   === state after timestep 19: 2 collisions in this timestep, 2 in all ===
+ *   processors:
+ *     p0  waiting on IN port 0  pc 0019 IN  areg 0 breg 22 sp 199997  slot -  ports -
+ *     ...
+ *   packets in the network: 8
+ *     #0 p0->p2 port 0 data 22, plane 0 count 2 routing 0b0 addressing 0b10: buffer p0.l1.s0.u0 place 1 of 2
+ *   plane 0   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each
+ *             switch its down links: #id^ going up, #idv going down
+ *     layer 3   s0[- -|0 0]    s1[- -|0 0]   ...
+ *               d0 .   d1 .    d0 .   d1 .  ...
+ *     layer 1   s0[2 0|0 0]    ...
+ *               p0 .   p1 .    ...                                        */
+#include "emu/state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/isa.h"
+
+typedef unsigned long long ull;
+
+static void processor_line(FILE *out, Machine *m, const Cpu *c)
+{
+    char status[64], insn[64];
+    switch ((CpuState)c->state) {
+    case CPU_RUNNING:
+        if (c->wait == WAIT_IN)
+            snprintf(status, sizeof status, "waiting on IN port %u", c->areg);
+        else if (c->wait == WAIT_OUT)
+            snprintf(status, sizeof status, "waiting on OUT");
+        else
+            snprintf(status, sizeof status, "running");
+        break;
+    case CPU_HALTED:
+        snprintf(status, sizeof status, "halted (status %d)", c->status);
+        break;
+    case CPU_FAULTED:
+        snprintf(status, sizeof status, "faulted: %s", cpu_fault_name((CpuFault)c->fault));
+        break;
+    case CPU_IDLE:
+        snprintf(status, sizeof status, "idle");
+        break;
+    }
+    fprintf(out, "  p%-3u %-22s", c->id, status);
+    if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
+        cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
+        fprintf(out, " pc %04x %-10s areg %d breg %d sp %u", c->pc, insn,
+                (int32_t)c->areg, (int32_t)c->breg, c->sp);
+    }
+    Net *net = m->net;
+    uint32_t slot = net->out_slot[c->id];
+    if (slot == NET_NIL || slot == NET_RESERVED)
+        fprintf(out, "  slot -");
+    else
+        fprintf(out, "  slot #%llu", (ull)net->pool[slot].id);
+    fprintf(out, "  ports");
+    int any = 0;
+    for (unsigned port = 0; port < m->cfg.ports; port++) {
+        const Fifo *f = &net->ports[(size_t)c->id * m->cfg.ports + port];
+        if (f->count == 0)
+            continue;
+        fprintf(out, " %u:[", port);
+        for (uint32_t y = f->head; y != NET_NIL; y = net->pool[y].next)
+            fprintf(out, "%s#%llu", y == f->head ? "" : " ", (ull)net->pool[y].id);
+        fputc(']', out);
+        any = 1;
+    }
+    fprintf(out, "%s\n", any ? "" : " -");
+}
+
+typedef struct PacketCtx { FILE *out; Machine *m; } PacketCtx;
+
+static void packet_line(void *ctx_, const Packet *pk)
+{
+    PacketCtx *ctx = ctx_;
+    char place[96], route[96];
+    Route r = { pk->plane, pk->count, pk->routing, pk->addressing };
+    route_describe(route, sizeof route, &r, 0);
+    net_place_name(ctx->m->net, pk, place, sizeof place);
+    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)pk->id, pk->src,
+            pk->dst, pk->port, (int32_t)pk->data, route, place);
+}
+
+/* ---- the drawing -------------------------------------------------------------- */
+
+/* What is on link `link`: ".", "#3^", "#5v" or, in full duplex, both. */
+static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
+{
+    Net *net = m->net;
+    size_t used = 0;
+    buf[0] = 0;
+    for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u); dir++) {
+        uint32_t x = net->channels[m->cfg.full_duplex ? 2 * link + dir : link].main;
+        if (x != NET_NIL)
+            used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
+                                     (ull)net->pool[x].id, net->pool[x].dir == DIR_UP ? '^' : 'v');
+    }
+    if (used == 0)
+        snprintf(buf, size, ".");
+}
+
+/* One layer's row of switch boxes and row of down-link cells. */
+typedef struct LayerRows {
+    char boxes[STATE_DRAW_MAX_PROCS / 2][48];
+    char cells[STATE_DRAW_MAX_PROCS][40];
+} LayerRows;
+
+static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
+{
+    uint32_t half = m->nprocs / 2;
+    for (uint32_t j = 0; j < half; j++) {
+        uint32_t s = (plane * m->k + l - 1) * half + j;
+        const Fifo *b = &m->net->buffers[4 * s];
+        if (l == m->k)
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%u %u]", j, b[0].count, b[1].count);
+        else
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%u %u|%u %u]", j, b[2].count,
+                     b[3].count, b[0].count, b[1].count);
+        for (unsigned x = 0; x < 2; x++) {
+            char what[32];
+            link_cell(m, 2 * s + x, what, sizeof what);
+            if (l == 1)
+                snprintf(r->cells[2 * j + x], sizeof r->cells[0], "p%u %s", 2 * j + x, what);
+            else
+                snprintf(r->cells[2 * j + x], sizeof r->cells[0], "d%u %s", x, what);
+        }
+    }
+}
+
+/* Prints cells left-aligned in columns of `width`, without trailing blanks. */
+static void print_columns(FILE *out, const char *lead, char (*texts)[48], uint32_t n,
+                          size_t width)
+{
+    fputs(lead, out);
+    for (uint32_t i = 0; i + 1 < n; i++)
+        fprintf(out, "%-*s", (int)width, texts[i]);
+    fprintf(out, "%s\n", texts[n - 1]);
+}
+
+void state_draw_network(FILE *out, Machine *m)
+{
+    unsigned k = m->k;
+    uint32_t half = m->nprocs / 2;
+    LayerRows *rows = calloc(k + 1, sizeof *rows);
+    if (!rows)
+        return;
+    for (unsigned plane = 0; plane < m->cfg.planes; plane++) {
+        size_t width = 0;
+        for (unsigned l = 1; l <= k; l++) {
+            layer_rows(m, plane, l, &rows[l]);
+            for (uint32_t j = 0; j < half; j++) {
+                size_t w = strlen(rows[l].boxes[j]);
+                size_t c = strlen(rows[l].cells[2 * j]) + 1 + strlen(rows[l].cells[2 * j + 1]);
+                width = w > width ? w : width;
+                width = c > width ? c : width;
+            }
+        }
+        width += 2;
+        fprintf(out, "plane %u   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each\n"
+                     "          switch its down links: #id^ going up, #idv going down, . empty\n",
+                plane);
+        for (unsigned l = k; l >= 1; l--) {
+            char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][48];
+            snprintf(lead, sizeof lead, "  layer %-2u ", l);
+            print_columns(out, lead, rows[l].boxes, half, width);
+            for (uint32_t j = 0; j < half; j++)
+                snprintf(pairs[j], sizeof pairs[j], "%s %s", rows[l].cells[2 * j],
+                         rows[l].cells[2 * j + 1]);
+            print_columns(out, "           ", pairs, half, width);
+        }
+    }
+    free(rows);
+}
+
+void state_print(FILE *out, Machine *m)
+{
+    const NetStats *st = &m->net->stats;
+    fprintf(out, "=== state after timestep %llu: %llu collisions in this timestep, %llu in all ===\n",
+            (ull)m->t, (ull)m->step_collisions, (ull)(st->link_total + st->buffer_total));
+    if (m->t == 0)
+        fprintf(out, "(before the first timestep)\n");
+    fprintf(out, "processors:\n");
+    for (uint32_t p = 0; p < m->programmed; p++)
+        processor_line(out, m, &m->cpus[p]);
+    if (m->programmed < m->nprocs)
+        fprintf(out, "  p%u..p%u idle (no program)\n", m->programmed, m->nprocs - 1);
+    fprintf(out, "packets in the network: %llu\n", (ull)m->net->in_flight);
+    PacketCtx ctx = { out, m };
+    net_for_each_in_flight(m->net, packet_line, &ctx);
+    if (m->nprocs <= STATE_DRAW_MAX_PROCS)
+        state_draw_network(out, m);
+    fprintf(out, "===\n");
+}

@@ -1,0 +1,73 @@
+/* Index arithmetic shared by net.c and step.c (see net.h for the numbering).
+ * Not part of the network's interface. */
+#ifndef NET_NET_INTERNAL_H
+#define NET_NET_INTERNAL_H
+
+#include "net/net.h"
+#include "net/topology.h"
+
+/* Switch (plane, layer, j). */
+static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, uint32_t j)
+{
+    return ((plane * net->cfg.k + layer - 1) << (net->cfg.k - 1)) + j;
+}
+
+static inline uint32_t sw_j(const Net *net, uint32_t s) { return s & (net->half - 1); }
+
+/* The channel of link `link` used by a packet travelling in `dir`. */
+static inline uint32_t link_channel(const Net *net, uint32_t link, unsigned dir)
+{
+    return net->cfg.full_duplex ? 2 * link + dir : link;
+}
+
+static inline uint32_t channel_link(const Net *net, uint32_t c)
+{
+    return net->cfg.full_duplex ? c >> 1 : c;
+}
+
+/* The plane-`plane` link of processor p (layer 1). */
+static inline uint32_t proc_link(const Net *net, uint32_t p, unsigned plane)
+{
+    return 2 * sw_index(net, plane, 1, topo_proc_switch(p)) + topo_proc_port(p);
+}
+
+/* The link above up port b of switch s at layer l < k: link 2S' + x, where
+ * S' = (l+1, j') is the switch it reaches and x the down port it arrives on. */
+static inline uint32_t up_link(const Net *net, uint32_t s, unsigned l, unsigned b)
+{
+    uint32_t j = sw_j(net, s);
+    uint32_t upper = s - j + net->half + topo_up_switch(l, j, b);
+    return 2 * upper + topo_up_arrival_port(l, j);
+}
+
+/* The link attached to port q (0 d0, 1 d1, 2 u0, 3 u1) of switch s at layer l. */
+static inline uint32_t port_link(const Net *net, uint32_t s, unsigned l, unsigned q)
+{
+    return q < 2 ? 2 * s + q : up_link(net, s, l, q - 2);
+}
+
+/* Where a packet going down link 2S + x (link layer l > 1) arrives: the
+ * switch below and its up port (2 + b). */
+static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, unsigned *q)
+{
+    uint32_t s = link >> 1, j = sw_j(net, s);
+    unsigned x = link & 1;
+    *q = 2 + topo_down_arrival_port(l, j);
+    return s - j - net->half + topo_down_switch(l, j, x);
+}
+
+/* The channel a claimant (an output-slot packet or a buffer head) wants in
+ * stages a and b, and that link's layer. */
+static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned *layer)
+{
+    if (pk->place == PLACE_SLOT) {
+        *layer = 1;
+        return link_channel(net, proc_link(net, pk->src, pk->plane), DIR_UP);
+    }
+    uint32_t s = pk->at >> 2;
+    unsigned q = pk->at & 3;
+    *layer = q < 2 ? pk->layer : pk->layer + 1u;
+    return link_channel(net, port_link(net, s, pk->layer, q), pk->dir);
+}
+
+#endif

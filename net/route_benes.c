@@ -1,0 +1,169 @@
+/* The thesis's routing (spec/routing.md `benes`, thesis 4.3-4.4 and 5.4): a
+ * batch of send requests is split over the two planes so that each plane
+ * carries a (partial) permutation, and each plane's permutation is routed
+ * through the Beneš network by the looping algorithm, so that no two packets
+ * sent together ever want the same link or buffer at the same time.
+ *
+ * The looping algorithm, level by level. At level l (layer l, 1 <= l < k) a
+ * sub-network is named by the up ports b1..b(l-1) its packets took below it,
+ * and a packet's terminals in it are s = src >> (l-1) and d = dst >> (l-1):
+ * going up, the layer-l switch index is (src >> 1) with bits 0..l-2 replaced
+ * by b1..b(l-1), so packets from s and s^1 of one sub-network share a
+ * switch; coming down (net/topology.h), the layer-l switch index has bits
+ * 0..l-2 = b1..b(l-1) and bits l-1.. = dst >> l, and the packet arrives in it
+ * on up port b_l, so packets to d and d^1 of one sub-network share a switch
+ * too. Each pair must take different up ports b_l (sub-networks). Those
+ * constraints form chains and even cycles when the destinations are
+ * distinct, so a 2-colouring exists; routing.md fixes which one. */
+#include "net/route_internal.h"
+#include "net/topology.h"
+
+/* Step 1, the plane split: in source order, each request goes to the plane
+ * it alternates to unless that plane already carries a request to the same
+ * destination, then to the other. Puts the batch positions of plane 0 and
+ * then plane 1 into r->order, each in batch order; returns plane 0's size. */
+static size_t benes_split(Router *r, const RouteRequest *reqs, size_t n,
+                          Route *routes)
+{
+    size_t n0 = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned p = r->planes == 2 ? (unsigned)(reqs[i].nth % 2) : 0;
+        if (r->planes == 2 && (r->mark[reqs[i].dst] & (1u << p)))
+            p ^= 1;
+        r->mark[reqs[i].dst] |= (uint8_t)(1u << p);
+        routes[i].plane = (uint8_t)p;
+        n0 += p == 0;
+    }
+    size_t at0 = 0, at1 = n0;
+    for (size_t i = 0; i < n; i++) {
+        r->mark[reqs[i].dst] = 0;
+        r->order[routes[i].plane ? at1++ : at0++] = (uint32_t)i;
+    }
+    return n0;
+}
+
+/* Chains the group order[a..b) by source and by destination terminal. Going
+ * backwards and pushing on the front leaves each chain in group order, i.e.
+ * in increasing s, ties by request order. */
+static void benes_link(Router *r, const RouteRequest *reqs, size_t a, size_t b,
+                       unsigned shift)
+{
+    for (size_t i = b; i-- > a;) {
+        uint32_t x = r->order[i];
+        uint32_t s = reqs[x].src >> shift, d = reqs[x].dst >> shift;
+        r->next_s[x] = r->head_s[s];
+        r->head_s[s] = x + 1;
+        r->next_d[x] = r->head_d[d];
+        r->head_d[d] = x + 1;
+        r->side[x] = ROUTE_UNSET;
+    }
+}
+
+/* Clears the chain heads benes_link set, so they are zero for the next group. */
+static void benes_unlink(Router *r, const RouteRequest *reqs, size_t a, size_t b,
+                         unsigned shift)
+{
+    for (size_t i = a; i < b; i++) {
+        uint32_t x = r->order[i];
+        r->head_s[reqs[x].src >> shift] = 0;
+        r->head_d[reqs[x].dst >> shift] = 0;
+    }
+}
+
+/* Gives every partner on the chain starting at `head` that has no
+ * sub-network yet the sub-network `side`, and queues it. A partner already
+ * given one is skipped whatever it is (it can disagree only when
+ * destinations repeat within the plane). */
+static void benes_visit(Router *r, uint32_t head, const uint32_t *next,
+                        uint8_t side, size_t *tail)
+{
+    for (uint32_t y = head; y; y = next[y - 1]) {
+        if (r->side[y - 1] != ROUTE_UNSET)
+            continue;
+        r->side[y - 1] = side;
+        r->queue[(*tail)++] = y - 1;
+    }
+}
+
+/* Two-colours the linked group order[a..b): in group order, each packet not
+ * yet coloured takes sub-network 0, then its linked set is coloured breadth
+ * first, source partners (terminal s^1) before destination partners (every
+ * packet to d^1). Each packet is queued at most once. Breadth first, a
+ * packet's sub-network is the parity of its distance from the set's first
+ * packet, whatever the order of visits within one step; depth first would
+ * differ when destinations repeat. */
+static void benes_colour(Router *r, const RouteRequest *reqs, size_t a, size_t b,
+                         unsigned shift)
+{
+    for (size_t i = a; i < b; i++) {
+        uint32_t root = r->order[i];
+        if (r->side[root] != ROUTE_UNSET)
+            continue;
+        r->side[root] = 0;
+        size_t head = 0, tail = 0;
+        r->queue[tail++] = root;
+        while (head < tail) {
+            uint32_t x = r->queue[head++];
+            uint8_t other = (uint8_t)(r->side[x] ^ 1);
+            uint32_t s = reqs[x].src >> shift, d = reqs[x].dst >> shift;
+            benes_visit(r, r->head_s[s ^ 1], r->next_s, other, &tail);
+            benes_visit(r, r->head_d[d ^ 1], r->next_d, other, &tail);
+        }
+    }
+}
+
+/* Records each packet's sub-network as its up port at layer shift+1 and
+ * stably partitions order[a..b) into sub-network 0's packets then 1's.
+ * Returns the number in sub-network 0. */
+static size_t benes_partition(Router *r, Route *routes, size_t a, size_t b,
+                              unsigned shift)
+{
+    size_t zeros = a, ones = 0;
+    for (size_t i = a; i < b; i++) {
+        uint32_t x = r->order[i];
+        routes[x].routing |= (uint32_t)r->side[x] << shift;
+        if (r->side[x])
+            r->spill[ones++] = x;
+        else
+            r->order[zeros++] = x;
+    }
+    for (size_t i = 0; i < ones; i++)
+        r->order[zeros + i] = r->spill[i];
+    return zeros - a;
+}
+
+/* Routes the packets order[a..b) of one sub-network from level l up. A lone
+ * packet takes sub-network 0 at every level left, which routing's zero bits
+ * already say. Recursion depth is at most k - 1. */
+static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
+                        size_t a, size_t b, unsigned l)
+{
+    if (b - a < 2 || l >= r->k)
+        return;
+    unsigned shift = l - 1;
+    benes_link(r, reqs, a, b, shift);
+    benes_colour(r, reqs, a, b, shift);
+    benes_unlink(r, reqs, a, b, shift);
+    size_t zeros = benes_partition(r, routes, a, b, shift);
+    benes_level(r, reqs, routes, a, a + zeros, l + 1);
+    benes_level(r, reqs, routes, a + zeros, b, l + 1);
+}
+
+void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
+                 int turn_early)
+{
+    for (size_t i = 0; i < n; i++)
+        routes[i].routing = 0;
+    size_t n0 = benes_split(r, reqs, n, routes);
+    benes_level(r, reqs, routes, 0, n0, 1);
+    benes_level(r, reqs, routes, n0, n, 1);
+    /* Step 3: turning at count keeps the up ports of the layers below it;
+     * the links it then uses are a subset of the full route's, so the
+     * early turn adds no conflict. */
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = turn_early ? topo_cmin(reqs[i].src, reqs[i].dst) : r->k;
+        routes[i].count = (uint8_t)c;
+        routes[i].routing &= route_low_mask(c - 1);
+        routes[i].addressing = reqs[i].dst & route_low_mask(c);
+    }
+}

@@ -1,0 +1,47 @@
+/* The router's state, shared by route.c and route_benes.c. router_new
+ * allocates each scratch array once, with one entry per processor (a batch
+ * has at most one request per source), and only for the algorithm that
+ * uses it. The arrays indexed by terminal, destination or switch are zero
+ * between batches: a batch clears exactly the entries it set, so its cost
+ * follows the batch, never N. */
+#ifndef NET_ROUTE_INTERNAL_H
+#define NET_ROUTE_INTERNAL_H
+
+#include "net/route.h"
+
+struct Router {
+    RoutingAlgorithm alg;
+    unsigned k;            /* N = 2^k processors */
+    unsigned planes;       /* 1 or 2 */
+    uint64_t rng;          /* splitmix64 state; persists across batches */
+    /* benes and benes-full; the first six hold or are indexed by batch positions. */
+    uint32_t *order;       /* positions grouped by sub-network, each group in
+                              batch (= source) order */
+    uint32_t *spill;       /* scratch of the stable partition of `order` */
+    uint32_t *queue;       /* the breadth-first queue */
+    uint32_t *next_s;      /* 1 + next position with the same source terminal */
+    uint32_t *next_d;      /* 1 + next position with the same destination one */
+    uint8_t *side;         /* sub-network given at this level, or ROUTE_UNSET */
+    uint32_t *head_s;      /* by terminal: 1 + first position with that s */
+    uint32_t *head_d;      /* by terminal: 1 + first position with that d */
+    /* greedy */
+    uint32_t *at;          /* by batch position: switch index at this layer */
+    /* benes: by destination, bit p set if plane p carries a request to it;
+     * greedy: by plane * N/2 + switch, set if a packet went up from it. */
+    uint8_t *mark;
+};
+
+enum { ROUTE_UNSET = 2 };  /* `side` of a packet not yet given a sub-network */
+
+/* benes and benes-full (route_benes.c): fills plane, count, routing and
+ * addressing of every route; count = cmin(src, dst) when turn_early. */
+void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
+                 int turn_early);
+
+/* A mask of the low `bits` bits (bits <= 32). */
+static inline uint32_t route_low_mask(unsigned bits)
+{
+    return bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+}
+
+#endif

@@ -1,0 +1,332 @@
+/* Stage 4 of the timestep: the five network sub-stages of spec/machine.md
+ * (thesis 5.5), the part of the emulation that users count.
+ *
+ *   a. adapters send: each output-slot packet claims the temp slot of its
+ *      first link;
+ *   b. switches send: each non-empty output buffer's head claims the temp
+ *      slot of that port's link;
+ *   c. delivery: packets coming down processor links enter input ports,
+ *      oldest first, if there is room;
+ *   d. forwarding: every other packet on a link enters the output buffer its
+ *      route names in the switch ahead, if there is room (credit-based flow
+ *      control: a refusal is a buffer collision);
+ *   e. collisions: each claimed temp slot becomes the link's packet if the
+ *      main slot is empty, else the claimant stays where it was (a link
+ *      collision); then every packet that entered a buffer behind another
+ *      packet is a buffer collision.
+ *
+ * The spec fixes loop orders; this code visits only active packets, in an
+ * order of its own, and gets the same result because the spec's order
+ * matters in exactly three places, each handled locally:
+ *   - two claims on one temp slot happen only with --duplex half, from the
+ *     two ends of one link; in the spec's order (adapters, then switches by
+ *     layer) the upward claimant always comes first, so it wins;
+ *   - packets entering one switch in stage d (where they may compete for one
+ *     buffer, or for adaptive's choice of up buffer) go in port order d0, d1,
+ *     u0, u1, the order of their links in the spec's link loop: before
+ *     handling a packet, forward_into handles the packets waiting on the
+ *     switch's lower-numbered ports;
+ *   - packets coming down one processor's two links go oldest first.
+ * Everything else -- counting, and moves into different buffers -- does not
+ * depend on order. */
+#include <stdlib.h>
+
+#include "net/net_internal.h"
+
+static void list_push(IndexList *l, uint32_t x)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        uint32_t *items = realloc(l->items, cap * sizeof *items);
+        if (!items)
+            abort();    /* the lists hold at most one entry per packet */
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n++] = x;
+}
+
+static void emit(Net *net, NetEventKind kind, const Packet *pk, uint32_t place,
+                 PacketPlace place_kind, unsigned layer, unsigned value)
+{
+    if (net->event) {
+        NetEvent ev = { kind, net->timestep, pk, place, (uint8_t)place_kind,
+                        (uint8_t)layer, (uint8_t)value };
+        net->event(net->event_ctx, &ev);
+    }
+}
+
+/* ---- stages a and b: claims ---------------------------------------------- */
+
+/* A failed claim: one link collision, charged to the claimant's direction
+ * and the link's layer; the claimant stays and tries again next timestep. */
+static void claim_failed(Net *net, Packet *pk, uint32_t c, unsigned layer)
+{
+    net->stats.link_collisions[pk->dir][layer]++;
+    net->stats.link_total++;
+    emit(net, EV_LINK_COLLISION, pk, c, PLACE_LINK, layer, 0);
+    list_push(&net->next_claimers, (uint32_t)(pk - net->pool));
+}
+
+static void stage_claims(Net *net)
+{
+    for (size_t i = 0; i < net->claimers.n; i++) {
+        uint32_t x = net->claimers.items[i];
+        Packet *pk = &net->pool[x];
+        unsigned layer;
+        uint32_t c = wanted_channel(net, pk, &layer);
+        Channel *ch = &net->channels[c];
+        pk->claim_layer = (uint8_t)layer;
+        if (ch->temp == NET_NIL) {
+            ch->temp = x;
+            list_push(&net->claimed, c);
+        } else if (pk->dir == DIR_UP) {
+            /* Half duplex: the downward claimant came second in the spec's
+             * order and failed at once. */
+            Packet *loser = &net->pool[ch->temp];
+            ch->temp = x;
+            claim_failed(net, loser, c, layer);
+        } else {
+            claim_failed(net, pk, c, layer);
+        }
+    }
+}
+
+/* ---- stages c and d: delivery and forwarding ----------------------------- */
+
+static void fifo_push(Net *net, Fifo *f, uint32_t x)
+{
+    net->pool[x].next = NET_NIL;
+    if (f->count++ == 0)
+        f->head = x;
+    else
+        net->pool[f->tail].next = x;
+    f->tail = x;
+}
+
+static void record_latency(NetStats *st, uint64_t latency)
+{
+    if (st->delivered == 1 || latency < st->latency_min)
+        st->latency_min = latency;
+    if (latency > st->latency_max)
+        st->latency_max = latency;
+    st->latency_sum += latency;
+    if (latency >= st->latency_hist_len) {
+        size_t len = st->latency_hist_len ? st->latency_hist_len : 64;
+        while (len <= latency)
+            len *= 2;
+        uint64_t *h = realloc(st->latency_hist, len * sizeof *h);
+        if (!h)
+            abort();
+        for (size_t i = st->latency_hist_len; i < len; i++)
+            h[i] = 0;
+        st->latency_hist = h;
+        st->latency_hist_len = len;
+    }
+    st->latency_hist[latency]++;
+}
+
+/* Stage c for one packet on the last link down to processor p. */
+static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
+{
+    Packet *pk = &net->pool[x];
+    uint32_t slot = p * net->cfg.ports + pk->port;
+    Fifo *port = &net->ports[slot];
+    if (port->count >= net->cfg.port_depth) {
+        net->stats.port_waits++;
+        emit(net, EV_PORT_WAIT, pk, p, PLACE_PORT, 1, 0);
+        list_push(&net->next_on_links, x);
+        return;
+    }
+    net->channels[c].main = NET_NIL;
+    pk->place = PLACE_PORT;
+    pk->at = slot;
+    pk->entered = net->timestep;
+    fifo_push(net, port, x);
+    net->in_flight--;
+    list_push(&net->woken, p);
+    net->stats.delivered++;
+    record_latency(&net->stats, net->timestep - pk->created);
+    net->moved = true;
+    emit(net, EV_DELIVERED, pk, p, PLACE_PORT, 0, 0);
+}
+
+static void handle_on_link(Net *net, uint32_t x);
+
+/* The packet on switch s's port q that is travelling into s, or NET_NIL. */
+static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
+{
+    unsigned dir = q < 2 ? DIR_UP : DIR_DOWN;
+    if (q >= 2 && l == net->cfg.k)
+        return NET_NIL;                      /* the top layer has no up links */
+    uint32_t x = net->channels[link_channel(net, port_link(net, s, l, q), dir)].main;
+    return x != NET_NIL && net->pool[x].dir == dir ? x : NET_NIL;
+}
+
+/* Stage d for one packet entering switch s (layer l) on port q. */
+static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned l, unsigned q)
+{
+    /* The spec's link order: the packets arriving on lower ports go first. */
+    for (unsigned lower = 0; lower < q; lower++) {
+        uint32_t y = arriving_at(net, s, l, lower);
+        if (y != NET_NIL && net->pool[y].mark != net->timestep)
+            handle_on_link(net, y);
+    }
+    Packet *pk = &net->pool[x];
+    unsigned out, dir = DIR_DOWN, bit = l - 1;
+    bool choice = false;
+    if (pk->dir == DIR_UP && l < pk->count) {
+        dir = DIR_UP;
+        if (net->cfg.adaptive) {
+            uint32_t c0 = net->buffers[4 * s + 2].count, c1 = net->buffers[4 * s + 3].count;
+            out = 2 + (c0 == c1 ? (pk->dst >> bit) & 1 : c1 < c0);
+            choice = true;
+        } else {
+            out = 2 + ((pk->routing >> bit) & 1);
+        }
+    } else {
+        out = (pk->addressing >> bit) & 1;   /* the turn, or on the way down */
+    }
+    uint32_t b = 4 * s + out;
+    Fifo *buf = &net->buffers[b];
+    if (buf->count >= net->cfg.buffer) {
+        net->stats.buffer_collisions[dir][l]++;
+        net->stats.buffer_total++;
+        emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
+        list_push(&net->next_on_links, x);
+        return;
+    }
+    net->channels[c].main = NET_NIL;
+    if (choice) {
+        pk->routing |= (uint32_t)(out - 2) << bit;
+        emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
+    }
+    pk->dir = (uint8_t)dir;
+    pk->place = PLACE_BUFFER;
+    pk->at = b;
+    pk->layer = (uint8_t)l;
+    pk->entered = net->timestep;
+    fifo_push(net, buf, x);
+    if (buf->entered++ == 0)
+        list_push(&net->touched, b);
+    if (buf->count == 1)
+        list_push(&net->next_claimers, x);   /* at the head: claims next timestep */
+    if (buf->count > net->stats.max_buffer)
+        net->stats.max_buffer = buf->count;
+    net->moved = true;
+    emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
+}
+
+/* Stages c and d for one packet in a link's main slot, once per timestep. */
+static void handle_on_link(Net *net, uint32_t x)
+{
+    Packet *pk = &net->pool[x];
+    if (pk->mark == net->timestep)
+        return;
+    pk->mark = net->timestep;
+    uint32_t c = pk->at, link = channel_link(net, c);
+    unsigned l = pk->layer;
+    if (pk->dir == DIR_UP) {
+        forward_into(net, x, c, link >> 1, l, link & 1);
+    } else if (l > 1) {
+        unsigned q;
+        uint32_t s = down_target(net, link, l, &q);
+        forward_into(net, x, c, s, l - 1, q);
+    } else {
+        /* The last link: deliver, but the older of the processor's two
+         * arriving packets (one per plane) first. */
+        uint32_t p = topo_down_proc(sw_j(net, link >> 1), link & 1);
+        if (net->cfg.planes == 2) {
+            uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
+            uint32_t y = net->channels[other].main;
+            if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id)
+                handle_on_link(net, y);
+        }
+        deliver(net, x, c, p);
+    }
+}
+
+/* ---- stage e: claims made final, and buffer collisions ------------------- */
+
+static void stage_commit(Net *net)
+{
+    for (size_t i = 0; i < net->claimed.n; i++) {
+        uint32_t c = net->claimed.items[i];
+        Channel *ch = &net->channels[c];
+        uint32_t x = ch->temp;
+        Packet *pk = &net->pool[x];
+        ch->temp = NET_NIL;
+        if (ch->main != NET_NIL) {
+            claim_failed(net, pk, c, pk->claim_layer);
+            continue;
+        }
+        if (pk->place == PLACE_SLOT) {
+            net->out_slot[pk->src] = NET_NIL;
+            list_push(&net->woken, pk->src);
+        } else {
+            Fifo *buf = &net->buffers[pk->at];
+            buf->head = pk->next;
+            if (--buf->count == 0)
+                buf->tail = NET_NIL;
+            else
+                list_push(&net->next_claimers, buf->head);
+        }
+        ch->main = x;
+        pk->place = PLACE_LINK;
+        pk->at = c;
+        pk->layer = pk->claim_layer;
+        pk->links++;
+        net->stats.links_crossed++;
+        net->moved = true;
+        list_push(&net->next_on_links, x);
+        emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+    }
+    net->claimed.n = 0;
+
+    /* A packet that entered a buffer this timestep and is not at its head
+     * queues behind another packet: one buffer collision each. */
+    for (size_t i = 0; i < net->touched.n; i++) {
+        uint32_t b = net->touched.items[i];
+        Fifo *buf = &net->buffers[b];
+        uint32_t queued = buf->entered;
+        if (net->pool[buf->head].entered == net->timestep)
+            queued--;                         /* the head itself entered now */
+        if (queued) {
+            Packet *head = &net->pool[buf->head];
+            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
+            net->stats.buffer_collisions[dir][head->layer] += queued;
+            net->stats.buffer_total += queued;
+            /* Name each queued packet: the last `queued` of the FIFO. */
+            if (net->event) {
+                uint32_t skip = buf->count - queued, y = buf->head;
+                for (uint32_t n = 0; y != NET_NIL; y = net->pool[y].next, n++)
+                    if (n >= skip)
+                        emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, head->layer, 0);
+            }
+        }
+        buf->entered = 0;
+    }
+    net->touched.n = 0;
+}
+
+void net_step(Net *net, uint64_t t)
+{
+    IndexList swap;
+    net->timestep = t;
+    net->moved = false;
+    net->next_claimers.n = 0;
+    net->next_on_links.n = 0;
+    net->woken.n = 0;
+
+    stage_claims(net);                                  /* a, b */
+    for (size_t i = 0; i < net->on_links.n; i++)        /* c, d */
+        handle_on_link(net, net->on_links.items[i]);
+    stage_commit(net);                                  /* e */
+
+    swap = net->claimers;
+    net->claimers = net->next_claimers;
+    net->next_claimers = swap;
+    swap = net->on_links;
+    net->on_links = net->next_on_links;
+    net->next_on_links = swap;
+}

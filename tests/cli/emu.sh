@@ -1,0 +1,160 @@
+# The emulator's command line (spec/cli.md): option errors, exit statuses,
+# output streams, -q, --json, --routes, --trace, --state and --step
+# transcripts (golden files), determinism and unwritable outputs.
+. tests/lib.sh
+APPC=tests/data/appendix_c.hex
+D=tests/data/hex
+
+# ---- bad command lines: one line on stderr naming the option, status 1 --------
+bad_option() {
+    name=$1; want=$2; shift 2
+    run "$EMU" "$@"
+    if [ "$STATUS" -eq 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+       grep -qxF -- "$want" "$TMP/err"; then pass "$name"
+    else fail "$name" "status $STATUS, stderr:" "$(cat "$TMP/err")" "expected: $want"; fi
+}
+bad_option option_unknown "emu: unknown option '--fast' (see emu --help)" --fast $APPC
+bad_option option_routing "emu: --routing: 'fastest' is not a routing (accepted: benes, benes-full, greedy, valiant, random, dmodk, adaptive)" --routing fastest $APPC
+bad_option option_buffer_range "emu: --buffer: '0' is out of range (accepted: 1 .. 1024)" --buffer 0 $APPC
+bad_option option_buffer_number "emu: --buffer: 'five' is not a number (accepted: 1 .. 1024)" --buffer five $APPC
+bad_option option_buffer_equals "emu: --buffer: '1025' is out of range (accepted: 1 .. 1024)" --buffer=1025 $APPC
+bad_option option_missing_value "emu: --procs needs a value (accepted: 1 .. 16777216)" $APPC --procs
+bad_option option_procs_range "emu: --procs: '16777217' is out of range (accepted: 1 .. 16777216)" --procs 16777217 $APPC
+bad_option option_planes "emu: --planes: '3' is out of range (accepted: 1 or 2)" --planes 3 $APPC
+bad_option option_duplex "emu: --duplex: 'simplex' is not a link model (accepted: half, full)" --duplex simplex $APPC
+bad_option option_ports "emu: --ports: '257' is out of range (accepted: 1 .. 256)" --ports 257 $APPC
+bad_option option_port_depth "emu: --port-depth: '0' is out of range (accepted: 1 .. 1024)" --port-depth 0 $APPC
+bad_option option_mem "emu: --mem: '255' is out of range (accepted: 256 .. 268435456)" --mem 255 $APPC
+bad_option option_seed "emu: --seed: '-1' is not a number (accepted: 0 .. 18446744073709551615)" --seed -1 $APPC
+bad_option option_seed_big "emu: --seed: '18446744073709551616' is out of range (accepted: 0 .. 18446744073709551615)" --seed 18446744073709551616 $APPC
+bad_option option_max_steps "emu: --max-steps: '0' is out of range (accepted: 1 .. 9223372036854775808)" --max-steps 0 $APPC
+bad_option option_threads "emu: --threads: '257' is out of range (accepted: 1 .. 256)" --threads 257 $APPC
+bad_option option_state "emu: --state: '1,,2' is not a list of timesteps (accepted: timesteps 0 .. 18446744073709551615, separated by commas)" --state 1,,2 $APPC
+bad_option option_flag_value "emu: --routes takes no value (got 'yes')" --routes=yes $APPC
+bad_option option_no_program "emu: no program given (usage: emu [options] prog.x | prog.hex; see emu --help)" --routing dmodk
+bad_option option_two_programs "emu: more than one program given ('$APPC' and '$APPC')" $APPC $APPC
+bad_option option_procs_too_few "emu: --procs 4 is fewer than the program's 8 processors" --routing dmodk --procs 4 $APPC
+bad_option missing_file "emu: $TMP/none.hex: cannot open: No such file or directory" $TMP/none.hex
+printf '0100 0000 0000 0000\n' >"$TMP/short.hex"
+bad_option malformed_hex "emu: $TMP/short.hex: record 0 at byte offset 0: record runs past the end of the file (length 1, 0 bytes left)" $TMP/short.hex
+
+# ---- exit statuses and what each end reports ----------------------------------------
+run "$EMU" --routing dmodk $APPC
+expect_status status_normal 0
+expect_empty normal_no_stderr "$TMP/err"
+expect_grep normal_end "end: normal" "$TMP/out"
+if [ "$(tail -n 2 "$TMP/out")" = "$(printf 'collisions: 2\ntimesteps: 36')" ]; then
+    pass normal_closing_lines; else fail normal_closing_lines "$(tail -n 2 "$TMP/out")"; fi
+
+run "$EMU" --routing dmodk $D/divide_by_zero.hex
+expect_status status_fault 2
+expect_grep fault_details "fault: p0: division by zero at 0003 (prefixes from 0002): DIV" "$TMP/out"
+
+run "$EMU" --routing dmodk $D/waits_forever.hex
+expect_status status_deadlock 3
+expect_grep deadlock_kind "deadlock: a program deadlock" "$TMP/out"
+expect_grep deadlock_wait "waiting: p0 at 0002 waits for IN on port 0" "$TMP/out"
+
+run "$EMU" --routing dmodk --max-steps 1000 $D/loop.hex
+expect_status status_limit 4
+expect_grep limit_end "end: limit" "$TMP/out"
+expect_grep limit_timesteps "timesteps: 1000" "$TMP/out"
+
+# ---- -q, --json, --histogram, --routes ------------------------------------------------
+run "$EMU" --routing dmodk -q tests/data/conformance/case028.hex --duplex half --planes 2 --buffer 2 --port-depth 1
+expect_status quiet_status 0
+tail -n +1 tests/data/conformance/case028.expected | sed -n '/^stdout:$/,$p' | tail -n +2 >"$TMP/want"
+expect_same quiet_only_program_output "$TMP/want" "$TMP/out"
+
+run "$EMU" --routing dmodk --json $APPC
+expect_status json_status 0
+if [ "$(wc -l <"$TMP/out")" -eq 1 ] && head -c 1 "$TMP/out" | grep -q '{' &&
+   tail -c 2 "$TMP/out" | grep -q '}'; then pass json_one_object
+else fail json_one_object "$(head -c 300 "$TMP/out")"; fi
+for key in end exit_status processors programmed timesteps collisions link_collisions \
+           buffer_collisions collisions_by_layer instructions stalls_in stalls_out \
+           packets_sent packets_delivered packets_read latency_min latency_mean latency_max \
+           latency_histogram links_crossed port_waits max_buffer halted faults waiting \
+           in_network unread; do
+    grep -qF "\"$key\": " "$TMP/out" || fail "json_key_$key" "missing key $key"
+done
+pass json_keys_present
+expect_grep json_values '"end": "normal", "exit_status": 0, "processors": 8, "programmed": 8, "timesteps": 36, "collisions": 2, "link_collisions": 0, "buffer_collisions": 2, "collisions_by_layer": {"1": {"link": {"up": 0, "down": 0}, "buffer": {"up": 2, "down": 0}}' "$TMP/out"
+expect_grep json_latency '"latency_min": 7, "latency_mean": 9.250, "latency_max": 12, "latency_histogram": {"7": 4, "11": 2, "12": 2}' "$TMP/out"
+run "$EMU" --routing dmodk --json $D/waits_forever.hex
+expect_grep json_null_latency '"latency_min": null, "latency_mean": null, "latency_max": null' "$TMP/out"
+expect_grep json_waiting '"waiting": [{"processor": 0, "on": "in", "port": 0, "pc": 2}]' "$TMP/out"
+
+run "$EMU" --routing dmodk --histogram $APPC
+expect_grep histogram_line "  latency 11: 2 packets" "$TMP/out"
+
+run "$EMU" --routing dmodk --routes $APPC
+expect_grep routes_spec_example "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01" "$TMP/out"
+expect_grep routes_turn_at_3 "t=18 route #5 p5->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000" "$TMP/out"
+if [ "$(grep -c '^t=18 route #' "$TMP/out")" -eq 8 ]; then pass routes_count
+else fail routes_count "$(grep -c route "$TMP/out") route lines"; fi
+
+# ---- --trace --------------------------------------------------------------------------
+run "$EMU" --routing dmodk --trace "$TMP/trace.csv" $APPC
+expect_status trace_status 0
+expect_grep trace_header "timestep,event,packet,src,dst,port,place,detail" "$TMP/trace.csv"
+expect_grep trace_created "18,created,0,0,2,0,output slot of p0," "$TMP/trace.csv"
+expect_grep trace_queued "19,queued,1,1,4,0,buffer p0.l1.s0.u0," "$TMP/trace.csv"
+expect_grep trace_delivered "25,delivered,0,0,2,0,input port 0 of p2," "$TMP/trace.csv"
+expect_grep trace_read "26,read,0,0,2,0,input port 0 of p2," "$TMP/trace.csv"
+if [ "$(grep -c ',claimed,' "$TMP/trace.csv")" -eq 40 ]; then pass trace_claims_are_links_crossed
+else fail trace_claims_are_links_crossed "$(grep -c ',claimed,' "$TMP/trace.csv") claims"; fi
+run "$EMU" --routing dmodk --trace "$TMP/no/such/dir/t.csv" $APPC
+expect_status trace_unwritable 1
+expect_grep trace_unwritable_message "emu: --trace: cannot write '$TMP/no/such/dir/t.csv'" "$TMP/err"
+
+# ---- --state and --step (golden transcripts) ------------------------------------------
+run "$EMU" --routing dmodk --state 0,19,25 $APPC
+expect_same state_golden tests/golden/appendix_c.state "$TMP/out"
+printf '\n3\nwhat\ns\n2\nq\n' >"$TMP/commands"
+"$EMU" --routing dmodk --step $APPC <"$TMP/commands" >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+expect_status step_quit_status 4
+expect_same step_golden tests/golden/appendix_c.step "$TMP/out"
+expect_grep step_help "commands: Enter = next timestep, a number n = run n timesteps, c = run to the end, s = statistics so far, q = quit" "$TMP/err"
+"$EMU" --routing dmodk --step $APPC </dev/null >"$TMP/out" 2>"$TMP/err"
+STATUS=$?
+expect_status step_end_of_input_runs_on 0
+expect_grep step_end_of_input_report "timesteps: 36" "$TMP/out"
+
+# ---- determinism and unwritable output ------------------------------------------------
+"$EMU" --routing dmodk --trace "$TMP/t1.csv" --state 20 --routes --json $APPC >"$TMP/r1" 2>&1
+"$EMU" --routing dmodk --trace "$TMP/t2.csv" --state 20 --routes --json $APPC >"$TMP/r2" 2>&1
+expect_same deterministic_stdout "$TMP/r1" "$TMP/r2"
+expect_same deterministic_trace "$TMP/t1.csv" "$TMP/t2.csv"
+if [ -w /dev/full ]; then
+    run sh -c "\"$EMU\" --routing dmodk $APPC >/dev/full"
+    expect_status output_unwritable 1
+    expect_grep output_unwritable_message "emu: cannot write the output" "$TMP/err"
+fi
+
+# ---- help and version -------------------------------------------------------------------
+run "$EMU" --help
+expect_status help_status 0
+expect_grep help_usage "usage: emu [options] prog.x | prog.hex" "$TMP/out"
+expect_grep help_examples "Examples:" "$TMP/out"
+run "$EMU" --version
+expect_grep version "emu " "$TMP/out"
+
+# ---- Ctrl-C and the progress line ---------------------------------------------------------
+"$EMU" --routing dmodk $D/loop.hex >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+STATUS=$?
+expect_status interrupt_status 130
+expect_grep interrupt_report "end: interrupted" "$TMP/out"
+expect_grep interrupt_closing "collisions: 0" "$TMP/out"
+expect_empty interrupt_no_progress_when_not_a_terminal "$TMP/err"
+if command -v script >/dev/null 2>&1; then
+    # On a terminal (a pseudo-terminal made by script), a run of over a
+    # second shows the progress line on stderr.
+    script -qec "\"$EMU\" --routing dmodk --max-steps 150000000 -q $D/loop.hex" /dev/null >"$TMP/tty" 2>&1
+    expect_grep progress_on_a_terminal "timesteps/s" "$TMP/tty"
+fi

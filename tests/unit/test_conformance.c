@@ -1,0 +1,206 @@
+/* The sixty conformance cases of tests/data/conformance (copied from
+ * shared/conformance/cases): each is run with its options, through the same
+ * option parser, machine and report writer as bin/emu, and must give exactly
+ * the expected exit status, PRINT lines (in order), closing lines and the
+ * values of the listed JSON keys. A case whose routing algorithm is not
+ * built yet is reported as skipped, not passed.
+ *
+ * Each case is run again with 2 and with 3 threads, with the processor
+ * stage split even for these small machines, and everything it prints --
+ * the program's output, the whole text report and the JSON -- must be
+ * byte-identical to the run with one thread. */
+#include <stdlib.h>
+
+#include "cpu/hex.h"
+#include "emu/machine.h"
+#include "emu/options.h"
+#include "emu/report.h"
+#include "tests/check.h"
+
+typedef struct Expected {
+    char options[512];
+    int exit_status;
+    char json[2048];
+    char *stdout_text;     /* the PRINT lines and the two closing lines */
+} Expected;
+
+static int read_expected(const char *path, Expected *e)
+{
+    char err[256];
+    size_t len;
+    char *text = read_whole_file(path, &len, err, sizeof err);
+    if (!text)
+        return -1;
+    char *line = text, *body = strstr(text, "\nstdout:\n");
+    if (!body) {
+        free(text);
+        return -1;
+    }
+    *body = 0;
+    e->stdout_text = strdup(body + 9);
+    for (char *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        if (!strncmp(line, "options: ", 9))
+            snprintf(e->options, sizeof e->options, "%s", line + 9);
+        else if (!strncmp(line, "exit: ", 6))
+            e->exit_status = atoi(line + 6);
+        else if (!strncmp(line, "json: ", 6))
+            snprintf(e->json, sizeof e->json, "%s", line + 6);
+    }
+    free(text);
+    return 0;
+}
+
+typedef struct Capture { FILE *f; } Capture;
+
+static void on_print(void *ctx, uint64_t t, uint32_t proc, int32_t value)
+{
+    (void)t;
+    fprintf(((Capture *)ctx)->f, "p%u: %d\n", proc, value);
+}
+
+/* Each "key": value of the expected JSON must appear, with the same value,
+ * in the report's JSON. */
+static void check_json(const char *name, const char *expected, const char *actual)
+{
+    const char *p = expected;
+    while ((p = strchr(p, '"')) != NULL) {
+        const char *key_end = strchr(p + 1, '"');
+        if (!key_end)
+            break;
+        const char *value = key_end + 3;         /* skip '": ' */
+        size_t vlen = strcspn(value, ",}");
+        char want[160];
+        snprintf(want, sizeof want, "%.*s%.*s", (int)(value - p), p, (int)vlen, value);
+        const char *hit = strstr(actual, want);
+        if (!hit || (hit[strlen(want)] != ',' && hit[strlen(want)] != '}')) {
+            printf("  %s: expected %s\n", name, want);
+            check_fail(__FILE__, __LINE__, "a JSON value differs");
+        }
+        p = value + vlen;
+    }
+}
+
+/* Everything one run printed. */
+typedef struct Output { char *prints, *text, *json; int status; } Output;
+
+static void output_free(Output *o)
+{
+    free(o->prints);
+    free(o->text);
+    free(o->json);
+}
+
+static int run_case_with(int n, unsigned threads, Output *result);
+
+static int run_case(int n)
+{
+    Output one, many;
+    int rc = run_case_with(n, 1, &one);
+    if (rc != 0)
+        return rc;
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        if (run_case_with(n, threads, &many) != 0)
+            continue;
+        if (strcmp(one.prints, many.prints) || strcmp(one.text, many.text) ||
+            strcmp(one.json, many.json) || one.status != many.status) {
+            printf("  case%03d: --threads %u differs from --threads 1\n", n, threads);
+            check_fail(__FILE__, __LINE__, "output independent of --threads");
+        }
+        output_free(&many);
+    }
+    output_free(&one);
+    return 0;
+}
+
+static int run_case_with(int n, unsigned threads, Output *result)
+{
+    char path[128], name[32], err[1024];
+    Expected e = { 0 };
+    snprintf(name, sizeof name, "case%03d", n);
+    snprintf(path, sizeof path, "tests/data/conformance/%s.expected", name);
+    if (read_expected(path, &e) != 0) {
+        printf("  cannot read %s\n", path);
+        return -1;
+    }
+    /* argv: emu <options> --json file.hex */
+    char *argv[64], *save = NULL;
+    int argc = 0;
+    argv[argc++] = "emu";
+    for (char *tok = strtok_r(e.options, " ", &save); tok && argc < 60; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    snprintf(path, sizeof path, "tests/data/conformance/%s.hex", name);
+    argv[argc++] = "--json";
+    argv[argc++] = path;
+    EmuOptions opt;
+    CHECK_EQ(options_parse(argc, argv, &opt, err, sizeof err), 0);
+    HexImage img;
+    CHECK_EQ(hex_read_file(path, opt.machine.mem_words, &img, err, sizeof err), 0);
+    char *out = NULL, *json = NULL;
+    size_t out_len = 0, json_len = 0;
+    Capture cap = { open_memstream(&out, &out_len) };
+    MachineObserver obs = { &cap, on_print, NULL, NULL };
+    Machine m;
+    int skipped = 0;
+    opt.machine.check_invariants = true;
+    opt.machine.threads = threads;
+    opt.machine.parallel_min = 1;
+    memset(result, 0, sizeof *result);
+    if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
+        printf("SKIP %s: %s\n", name, err);
+        skipped = 1;
+    } else {
+        while (machine_step(&m) == END_RUNNING)
+            ;
+        fflush(cap.f);
+        result->prints = strdup(out);
+        ReportOptions quiet = { .quiet = true }, js = { .json = true }, full = { .histogram = true };
+        report_write(cap.f, &m, &quiet);
+        FILE *jf = open_memstream(&json, &json_len);
+        report_write(jf, &m, &js);
+        fclose(jf);
+        char *text = NULL;
+        size_t text_len = 0;
+        FILE *tf = open_memstream(&text, &text_len);
+        report_write(tf, &m, &full);
+        fclose(tf);
+        result->text = text;
+        result->json = strdup(json);
+        result->status = machine_exit_status(m.end);
+        fflush(cap.f);
+        if (m.end == END_INTERNAL)
+            printf("  %s: internal error: %s\n", name, m.internal_error);
+        CHECK_EQ(machine_exit_status(m.end), e.exit_status);
+        if (strcmp(out, e.stdout_text) != 0) {
+            printf("  %s: output differs:\n--- expected\n%s--- got\n%s", name, e.stdout_text, out);
+            check_fail(__FILE__, __LINE__, "stdout differs");
+        }
+        check_json(name, e.json, json);
+        machine_free(&m);
+    }
+    fclose(cap.f);
+    free(out);
+    free(json);
+    free(e.stdout_text);
+    hex_free(&img);
+    options_free(&opt);
+    return skipped;
+}
+
+int main(void)
+{
+    for (int n = 1; n <= 60; n++) {
+        char name[32];
+        snprintf(name, sizeof name, "case%03d", n);
+        check_failures_in_test = 0;
+        int skipped = run_case(n);
+        if (skipped > 0)
+            continue;     /* (the routing is not built: nothing to compare) */
+        printf("%s %s\n", check_failures_in_test || skipped < 0 ? "FAIL" : "PASS", name);
+        if (check_failures_in_test || skipped < 0)
+            check_failed_tests++;
+    }
+    return CHECK_EXIT();
+}

@@ -1,0 +1,605 @@
+/* Unit tests of the routing algorithms (spec/routing.md, net/route.h): names,
+ * the printed form, the validity of every route of every algorithm
+ * (exhaustively for small N), the plane rules, golden routes worked out by
+ * hand, repeated destinations, and the random routings' seeds. The
+ * collision-free property is in test_route_conflicts.c. */
+#include <stdlib.h>
+
+#include "net/route.h"
+#include "tests/check.h"
+#include "tests/unit/route_walk.h"
+
+enum { MAX_BATCH = 1 << 12 };
+
+static RouteRequest reqs[MAX_BATCH];
+static Route routes[MAX_BATCH];
+
+/* Makes a batch: request i from srcs[i] (or i if srcs is NULL) to dsts[i],
+ * having made nths[i] requests before (0 if nths is NULL). */
+static void make_batch(const uint32_t *srcs, const uint32_t *dsts,
+                       const uint64_t *nths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        reqs[i].src = srcs ? srcs[i] : (uint32_t)i;
+        reqs[i].dst = dsts[i];
+        reqs[i].port = 0;
+        reqs[i].nth = nths ? nths[i] : 0;
+    }
+}
+
+/* Routes the batch in reqs[0..n) with a new router. */
+static void route_once(RoutingAlgorithm alg, unsigned k, unsigned planes,
+                       uint64_t seed, size_t n)
+{
+    Router *r = router_new(alg, k, planes, seed);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    router_route(r, reqs, n, routes);
+    router_free(r);
+}
+
+/* Compares the batch's printed routes with `expected` (t=1, packet ids 0..). */
+static void check_lines(RoutingAlgorithm alg, size_t n, const char *const *expected)
+{
+    char line[160];
+    for (size_t i = 0; i < n; i++) {
+        route_format(line, sizeof line, 1, i, &reqs[i], &routes[i],
+                     alg == ROUTING_ADAPTIVE);
+        CHECK_STR(line, expected[i]);
+    }
+}
+
+static void names(void)
+{
+    static const char *const all[] = {"benes", "benes-full", "greedy", "valiant",
+                                       "random", "dmodk", "adaptive"};
+    CHECK_EQ(ROUTING_COUNT, 7);
+    for (int a = 0; a < ROUTING_COUNT; a++) {
+        RoutingAlgorithm alg = (RoutingAlgorithm)ROUTING_COUNT;
+        CHECK_STR(routing_name((RoutingAlgorithm)a), all[a]);
+        CHECK_EQ(routing_parse(all[a], &alg), 0);
+        CHECK_EQ(alg, a);
+    }
+    RoutingAlgorithm alg = ROUTING_DMODK;
+    CHECK_EQ(routing_parse("Benes", &alg), -1);
+    CHECK_EQ(routing_parse("", &alg), -1);
+    CHECK_EQ(routing_parse("benes-", &alg), -1);
+    CHECK_EQ(alg, ROUTING_DMODK);
+    CHECK(routing_name((RoutingAlgorithm)ROUTING_COUNT) == NULL);
+}
+
+static void bad_router_arguments(void)
+{
+    CHECK(router_new(ROUTING_BENES, 0, 2, 1) == NULL);
+    CHECK(router_new(ROUTING_BENES, 32, 2, 1) == NULL);
+    CHECK(router_new(ROUTING_BENES, 3, 0, 1) == NULL);
+    CHECK(router_new(ROUTING_BENES, 3, 3, 1) == NULL);
+    CHECK(router_new((RoutingAlgorithm)ROUTING_COUNT, 3, 2, 1) == NULL);
+    router_free(NULL);
+}
+
+/* The example line of routing.md, and the forms of the routing field. */
+static void format(void)
+{
+    char line[160];
+    RouteRequest q = {3, 1, 0, 0};
+    Route r = {0, 2, 1, 1};
+    route_format(line, sizeof line, 18, 3, &q, &r, 0);
+    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
+    route_format(line, sizeof line, 18, 3, &q, &r, 1);
+    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01");
+    RouteRequest self = {5, 5, 255, 7};
+    Route turn1 = {1, 1, 0, 1};
+    route_format(line, sizeof line, 0, 18446744073709551615u, &self, &turn1, 0);
+    CHECK_STR(line, "t=0 route #18446744073709551615 p5->p5 port 255 plane 1 count 1 routing - addressing 0b1");
+    /* No up port to choose: "-" even under adaptive routing. */
+    route_format(line, sizeof line, 0, 0, &self, &turn1, 1);
+    CHECK_CONTAINS(line, "count 1 routing - addressing 0b1");
+    RouteRequest far = {0, 65535, 3, 0};
+    Route top = {0, 16, 0x5555, 0xFFFF};
+    route_format(line, sizeof line, 7, 9, &far, &top, 0);
+    CHECK_STR(line, "t=7 route #9 p0->p65535 port 3 plane 0 count 16 routing "
+                    "0b101010101010101 addressing 0b1111111111111111");
+    /* A short buffer gets a terminated prefix. */
+    route_format(line, 10, 18, 3, &q, &r, 0);
+    CHECK_STR(line, "t=18 rout");
+}
+
+/* The spec's example line comes out of benes: p2 (lower source) takes
+ * sub-network 0 at layer 1, so p3, from the same switch, takes 1. */
+static void spec_example(void)
+{
+    static const uint32_t srcs[] = {2, 3}, dsts[] = {0, 1};
+    make_batch(srcs, dsts, NULL, 2);
+    route_once(ROUTING_BENES, 3, 1, 1, 2);
+    char line[160];
+    route_format(line, sizeof line, 18, 3, &reqs[1], &routes[1], 0);
+    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
+}
+
+/* Every route valid, and the algorithm's own rules on count, plane and up
+ * ports (the benes plane split is checked in plane_split_rule). */
+static void check_rules(RoutingAlgorithm alg, unsigned k, unsigned planes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const RouteRequest *q = &reqs[i];
+        const Route *r = &routes[i];
+        unsigned cmin = topo_cmin(q->src, q->dst);
+        CHECK(route_valid(k, planes, q, r));
+        int full = alg == ROUTING_BENES_FULL || alg == ROUTING_GREEDY ||
+                   alg == ROUTING_VALIANT;
+        CHECK_EQ(r->count, full ? k : cmin);
+        if (alg != ROUTING_BENES && alg != ROUTING_BENES_FULL)
+            CHECK_EQ(r->plane, planes == 2 ? q->nth % 2 : 0);
+        if (alg == ROUTING_DMODK)
+            CHECK_EQ(r->routing, q->dst & ((1u << (r->count - 1)) - 1));
+        if (alg == ROUTING_ADAPTIVE)
+            CHECK_EQ(r->routing, 0);
+    }
+}
+
+/* Every single-packet batch for N = 2 .. 32. */
+static void valid_single_packets(void)
+{
+    for (unsigned k = 1; k <= 5; k++)
+        for (int a = 0; a < ROUTING_COUNT; a++)
+            for (unsigned planes = 1; planes <= 2; planes++)
+                for (uint32_t s = 0; s < 1u << k; s++)
+                    for (uint32_t d = 0; d < 1u << k; d++)
+                        for (uint64_t nth = 0; nth < 2; nth++) {
+                            make_batch(&s, &d, &nth, 1);
+                            route_once((RoutingAlgorithm)a, k, planes, s + d, 1);
+                            check_rules((RoutingAlgorithm)a, k, planes, 1);
+                        }
+}
+
+/* Every full permutation of N = 2, 4, 8 with one router per algorithm (so
+ * the random ones keep drawing), nth alternating by permutation. */
+static void valid_all_permutations(void)
+{
+    for (unsigned k = 1; k <= 3; k++)
+        for (int a = 0; a < ROUTING_COUNT; a++)
+            for (unsigned planes = 1; planes <= 2; planes++) {
+                uint32_t n = 1u << k, perm[8];
+                uint64_t nths[8];
+                Router *r = router_new((RoutingAlgorithm)a, k, planes, 7);
+                for (uint32_t i = 0; i < n; i++)
+                    perm[i] = i;
+                uint64_t count = 0;
+                do {
+                    for (uint32_t i = 0; i < n; i++)
+                        nths[i] = (count >> i) & 1;
+                    make_batch(NULL, perm, nths, n);
+                    router_route(r, reqs, n, routes);
+                    check_rules((RoutingAlgorithm)a, k, planes, n);
+                    count++;
+                } while (next_permutation(perm, n));
+                CHECK_EQ(count, k == 1 ? 2 : k == 2 ? 24 : 40320);
+                router_free(r);
+            }
+}
+
+/* Random batches with any destinations (repeats allowed), random subsets
+ * of sources, random nth, N = 2 .. 4096. */
+static void valid_random_batches(void)
+{
+    uint64_t x = 12345;
+    for (unsigned k = 1; k <= 12; k++)
+        for (int a = 0; a < ROUTING_COUNT; a++)
+            for (unsigned planes = 1; planes <= 2; planes++) {
+                Router *r = router_new((RoutingAlgorithm)a, k, planes, x);
+                for (int trial = 0; trial < 4; trial++) {
+                    size_t n = 0;
+                    uint64_t keep = test_rand(&x) % 4;   /* sources kept: 1/4 .. all */
+                    for (uint32_t s = 0; s < 1u << k; s++) {
+                        if (test_rand(&x) % 4 > keep)
+                            continue;
+                        reqs[n].src = s;
+                        reqs[n].dst = (uint32_t)(test_rand(&x) % (1u << k));
+                        reqs[n].port = 0;
+                        reqs[n].nth = test_rand(&x) % 5;
+                        n++;
+                    }
+                    router_route(r, reqs, n, routes);
+                    check_rules((RoutingAlgorithm)a, k, planes, n);
+                }
+                router_free(r);
+            }
+}
+
+/* Small batches on N = 65,536 and N = 2^20: valid, for every algorithm. */
+static void valid_large_machines(void)
+{
+    static const uint32_t srcs[] = {0, 1, 40000, 65535}, dsts[] = {65535, 0, 40001, 1};
+    static const uint64_t nths[] = {0, 3, 1, 2};
+    for (int a = 0; a < ROUTING_COUNT; a++) {
+        make_batch(srcs, dsts, nths, 4);
+        route_once((RoutingAlgorithm)a, 16, 2, 1, 4);
+        check_rules((RoutingAlgorithm)a, 16, 2, 4);
+        uint32_t big_s[] = {5, 1u << 19, (1u << 20) - 1}, big_d[] = {(1u << 20) - 2, 5, 5};
+        make_batch(big_s, big_d, NULL, 3);
+        route_once((RoutingAlgorithm)a, 20, 1, 1, 3);
+        check_rules((RoutingAlgorithm)a, 20, 1, 3);
+    }
+}
+
+/* The batch of the golden tests: p0->p5 p1->p4 p2->p0 p3->p1 p4->p7 p5->p6
+ * p6->p2 p7->p3 on N = 8, nobody has sent before (nth = 0). */
+static const uint32_t golden_dsts[8] = {5, 4, 0, 1, 7, 6, 2, 3};
+
+/* Routes the golden batch with `alg` and compares the printed routes. */
+static void check_golden(RoutingAlgorithm alg, unsigned planes, const uint64_t *nths,
+                         const char *const *expected)
+{
+    make_batch(NULL, golden_dsts, nths, 8);
+    route_once(alg, 3, planes, 1, 8);
+    check_lines(alg, 8, expected);
+}
+
+/* Derived by hand. Level 1: the source pairs (p0,p1) (p2,p3) (p4,p5)
+ * (p6,p7) are also destination pairs ({5,4} {0,1} {7,6} {2,3}), so each
+ * pair is a linked set of two and its lower source takes 0: b1 = 0 1 0 1
+ * 0 1 0 1. Level 2, sub-network 0: p0 (s0 d2), p2 (s1 d0), p4 (s2 d3),
+ * p6 (s3 d1); p0 takes 0, then its source partner p2 takes 1 and its
+ * destination partner p4 (d3) takes 1; p2's destination partner p6 (d1)
+ * takes 0. Sub-network 1 is the same with p1 p3 p5 p7. So b2 = 0 0 1 1 1 1
+ * 0 0. benes keeps the bits below cmin = 3 3 2 2 2 2 3 3. */
+static void golden_benes(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b0 addressing 0b11",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
+    };
+    check_golden(ROUTING_BENES, 2, NULL, expected);
+    check_golden(ROUTING_BENES, 1, NULL, expected);
+}
+
+/* By hand: the same up ports as golden_benes, all turning at layer 3. */
+static void golden_benes_full(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b11 addressing 0b110",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
+    };
+    check_golden(ROUTING_BENES_FULL, 2, NULL, expected);
+}
+
+/* By hand. Layer 1: each switch sends its first packet up port 0, its
+ * second up port 1. Layer 2: the switches are (src >> 1) with bit 0 = b1:
+ * 0 1 0 1 2 3 2 3, so p0 p1 p4 p5 come first and take 0, p2 p3 p6 p7 take 1.
+ * (p0 and p4 then meet at top switch 0, both going down port 1.) */
+static void golden_greedy(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b11 addressing 0b011",
+    };
+    check_golden(ROUTING_GREEDY, 2, NULL, expected);
+}
+
+/* By hand: with nth = src % 2 the even sources use plane 0 and the odd ones
+ * plane 1, so at layer 1 every packet is alone in its switch (up port 0);
+ * at layer 2 all of them are at switch 0 (p0-p3) or 2 (p4-p7), two per
+ * plane, the lower source first. */
+static void golden_greedy_planes(void)
+{
+    static const uint64_t nths[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 1 count 3 routing 0b00 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "t=1 route #3 p3->p1 port 0 plane 1 count 3 routing 0b10 addressing 0b001",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
+        "t=1 route #5 p5->p6 port 0 plane 1 count 3 routing 0b00 addressing 0b110",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 1 count 3 routing 0b10 addressing 0b011",
+    };
+    check_golden(ROUTING_GREEDY, 2, nths, expected);
+}
+
+/* By hand: the up ports are the destination's low bits, below cmin. */
+static void golden_dmodk(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b00 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b0 addressing 0b10",
+        "t=1 route #6 p6->p2 port 0 plane 1 count 3 routing 0b10 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 1 count 3 routing 0b11 addressing 0b011",
+    };
+    static const uint64_t nths[8] = {0, 0, 0, 0, 0, 0, 1, 5};
+    check_golden(ROUTING_DMODK, 2, nths, expected);
+}
+
+/* By hand: cmin as dmodk, up ports left to the network. */
+static void golden_adaptive(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing (adaptive) addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing (adaptive) addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing (adaptive) addressing 0b00",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing (adaptive) addressing 0b11",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing (adaptive) addressing 0b10",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing (adaptive) addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing (adaptive) addressing 0b011",
+    };
+    check_golden(ROUTING_ADAPTIVE, 2, NULL, expected);
+}
+
+/* The top bits of the first draws of splitmix64 from seed 1, computed by an
+ * independent implementation (a few lines of Python) from routing.md's
+ * code: 1 1 1 0 0 1 1 1 0 1 0 1. valiant takes two per packet (layers 1
+ * and 2); random takes cmin - 1 = 2 2 1 1 1 1 2 2. */
+static void golden_valiant(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b10 addressing 0b110",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b00 addressing 0b011",
+    };
+    check_golden(ROUTING_VALIANT, 2, NULL, expected);
+}
+
+static void golden_random(void)
+{
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
+        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
+        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b10 addressing 0b011",
+    };
+    check_golden(ROUTING_RANDOM, 2, NULL, expected);
+}
+
+/* By hand, N = 8, two planes. p0 (nth 0) takes plane 0; p1 (nth 0) finds
+ * plane 0 carrying p5 and takes plane 1; p2 and p3 (nth 1) find plane 1
+ * carrying p5 and take plane 0; p4 (nth 1) takes plane 1. Plane 0 loops p0
+ * p2 p3, all to 5: p0 takes 0 and has no partner (no source 1, no packet
+ * to 4 in this plane); p2 takes 0 and p3, its source partner, 1. Level 2,
+ * sub-network 0: p0 (s0) takes 0 and p2 (s1) 1. */
+static void golden_plane_split(void)
+{
+    static const uint32_t dsts[] = {5, 5, 5, 5, 2};
+    static const uint64_t nths[] = {0, 0, 1, 1, 1};
+    static const char *const expected[] = {
+        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #1 p1->p5 port 0 plane 1 count 3 routing 0b00 addressing 0b101",
+        "t=1 route #2 p2->p5 port 0 plane 0 count 3 routing 0b10 addressing 0b101",
+        "t=1 route #3 p3->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
+        "t=1 route #4 p4->p2 port 0 plane 1 count 3 routing 0b00 addressing 0b010",
+    };
+    make_batch(NULL, dsts, nths, 5);
+    route_once(ROUTING_BENES, 3, 2, 1, 5);
+    check_lines(ROUTING_BENES, 5, expected);
+    /* One plane: everything in plane 0, whatever nth says. */
+    route_once(ROUTING_BENES, 3, 1, 1, 5);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(routes[i].plane, 0);
+}
+
+/* By hand, N = 8, one plane: p0->p0 p1->p2 p2->p1 p3->p1. Level 1: p0 takes
+ * 0; its source partner p1 takes 1, then its destination partners (both
+ * packets to 1, in increasing s) p2 and p3 take 1. When p2 is visited its
+ * source partner p3 is already given 1: skipped, so p2 and p3 share
+ * sub-network 1. Level 2, sub-network 1: p1 (s0 d1) takes 0, its source
+ * partners (both with s1) p2 and p3 take 1. */
+static void golden_skipped_partners(void)
+{
+    static const uint32_t dsts[] = {0, 2, 1, 1};
+    static const char *const turn_early[] = {
+        "t=1 route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
+        "t=1 route #1 p1->p2 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "t=1 route #2 p2->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+    };
+    static const char *const full[] = {
+        "t=1 route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
+        "t=1 route #1 p1->p2 port 0 plane 0 count 3 routing 0b01 addressing 0b010",
+        "t=1 route #2 p2->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+    };
+    make_batch(NULL, dsts, NULL, 4);
+    route_once(ROUTING_BENES, 3, 1, 1, 4);
+    check_lines(ROUTING_BENES, 4, turn_early);
+    route_once(ROUTING_BENES_FULL, 3, 1, 1, 4);
+    check_lines(ROUTING_BENES_FULL, 4, full);
+}
+
+/* By hand, N = 8, one plane: p0->p0 p1->p6 p2->p0 p3->p7 p5->p1, where
+ * breadth first and depth first disagree. Level 1: p0 takes 0; queue its
+ * source partner p1 (1) and its destination partner p5 (to 1: 1). From p1:
+ * its destination partner p3 (to 7) takes 0. From p5: the packets to 0 are
+ * p0 (given) and p2, which takes 0. From p3: its source partner p2 is
+ * already given 0 and is skipped (depth first would have reached p3 from
+ * p2 first and given it 1). Level 2, sub-network 0 holds p0 (s0 d0), p2
+ * (s1 d0), p3 (s1 d3): p0 takes 0, its source partners p2 and p3 take 1.
+ * Sub-network 1 holds p1 (s0 d3) and p5 (s2 d0), unlinked: both take 0. */
+static void golden_breadth_first(void)
+{
+    static const uint32_t srcs[] = {0, 1, 2, 3, 5}, dsts[] = {0, 6, 0, 7, 1};
+    static const char *const full[] = {
+        "t=1 route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
+        "t=1 route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "t=1 route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "t=1 route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
+    };
+    static const char *const turn_early[] = {
+        "t=1 route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
+        "t=1 route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "t=1 route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "t=1 route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
+    };
+    make_batch(srcs, dsts, NULL, 5);
+    route_once(ROUTING_BENES_FULL, 3, 1, 1, 5);
+    check_lines(ROUTING_BENES_FULL, 5, full);
+    route_once(ROUTING_BENES, 3, 1, 1, 5);
+    check_lines(ROUTING_BENES, 5, turn_early);
+}
+
+/* The benes plane split against its definition, on random batches with
+ * many repeated destinations: in source order, a request takes plane nth % 2
+ * unless an earlier request to its destination is on that plane. */
+static void plane_split_rule(void)
+{
+    uint64_t x = 99;
+    for (int trial = 0; trial < 200; trial++) {
+        unsigned k = 1 + (unsigned)(test_rand(&x) % 6);
+        size_t n = 0;
+        for (uint32_t s = 0; s < 1u << k; s++) {
+            if (test_rand(&x) % 3 == 0)
+                continue;
+            reqs[n].src = s;
+            reqs[n].dst = (uint32_t)(test_rand(&x) % ((1u << k) / 2 + 1));
+            reqs[n].port = 0;
+            reqs[n].nth = test_rand(&x) % 4;
+            n++;
+        }
+        for (int a = ROUTING_BENES; a <= ROUTING_BENES_FULL; a++) {
+            route_once((RoutingAlgorithm)a, k, 2, 1, n);
+            check_rules((RoutingAlgorithm)a, k, 2, n);
+            for (size_t i = 0; i < n; i++) {
+                unsigned p = reqs[i].nth % 2;
+                for (size_t j = 0; j < i; j++)
+                    if (reqs[j].dst == reqs[i].dst && routes[j].plane == p) {
+                        p ^= 1;
+                        break;
+                    }
+                CHECK_EQ(routes[i].plane, p);
+            }
+        }
+    }
+}
+
+/* Routes the batch reqs[0..n) with `r` and returns a hash of the routes. */
+static uint64_t route_hash(Router *r, size_t n)
+{
+    router_route(r, reqs, n, routes);
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (routes[i].routing | (uint64_t)routes[i].count << 32 |
+                  (uint64_t)routes[i].plane << 40)) * 1099511628211u;
+    return h;
+}
+
+/* valiant and random: the same seed gives the same routes, another seed
+ * other routes; the generator runs on across batches, so two batches
+ * routed one after the other get what one batch of both would get. */
+static void seeds(void)
+{
+    uint32_t perm[256];
+    uint64_t x = 5;
+    test_shuffle(perm, 256, &x);
+    make_batch(NULL, perm, NULL, 256);
+    for (int a = ROUTING_VALIANT; a <= ROUTING_RANDOM; a++) {
+        RoutingAlgorithm alg = (RoutingAlgorithm)a;
+        Router *r1 = router_new(alg, 8, 2, 1), *r2 = router_new(alg, 8, 2, 1);
+        Router *r3 = router_new(alg, 8, 2, 2), *r0 = router_new(alg, 8, 2, 0);
+        uint64_t first = route_hash(r1, 256);
+        CHECK_EQ(route_hash(r2, 256), first);
+        CHECK(route_hash(r3, 256) != first);
+        CHECK(route_hash(r0, 256) != first);
+        uint64_t second = route_hash(r1, 256);   /* the state has moved on */
+        CHECK(second != first);
+        CHECK_EQ(route_hash(r2, 256), second);
+        /* Two halves one after the other = the whole batch at once. */
+        Router *whole = router_new(alg, 8, 2, 77), *halves = router_new(alg, 8, 2, 77);
+        router_route(whole, reqs, 256, routes);
+        Route all[256];
+        memcpy(all, routes, sizeof all);
+        router_route(halves, reqs, 100, routes);
+        router_route(halves, reqs + 100, 156, routes + 100);
+        CHECK(memcmp(all, routes, sizeof all) == 0);
+        router_free(r0);
+        router_free(r1);
+        router_free(r2);
+        router_free(r3);
+        router_free(whole);
+        router_free(halves);
+    }
+}
+
+/* The deterministic algorithms give the same routes from the same router
+ * for the same batch, whatever came before. */
+static void repeatable(void)
+{
+    uint32_t perm[64];
+    uint64_t x = 8;
+    for (int a = 0; a < ROUTING_COUNT; a++) {
+        if (a == ROUTING_VALIANT || a == ROUTING_RANDOM)
+            continue;
+        Router *r = router_new((RoutingAlgorithm)a, 6, 2, 1);
+        test_shuffle(perm, 64, &x);
+        make_batch(NULL, perm, NULL, 64);
+        uint64_t h = route_hash(r, 64);
+        for (uint32_t i = 0; i < 64; i++)
+            perm[i] = 63 - perm[i];
+        make_batch(NULL, perm, NULL, 64);
+        route_hash(r, 64);
+        for (uint32_t i = 0; i < 64; i++)
+            perm[i] = 63 - perm[i];
+        make_batch(NULL, perm, NULL, 64);
+        CHECK_EQ(route_hash(r, 64), h);
+        router_free(r);
+    }
+}
+
+int main(void)
+{
+    RUN(names);
+    RUN(bad_router_arguments);
+    RUN(format);
+    RUN(spec_example);
+    RUN(valid_single_packets);
+    RUN(valid_all_permutations);
+    RUN(valid_random_batches);
+    RUN(valid_large_machines);
+    RUN(golden_benes);
+    RUN(golden_benes_full);
+    RUN(golden_greedy);
+    RUN(golden_greedy_planes);
+    RUN(golden_dmodk);
+    RUN(golden_adaptive);
+    RUN(golden_valiant);
+    RUN(golden_random);
+    RUN(golden_plane_split);
+    RUN(golden_skipped_partners);
+    RUN(golden_breadth_first);
+    RUN(plane_split_rule);
+    RUN(seeds);
+    RUN(repeatable);
+    return CHECK_EXIT();
+}
