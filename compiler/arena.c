@@ -7,16 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One block of the arena; blocks are chained newest first, and only the
+ * newest is allocated from. */
 struct ArenaBlock {
     ArenaBlock *next;
-    size_t used, size;
+    size_t used, size;    /* bytes handed out, bytes in data */
     max_align_t data[];   /* aligned for anything */
 };
 
+/* Bytes per block: a typical program fits in one; a larger request gets a
+ * block of its own size. */
 enum { ARENA_BLOCK = 64 * 1024 };
 
 void *arena_alloc(Arena *a, size_t size)
 {
+    /* round up so that every allocation stays aligned for anything */
     size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     ArenaBlock *b = a->blocks;
     if (!b || b->size - b->used < size) {
@@ -46,6 +51,7 @@ void arena_free(Arena *a)
     }
 }
 
+/* Appends, doubling the capacity when full (amortised constant time). */
 int vec_push(PtrVec *v, void *item)
 {
     if (v->count == v->cap) {
@@ -60,6 +66,9 @@ int vec_push(PtrVec *v, void *item)
     return 0;
 }
 
+/* The vector's final contents move into the arena, so that the syntax tree
+ * holds no malloc'ed memory of its own; an empty list still gets a valid
+ * (one-slot) array. */
 void **vec_to_arena(PtrVec *v, Arena *a)
 {
     void **copy = arena_alloc(a, (v->count ? v->count : 1) * sizeof *copy);

@@ -11,6 +11,9 @@
 #include "compiler/internal.h"
 #include "cpu/disasm.h"
 
+/* The phases in order. The checker is skipped only after too many errors or
+ * when memory ran out, and code is generated only for an error-free
+ * program; the messages are written once, sorted, at the end. */
 int compile_program(const char *filename, const char *text, size_t len,
                     uint32_t mem_words, HexImage *img, FILE *errors)
 {
@@ -39,6 +42,8 @@ int compile_program(const char *filename, const char *text, size_t len,
     return d.errors;
 }
 
+/* The file is read whole, as the lexer wants it, and named in messages
+ * as it was given. */
 int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors)
 {
     char err[512];
@@ -86,7 +91,7 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
             (unsigned)mem_words, (unsigned)img->count, img->count == 1 ? "" : "s");
     for (uint32_t p = 0; p < img->count; p++) {
         const HexRecord *r = &img->records[p];
-        uint8_t header[8];
+        uint8_t header[8];                      /* length and entry, little-endian */
         for (int i = 0; i < 4; i++) {
             header[i] = (uint8_t)(r->length >> 8 * i);
             header[4 + i] = (uint8_t)(r->entry >> 8 * i);
@@ -101,6 +106,8 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
     return ferror(out) ? -1 : 0;
 }
 
+/* The listing is the disassembler's, so that `xc -S` and `emu --disasm`
+ * always agree on what an image holds. */
 int compile_write_listing(FILE *out, const HexImage *img)
 {
     disasm_image(out, img);

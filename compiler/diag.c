@@ -32,12 +32,14 @@ static void show_line(const Diag *d, FILE *out, SrcPos pos)
         start = at - WINDOW;
     if (cut_right)
         end = at + WINDOW;
-    fprintf(out, " %4u | %s", (unsigned)pos.line, cut_left ? "..." : "");
+    int width = snprintf(NULL, 0, "%u", (unsigned)pos.line);
+    width = width < 4 ? 4 : width;           /* gcc's gutter: at least 4 wide */
+    fprintf(out, " %*u | %s", width, (unsigned)pos.line, cut_left ? "..." : "");
     for (size_t i = start; i < end; i++) {
         unsigned char c = (unsigned char)d->text[i];
         fputc(c < 0x20 && c != '\t' ? '?' : c == 0x7f ? '?' : c, out);
     }
-    fprintf(out, "%s\n      | %s", cut_right ? "..." : "", cut_left ? "   " : "");
+    fprintf(out, "%s\n %*s | %s", cut_right ? "..." : "", width, "", cut_left ? "   " : "");
     for (size_t i = start; i < at; i++) {
         unsigned char c = (unsigned char)d->text[i];
         if (c == '\t')

@@ -7,14 +7,17 @@
 
 #include <limits.h>
 
+/* The signed meaning of a word, without the implementation-defined
+ * conversion of an out-of-range unsigned value. */
 static int32_t as_signed(uint32_t x)
 {
     return x <= INT32_MAX ? (int32_t)x : (int32_t)(x - 0x80000000u) + INT32_MIN;
 }
 
+/* BINARY_OPERATORS as a table indexed by BinOp. */
 static const struct {
-    TokKind token;
-    int associative;
+    TokKind token;        /* how the operator is written */
+    int associative;      /* may be repeated: a + b + c */
 } binops[] = {
 #define BINOP_ROW(name, token, assoc) [BIN_##name] = { TK_##token, assoc },
     BINARY_OPERATORS(BINOP_ROW)
@@ -40,6 +43,9 @@ int binop_comparison(BinOp op)
            op == BIN_GT || op == BIN_GE;
 }
 
+/* Each case is the row of isa.md's OPR table that the code generator
+ * emits for the operator, so a folded value is the value the program would
+ * have computed at run time. */
 FoldResult fold_binary(BinOp op, uint32_t a, uint32_t b, uint32_t *out)
 {
     int32_t sa = as_signed(a), sb = as_signed(b);
@@ -70,6 +76,8 @@ FoldResult fold_binary(BinOp op, uint32_t a, uint32_t b, uint32_t *out)
     return FOLD_OK;
 }
 
+/* Operands are folded left to right, as they would be evaluated; the first
+ * one that is not constant (or divides by zero) ends the fold. */
 FoldResult fold_expr(const Node *e, const uint32_t *net_index, uint32_t *out, SrcPos *where)
 {
     FoldResult r;
@@ -95,7 +103,7 @@ FoldResult fold_expr(const Node *e, const uint32_t *net_index, uint32_t *out, Sr
         *out = e->kind == ND_NEG ? 0u - x : ~x;
         return FOLD_OK;
     }
-    if (e->kind != ND_BINARY)
+    if (e->kind != ND_BINARY)           /* calls, elements, procid, ... */
         return FOLD_NOT_CONSTANT;
     if ((r = fold_expr(e->items[0], net_index, out, where)) != FOLD_OK)
         return r;

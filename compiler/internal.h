@@ -118,6 +118,7 @@ typedef enum TokKind {
 
 typedef struct Token {
     TokKind kind;
+    const char *file;     /* the source file's name, as messages show it */
     uint32_t value;       /* TK_NUM: the 32-bit word it means */
     const char *text;     /* its characters in the source */
     uint32_t len;

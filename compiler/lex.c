@@ -85,7 +85,7 @@ static void add(Lexer *lx, TokKind kind, SrcPos start, uint32_t value)
         lx->toks = t;
         lx->cap = cap;
     }
-    lx->toks[lx->count++] = (Token){ kind, value, lx->text + start.offset,
+    lx->toks[lx->count++] = (Token){ kind, lx->d->file, value, lx->text + start.offset,
                                      (uint32_t)(lx->at - start.offset), start, here(lx),
                                      lx->skipped };
     lx->skipped = 0;

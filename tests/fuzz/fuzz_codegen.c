@@ -27,6 +27,8 @@
 #include "compiler/compiler.h"
 #include "tests/unit/machine_double.h"
 
+/* splitmix64, as the other fuzzers: one seed gives one program, so a
+ * failure is reproduced by its number alone. */
 static uint64_t rng_state;
 
 static uint64_t next(void)
@@ -57,6 +59,7 @@ typedef enum Op { ADD, SUB, MUL, DIV, REM, AND, OR, XOR, SHL, SHR, EQ, NE, LT, L
 static const char *const op_text[NOPS] = { "+", "-", "*", "/", "%", "and", "or", "xor",
                                            "<<", ">>", "=", "~=", "<", "<=", ">", ">=" };
 
+/* A node of a generated program: an expression or a statement. */
 typedef struct E {
     int kind;             /* an EKind or an SKind */
     uint32_t value;       /* E_NUM; which variable, constant, array or port */
@@ -66,6 +69,8 @@ typedef struct E {
     int n;
 } E;
 
+/* Nodes come from a pool reset for each program; the locals l0..l2 appear
+ * in expressions, l3 only counts loops. */
 enum { POOL = 20000, NLOCALS = 3, NCONSTS = 2 };
 
 static E pool[POOL];
@@ -101,6 +106,8 @@ static E *bin(Op op, E *x, E *y)
 
 static E *expr(int depth, int in_network);
 
+/* A number: mostly small, sometimes one at an edge of 32-bit arithmetic
+ * (sign, shift counts, prefix lengths), sometimes any. */
 static uint32_t interesting(void)
 {
     static const uint32_t v[] = { 0, 1, 2, 7, 15, 16, 31, 32, 33, 255, 256, 4095, 65536,
@@ -306,6 +313,8 @@ typedef struct State {
 
 static int32_t sgn(uint32_t x) { return x < 0x80000000u ? (int32_t)x : (int32_t)(x - 0x80000000u) - 0x7FFFFFFF - 1; }
 
+/* One operator on two words, from the OPR table of spec/isa.md (written
+ * again here, not taken from the compiler's fold.c). */
 static uint32_t apply(Op op, uint32_t a, uint32_t b)
 {
     switch (op) {
@@ -330,6 +339,7 @@ static uint32_t apply(Op op, uint32_t a, uint32_t b)
     return 0;
 }
 
+/* The program's func rec: 1 + n + (n - 1) + ... + 1 for n > 0. */
 static uint32_t rec(uint32_t n)
 {
     return sgn(n) <= 0 ? 1 : n + rec(n - 1);
@@ -365,6 +375,8 @@ static uint32_t eval(const E *e, State *s)
     return 0;
 }
 
+/* Runs a statement; a self-send followed by its receive is an assignment,
+ * as the packet comes back to the same port before anything else can. */
 static void exec(const E *st, State *s)
 {
     uint32_t x, y;
@@ -507,6 +519,7 @@ static void print_expr(Text *t, const E *e)
     }
 }
 
+/* A statement, indented; a loop is printed with its counter l3. */
 static void print_stmt(Text *t, const E *s, int indent)
 {
     static const char *const local[] = { "l0", "l1", "l2", "l3" };
@@ -562,6 +575,8 @@ static void print_stmt(Text *t, const E *s, int indent)
     }
 }
 
+/* The whole program: the same declarations and procedures every time,
+ * whose meaning the interpreter knows, and a generated main. */
 static void print_program(Text *t, const Program *p)
 {
     put(t, "val c0 = %u;\nval c1 = ", (unsigned)consts[0]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/compiler.h"
+#include "compiler/internal.h"
 #include "cpu/isa.h"
 #include "tests/check.h"
 
@@ -98,6 +99,43 @@ static int all_minimal(const HexImage *img)
         }
     }
     return 1;
+}
+
+/* ---- the lexer ---- */
+
+/* Tokens carry their file, line and column and, for numbers and
+ * characters, the 32-bit word they mean. */
+static void lexer_tokens(void)
+{
+    static const char src[] = "val x=#FFFFFFFF;\n  2147483648 'a' '\\n' #1f | note\n\t:= ~= <=";
+    Diag d = { .file = "t.x", .text = src, .len = sizeof src - 1 };
+    Arena a = { 0 };
+    size_t n = 0;
+    Token *t = lex_source(&d, &a, &n);
+    static const TokKind kinds[] = { TK_VAL, TK_NAME, TK_EQ, TK_NUM, TK_SEMI, TK_NUM, TK_NUM,
+                                     TK_NUM, TK_NUM, TK_ASSIGN, TK_NE, TK_LE, TK_EOF };
+    CHECK_EQ(d.errors, 0);
+    CHECK_EQ(n, sizeof kinds / sizeof kinds[0]);
+    for (size_t i = 0; t && i < n && i < sizeof kinds / sizeof kinds[0]; i++)
+        CHECK_EQ(t[i].kind, kinds[i]);
+    if (t && n == sizeof kinds / sizeof kinds[0]) {
+        CHECK_STR(t[1].file, "t.x");
+        CHECK_EQ(t[3].value, 0xFFFFFFFFu);
+        CHECK_EQ(t[3].pos.line, 1);
+        CHECK_EQ(t[3].pos.col, 7);
+        CHECK_EQ(t[5].value, 0x80000000u);
+        CHECK_EQ(t[5].pos.line, 2);
+        CHECK_EQ(t[5].pos.col, 3);
+        CHECK_EQ(t[6].value, 'a');
+        CHECK_EQ(t[7].value, '\n');
+        CHECK_EQ(t[8].value, 31);
+        CHECK_EQ(t[9].pos.line, 3);
+        CHECK_EQ(t[9].pos.col, 2);                      /* a tab is one column */
+        CHECK_EQ(t[12].pos.line, 3);                     /* end: after the last token */
+        CHECK_EQ(t[12].pos.col, 10);
+    }
+    diag_flush(&d);
+    arena_free(&a);
 }
 
 /* ---- Figure 8 and Appendix C ---- */
@@ -486,6 +524,7 @@ static void deep_nesting(void)
 
 int main(void)
 {
+    RUN(lexer_tokens);
     RUN(figure8_byte_for_byte);
     RUN(appendix_c_all_eight);
     RUN(hex_writer_round_trip);

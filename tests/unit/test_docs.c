@@ -13,6 +13,7 @@
 
 static const char *doc_path = "docs/language.md";
 
+/* Newlines in [from, to): to number the examples by their line. */
 static int count_lines(const char *from, const char *to)
 {
     int n = 0;
@@ -66,7 +67,7 @@ static void check_example(const char *tag, const char *program, const char *next
     int errors = compile_text(program, &img, &messages);
     snprintf(name, sizeof name, "docs_example_at_line_%d", line);
     check_failures_in_test = 0;
-    if (strcmp(tag, "x-error") == 0) {
+    if (strcmp(tag, "x-error") == 0) {     /* the exact messages, carets and all */
         CHECK(errors > 0);
         CHECK_STR(messages, strcmp(next_tag, "errors") == 0 ? next_body : "(no errors block)");
     } else if (errors) {
@@ -91,6 +92,8 @@ static void check_example(const char *tag, const char *program, const char *next
         check_failed_tests++;
 }
 
+/* All fenced blocks are read first; an example is then paired with the
+ * block right after it. */
 enum { MAX_BLOCKS = 256 };
 
 int main(void)

@@ -38,6 +38,8 @@ static int run_program(const char *path, MdRun *r)
     return 0;
 }
 
+/* One program: compiled, run and compared with its .expected; one PASS or
+ * FAIL line named after it. */
 static void check_one(const char *name)
 {
     char path[512], expected_path[512], err[256];
@@ -63,6 +65,7 @@ static void check_one(const char *name)
     free(r);
 }
 
+/* Programs run in name order, so the output is the same on every host. */
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
