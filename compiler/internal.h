@@ -5,8 +5,9 @@
  *          --check--> names resolved, constants folded, frames laid out
  *          --gen--> one instruction list per processor --asm--> bytes
  *
- * Every phase reports through one Diag, which prints gcc-style messages and
- * counts them; no phase stops the program. Every node, token and symbol
+ * Every phase reports through one Diag, which counts gcc-style messages and
+ * keeps them to print sorted by position at the end; no phase stops the
+ * program. Every node, token and symbol
  * lives in one Arena freed at the end of the compilation. */
 #ifndef COMPILER_INTERNAL_H
 #define COMPILER_INTERNAL_H
@@ -77,7 +78,7 @@ typedef struct Diag {
     size_t nmsgs;
 } Diag;
 
-/* Reports `file:line:col: error: ...` with the source line and a caret.
+/* Records `file:line:col: error: ...` with the source line and a caret.
  * A second error at the very position of the previous one is dropped (it is
  * nearly always a consequence of the first). */
 void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)

@@ -9,7 +9,9 @@
  * Errors are recovered from in panic mode: the first error sets `panic`,
  * which silences further messages and makes the rules unwind without
  * consuming much; the nearest statement list or declaration then skips to a
- * point where parsing can resume (sync_*) and clears it. Nesting (of
+ * point where parsing can resume (sync_*) and clears it. A ';' missing at
+ * the end of a line is reported and assumed instead, as gcc does, since the
+ * next line is most likely fine. Nesting (of
  * statements and of expressions) deeper than MAX_NESTING is an error, which
  * keeps the recursion -- here and in the later phases -- off the C stack's
  * limits however deeply the input nests. */
