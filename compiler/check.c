@@ -181,6 +181,13 @@ static Symbol *resolve(Checker *c, Node *n)
 
 static void check_expr(Checker *c, Node *e);
 
+SrcPos check_expr_start(const Node *e)
+{
+    while (e->kind == ND_BINARY && e->count > 0)
+        e = e->items[0];
+    return e->pos;
+}
+
 static void set_constant(Node *e, uint32_t value)
 {
     e->value = value;
@@ -278,7 +285,7 @@ static void check_call(Checker *c, Node *e, int want_value)
         if (formal && formal->kind == ND_PARAM_ARRAY) {
             check_expr(c, arg);
             if (!arg->info.is_array)
-                diag_error(c->d, arg->pos, "argument %u of '%.*s' must be an array name "
+                diag_error(c->d, check_expr_start(arg), "argument %u of '%.*s' must be an array name "
                            "(its parameter is 'array %.*s')", (unsigned)i + 1, (int)e->len,
                            e->name, (int)formal->len, formal->name);
         } else {
@@ -435,7 +442,7 @@ static void check_target(Checker *c, Node *t)
 static void check_address(Checker *c, const Node *e, uint32_t limit, const char *what)
 {
     if (e->info.constant && e->value >= limit)
-        diag_error(c->d, e->pos, "%s %d is out of range: it must be from 0 to %u", what,
+        diag_error(c->d, check_expr_start(e), "%s %d is out of range: it must be from 0 to %u", what,
                    (int)e->value, (unsigned)limit - 1);
 }
 
@@ -488,7 +495,7 @@ static void check_network_for(Checker *c, Node *s, int top)
     uint32_t n = 0;
     if (check_constant(c, s->lhs, "the count of a network", &n) &&
         (n < 1 || n > MAX_NETWORK)) {
-        diag_error(c->d, s->lhs->pos, "the count of a network must be from 1 to "
+        diag_error(c->d, check_expr_start(s->lhs), "the count of a network must be from 1 to "
                    "1,048,576, not %d", (int)n);
         n = 0;
     }
@@ -603,7 +610,8 @@ static uint32_t array_size(Checker *c, Node *n)
 {
     uint32_t size = 0;
     if (check_constant(c, n->lhs, "an array size", &size) && (int32_t)size < 1) {
-        diag_error(c->d, n->lhs->pos, "an array size must be at least 1, not %d", (int)size);
+        diag_error(c->d, check_expr_start(n->lhs), "an array size must be at least 1, not %d",
+                   (int)size);
         size = 0;
     }
     return size;

@@ -533,10 +533,10 @@ static void gen_send(Gen *g, Node *s)
     uint32_t dv, kv = 0;
     int d_known = known(g, d, &dv), k_known = !k || known(g, k, &kv);
     if (d_known && dv >= MAX_DEST)          /* only the network index gets here */
-        diag_error(g->d, d->pos, "destination processor %d is out of range: it must be "
+        diag_error(g->d, check_expr_start(d), "destination processor %d is out of range: it must be "
                    "from 0 to %u", (int)dv, MAX_DEST - 1);
     if (k && k_known && kv >= MAX_PORT)
-        diag_error(g->d, k->pos, "port %d is out of range: it must be from 0 to %u",
+        diag_error(g->d, check_expr_start(k), "port %d is out of range: it must be from 0 to %u",
                    (int)kv, MAX_PORT - 1);
     if (k && d_known && k_known) {
         both = known_node(dv | kv << 24);

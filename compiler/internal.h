@@ -285,6 +285,10 @@ struct Symbol {
  * lays out globals and frames. Errors are reported; returns nothing. */
 void check_program(Program *prog, Diag *d, Arena *a, uint32_t mem_words);
 
+/* Where an expression starts, for messages about it as a whole (a binary
+ * expression's own position is its first operator's). */
+SrcPos check_expr_start(const Node *e);
+
 /* ---- constant folding -------------------------------------------------- */
 
 typedef enum FoldResult { FOLD_OK, FOLD_NOT_CONSTANT, FOLD_DIV_ZERO } FoldResult;
