@@ -285,9 +285,9 @@ static void check_call(Checker *c, Node *e, int want_value)
         if (formal && formal->kind == ND_PARAM_ARRAY) {
             check_expr(c, arg);
             if (!arg->info.is_array)
-                diag_error(c->d, check_expr_start(arg), "argument %u of '%.*s' must be an array name "
-                           "(its parameter is 'array %.*s')", (unsigned)i + 1, (int)e->len,
-                           e->name, (int)formal->len, formal->name);
+                diag_error(c->d, check_expr_start(arg), "argument %u of '%.*s' must be an "
+                           "array name (its parameter is 'array %.*s')", (unsigned)i + 1,
+                           (int)e->len, e->name, (int)formal->len, formal->name);
         } else {
             check_value(c, arg);
         }
@@ -442,8 +442,8 @@ static void check_target(Checker *c, Node *t)
 static void check_address(Checker *c, const Node *e, uint32_t limit, const char *what)
 {
     if (e->info.constant && e->value >= limit)
-        diag_error(c->d, check_expr_start(e), "%s %d is out of range: it must be from 0 to %u", what,
-                   (int)e->value, (unsigned)limit - 1);
+        diag_error(c->d, check_expr_start(e), "%s %d is out of range: it must be from 0 to %u",
+                   what, (int)e->value, (unsigned)limit - 1);
 }
 
 /* d [: k] ! e */

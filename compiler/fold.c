@@ -1,7 +1,8 @@
-/* The binary operators' table, and constant folding, exactly as the machine computes (spec/isa.md): words are
- * 32 bits and wrap; < <= > >= compare signed; / truncates towards zero with
- * INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0; << and >> (logical) give 0 for
- * a shift of 32 or more, the count read unsigned; a comparison is 1 or 0.
+/* The binary operators' table, and constant folding, exactly as the machine
+ * computes (spec/isa.md): words are 32 bits and wrap; < <= > >= compare
+ * signed; / truncates towards zero with INT_MIN / -1 = INT_MIN and
+ * INT_MIN % -1 = 0; << and >> (logical) give 0 for a shift of 32 or more,
+ * the count read unsigned; a comparison is 1 or 0.
  * Everything is computed on uint32_t so that no C overflow can occur. */
 #include "compiler/internal.h"
 

@@ -399,9 +399,9 @@ static int immediate(Gen *g, BinOp op, const Node *e, uint32_t *k, int left)
     return ok && known(g, e, k);
 }
 
-/* a op b op c ... (op is e->op, or its negation for a jump): two operands, or more for the associative operators,
- * which are combined from the left, each through a temporary if it needs
- * both registers. */
+/* a op b op c ... (op is e->op, or its negation for a jump): two operands,
+ * or more for the associative operators, which are combined from the left,
+ * each through a temporary if it needs both registers. */
 static void gen_binary(Gen *g, Node *e, BinOp op)
 {
     Node **it = e->items;
@@ -533,11 +533,11 @@ static void gen_send(Gen *g, Node *s)
     uint32_t dv, kv = 0;
     int d_known = known(g, d, &dv), k_known = !k || known(g, k, &kv);
     if (d_known && dv >= MAX_DEST)          /* only the network index gets here */
-        diag_error(g->d, check_expr_start(d), "destination processor %d is out of range: it must be "
-                   "from 0 to %u", (int)dv, MAX_DEST - 1);
+        diag_error(g->d, check_expr_start(d), "destination processor %d is out of range: "
+                   "it must be from 0 to %u", (int)dv, MAX_DEST - 1);
     if (k && k_known && kv >= MAX_PORT)
-        diag_error(g->d, check_expr_start(k), "port %d is out of range: it must be from 0 to %u",
-                   (int)kv, MAX_PORT - 1);
+        diag_error(g->d, check_expr_start(k), "port %d is out of range: it must be from 0 "
+                   "to %u", (int)kv, MAX_PORT - 1);
     if (k && d_known && k_known) {
         both = known_node(dv | kv << 24);
         addr = &both;

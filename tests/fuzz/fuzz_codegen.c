@@ -311,7 +311,10 @@ typedef struct State {
     int nout;
 } State;
 
-static int32_t sgn(uint32_t x) { return x < 0x80000000u ? (int32_t)x : (int32_t)(x - 0x80000000u) - 0x7FFFFFFF - 1; }
+static int32_t sgn(uint32_t x)
+{
+    return x < 0x80000000u ? (int32_t)x : (int32_t)(x - 0x80000000u) - 0x7FFFFFFF - 1;
+}
 
 /* One operator on two words, from the OPR table of spec/isa.md (written
  * again here, not taken from the compiler's fold.c). */

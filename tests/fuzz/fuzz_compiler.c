@@ -169,7 +169,8 @@ static int record_ok(const HexRecord *r, uint32_t mem)
     static const uint8_t startup[] = { 0x30, 0x60, 0xfd, 0xef, 0xae, 0x22, 0x11, 0x53 };
     if (r->entry != 1 || r->length < 15 || memcmp(r->image + 4, startup, sizeof startup) != 0)
         return 0;
-    uint32_t sp0 = r->image[0] | r->image[1] << 8 | r->image[2] << 16 | (uint32_t)r->image[3] << 24;
+    uint32_t sp0 = r->image[0] | r->image[1] << 8 | r->image[2] << 16 |
+                   (uint32_t)r->image[3] << 24;
     if (sp0 > mem || sp0 < (r->length + 3) / 4 + 64)
         return 0;
     uint8_t *start = calloc(r->length + 1, 1);

@@ -114,8 +114,8 @@ int main(void)
     for (int i = 0; i < n; i++) {
         if (strcmp(tags[i], "x") != 0 && strcmp(tags[i], "x-error") != 0)
             continue;
-        int paired = i + 1 < n && (!strcmp(tags[i + 1], "output") ||
-                                   !strcmp(tags[i + 1], "fault") || !strcmp(tags[i + 1], "errors"));
+        const char *next = i + 1 < n ? tags[i + 1] : "";
+        int paired = !strcmp(next, "output") || !strcmp(next, "fault") || !strcmp(next, "errors");
         check_example(tags[i], bodies[i], paired ? tags[i + 1] : "", paired ? bodies[i + 1] : "",
                       lines[i]);
         examples++;
