@@ -355,24 +355,25 @@ static void gen_pair(Gen *g, Node *left, Node *right, Order order)
         gen_expr(g, right);
         gen_expr(g, left);
     } else if (order != ORDER_NORMAL) {            /* the same, by a temporary */
-        uint32_t t = temp_alloc(g);
         gen_expr(g, left);
+        uint32_t t = temp_alloc(g);
         emit(g, OP_STWSP, t);
         gen_expr(g, right);
         emit(g, OP_LDWSP, t);
         temp_free(g);
     } else if (reorder) {                          /* breg = left, areg = right */
-        uint32_t t = temp_alloc(g);
         gen_expr(g, right);
+        uint32_t t = temp_alloc(g);
         emit(g, OP_STWSP, t);
         gen_expr(g, left);
         emit(g, OP_LDWSP, t);
         temp_free(g);
     } else {
-        uint32_t t1 = temp_alloc(g), t2 = temp_alloc(g);
         gen_expr(g, left);
+        uint32_t t1 = temp_alloc(g);
         emit(g, OP_STWSP, t1);
         gen_expr(g, right);
+        uint32_t t2 = temp_alloc(g);
         emit(g, OP_STWSP, t2);
         emit(g, OP_LDWSP, t1);
         emit(g, OP_LDWSP, t2);
