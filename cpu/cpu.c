@@ -11,12 +11,13 @@
 void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry)
 {
     *cpu = (Cpu){ .pc = 4 * entry, .iaddr = CPU_NO_WORD, .istart = 4 * entry, .id = id,
-                  .state = CPU_RUNNING };
+                  .membase = id << MEM_CHUNK_SHIFT, .state = CPU_RUNNING };
 }
 
 void cpu_idle(Cpu *cpu, uint32_t id)
 {
-    *cpu = (Cpu){ .iaddr = CPU_NO_WORD, .id = id, .state = CPU_IDLE };
+    *cpu = (Cpu){ .iaddr = CPU_NO_WORD, .id = id, .membase = id << MEM_CHUNK_SHIFT,
+                  .state = CPU_IDLE };
 }
 
 CpuStep cpu_step(Cpu *cpu, const CpuBus *bus)

@@ -36,21 +36,25 @@ typedef enum CpuFault {
 
 /* What one call of cpu_step did. */
 typedef enum CpuStep {
-    STEP_EXECUTED,   /* executed one byte (HALT included) */
+    STEP_EXECUTED,   /* executed one byte, and goes on running */
+    STEP_HALTED,     /* executed HALT: the processor is now CPU_HALTED */
     STEP_STALLED,    /* an IN or OUT could not complete; try again next timestep */
     STEP_FAULTED     /* the byte faulted; the processor is now CPU_FAULTED */
 } CpuStep;
 
 typedef enum CpuWait { WAIT_NONE, WAIT_IN, WAIT_OUT } CpuWait;
 
+/* One processor's state: one 64-byte cache line, so that the processors of
+ * different worker threads never share a line. */
 typedef struct Cpu {
     uint32_t pc;          /* byte address of the next byte */
-    uint32_t ibuf;        /* the instruction buffer: the code word at iaddr */
-    uint32_t iaddr;       /* word address held in ibuf, or CPU_NO_WORD */
     uint32_t sp;          /* stack pointer, a word address */
     uint32_t oreg;        /* operand register, built by prefixes */
     uint32_t areg, breg;  /* the two-register operand stack */
     uint32_t istart;      /* byte address where this instruction's prefixes start */
+    uint32_t iaddr;       /* word address held in ibytes, or CPU_NO_WORD */
+    uint32_t membase;     /* id << MEM_CHUNK_SHIFT: its place in every memory row */
+    uint8_t ibytes[4];    /* the instruction buffer: the four bytes of word iaddr */
     uint32_t id;          /* processor number */
     uint8_t state;        /* CpuState */
     uint8_t wait;         /* CpuWait: what the last step stalled on */
@@ -58,7 +62,10 @@ typedef struct Cpu {
     uint8_t ready;        /* the machine's: on the list of processors to run */
     int32_t status;       /* exit status, when state is CPU_HALTED */
     uint32_t fault_value; /* the bad address or port of a fault */
+    uint32_t unused[3];   /* pads the processor to one 64-byte line */
 } Cpu;
+
+_Static_assert(sizeof(Cpu) == 64, "a processor is one cache line");
 
 #define CPU_NO_WORD UINT32_MAX
 

@@ -38,16 +38,26 @@ static inline int32_t cpu_signed(uint32_t x)
 #define CPU_LOAD(dst, addr) do { \
         uint32_t a_ = (addr); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        (dst) = *mem_word(&mem, cpu->id, a_); \
+        (dst) = *mem_word_at(&mem, cpu->membase, a_); \
     } while (0)
 
 /* Writes data word `addr` (and the instruction buffer if it holds it). */
 #define CPU_STORE(addr, value) do { \
         uint32_t a_ = (addr), v_ = (value); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        *mem_word(&mem, cpu->id, a_) = v_; \
-        if (a_ == cpu->iaddr) cpu->ibuf = v_; \
+        *mem_word_at(&mem, cpu->membase, a_) = v_; \
+        if (a_ == cpu->iaddr) cpu_fill_buffer(cpu, v_); \
     } while (0)
+
+/* Puts a code word in the instruction buffer, byte 0 (the least
+ * significant, little-endian as isa.md says) first. */
+static inline void cpu_fill_buffer(Cpu *cpu, uint32_t word)
+{
+    cpu->ibytes[0] = (uint8_t)word;
+    cpu->ibytes[1] = (uint8_t)(word >> 8);
+    cpu->ibytes[2] = (uint8_t)(word >> 16);
+    cpu->ibytes[3] = (uint8_t)(word >> 24);
+}
 
 /* Finishes a non-stalling instruction: the next byte is at `next`. */
 static inline CpuStep cpu_done(Cpu *cpu, uint32_t next)
@@ -90,7 +100,8 @@ static inline CpuStep cpu_exec_opr(Cpu *cpu, CpuMemory mem, const CpuBus *bus, u
     case OPR_HALT: {
         cpu->state = CPU_HALTED;
         cpu->status = cpu_signed(a);
-        break;
+        cpu_done(cpu, next);
+        return STEP_HALTED;
     }
     case OPR_IN: {
         uint32_t word;
@@ -144,10 +155,10 @@ static inline CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
     if (word_addr != cpu->iaddr) {
         if (word_addr >= mem.size)
             return cpu_fault(cpu, FAULT_FETCH_ADDRESS, pc);
-        cpu->ibuf = *mem_word(&mem, cpu->id, word_addr);
+        cpu_fill_buffer(cpu, *mem_word_at(&mem, cpu->membase, word_addr));
         cpu->iaddr = word_addr;
     }
-    uint8_t byte = (uint8_t)(cpu->ibuf >> (8 * (pc & 3)));
+    uint8_t byte = cpu->ibytes[pc & 3];
     uint32_t operand = cpu->oreg | ISA_IMM(byte);
     uint32_t next = pc + 1;
 

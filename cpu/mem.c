@@ -32,6 +32,7 @@ int mem_init(CpuMemory *mem, uint32_t procs, uint32_t size)
     mem->size = size;
     mem->procs = procs;
     mem->proc_shift = shift;
+    mem->row_shift = MEM_CHUNK_SHIFT + shift;
     return 0;
 }
 

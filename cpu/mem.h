@@ -36,6 +36,7 @@ typedef struct CpuMemory {
     uint32_t size;          /* M: words per processor */
     uint32_t procs;         /* processors; a power of two */
     unsigned proc_shift;    /* log2(procs) */
+    unsigned row_shift;     /* log2 of a row of chunks: MEM_CHUNK_SHIFT + proc_shift */
 } CpuMemory;
 
 /* Maps the memory of `procs` processors (a power of two) of `size` words
@@ -46,13 +47,20 @@ void mem_free(CpuMemory *mem);
 /* Index into mem->words of word `addr` (< size) of processor `proc`. */
 static inline size_t mem_index(const CpuMemory *mem, uint32_t proc, uint32_t addr)
 {
-    return ((size_t)(addr >> MEM_CHUNK_SHIFT) << (MEM_CHUNK_SHIFT + mem->proc_shift))
+    return ((size_t)(addr >> MEM_CHUNK_SHIFT) << mem->row_shift)
          | ((size_t)proc << MEM_CHUNK_SHIFT) | (addr & (MEM_CHUNK_WORDS - 1));
 }
 
 static inline uint32_t *mem_word(const CpuMemory *mem, uint32_t proc, uint32_t addr)
 {
     return &mem->words[mem_index(mem, proc, addr)];
+}
+
+/* The same, given proc << MEM_CHUNK_SHIFT (the interpreter keeps it). */
+static inline uint32_t *mem_word_at(const CpuMemory *mem, uint32_t base, uint32_t addr)
+{
+    return &mem->words[((size_t)(addr >> MEM_CHUNK_SHIFT) << mem->row_shift)
+                       | base | (addr & (MEM_CHUNK_WORDS - 1))];
 }
 
 /* Byte `a` of a processor's memory: byte a & 3 of word a >> 2, little-endian.

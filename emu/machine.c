@@ -82,7 +82,9 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     }
     NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
                      cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
-    m->cpus = malloc((size_t)m->nprocs * sizeof *m->cpus);
+    /* One cache line per processor, aligned. */
+    if (posix_memalign((void **)&m->cpus, 64, (size_t)m->nprocs * sizeof *m->cpus) != 0)
+        m->cpus = NULL;
     m->ready = malloc((size_t)m->nprocs * sizeof *m->ready);
     m->merge = malloc((size_t)m->nprocs * sizeof *m->merge);
     m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
@@ -176,9 +178,18 @@ static void run_share(void *arg, unsigned index)
     for (uint32_t i = sh->begin; i < sh->end; i++) {
         uint32_t p = ready[i];
         Cpu *cpu = &cpus[p];
-        switch (cpu_exec(cpu, mem, &bus)) {
-        case STEP_EXECUTED:
+        CpuStep step = cpu_exec(cpu, mem, &bus);
+        if (step == STEP_EXECUTED) {        /* the common case: stays ready */
+            ready[kept++] = p;
             executed++;
+            continue;
+        }
+        switch (step) {
+        case STEP_EXECUTED:
+            break;
+        case STEP_HALTED:
+            executed++;
+            stopped++;
             break;
         case STEP_STALLED:
             if (cpu->wait == WAIT_IN)
@@ -188,13 +199,10 @@ static void run_share(void *arg, unsigned index)
             break;
         case STEP_FAULTED:
             faulted++;
+            stopped++;
             break;
         }
-        ready[kept] = p;
-        bool stays = cpu->state == CPU_RUNNING && cpu->wait == WAIT_NONE;
-        kept += stays;
-        cpu->ready = stays;
-        stopped += cpu->state != CPU_RUNNING;
+        cpu->ready = 0;                     /* waits, or has stopped */
     }
     sh->kept = kept - sh->begin;
     sh->stopped = stopped;

@@ -80,9 +80,13 @@ static uint32_t packet_alloc(Net *net)
         /* Grow the pool; index 0 stays unused (it is NET_NIL). */
         uint32_t old = net->pool_cap ? net->pool_cap : 1;
         uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
-        Packet *pool = realloc(net->pool, (size_t)cap * sizeof *pool);
-        if (!pool || cap >= NET_RESERVED)
+        /* Packets are cache-line sized and aligned: one line each. */
+        Packet *pool = NULL;
+        if (cap >= NET_RESERVED || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
             abort();            /* more packets than slots, links and buffers: cannot happen */
+        if (net->pool)
+            memcpy(pool, net->pool, (size_t)net->pool_cap * sizeof *pool);
+        free(net->pool);
         pool[0].place = PLACE_FREE;
         for (uint32_t i = old; i < cap; i++) {
             pool[i].place = PLACE_FREE;
@@ -157,7 +161,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
         .src = req->src, .dst = req->dst, .data = data,
         .routing = route->routing, .addressing = route->addressing,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
-        .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0, .mark = UINT64_MAX,
+        .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0, .mark = 0,
     };
     net->out_slot[req->src] = x;
     net->in_flight++;

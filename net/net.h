@@ -62,24 +62,28 @@ typedef enum PacketPlace {
 
 enum { DIR_UP = 0, DIR_DOWN = 1 };
 
+/* A packet: one cache line, the fields the network stage uses most first. */
 typedef struct Packet {
-    uint64_t id;           /* creation order, from 0 */
-    uint64_t created;      /* timestep of its OUT */
-    uint64_t entered;      /* timestep it entered its current buffer or port */
-    uint64_t mark;         /* timestep it was last handled by stage c/d */
     uint32_t next;         /* next packet in the same FIFO, or NET_NIL */
     uint32_t at;           /* place index: processor, channel or buffer */
-    uint32_t src, dst, data;
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
-    uint32_t links;        /* links crossed so far */
-    uint8_t port;          /* destination input port */
-    uint8_t plane, count;  /* route */
+    uint32_t mark;         /* low 32 bits of the timestep it was last handled
+                              on a link (stages c/d); set when it gets on one */
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
     uint8_t claim_layer;   /* layer of the link it claims this timestep */
+    uint8_t count, plane;  /* route */
+    uint8_t port;          /* destination input port */
+    uint8_t links;         /* links crossed so far (at most 2k) */
+    uint32_t src, dst, data;
+    uint64_t id;           /* creation order, from 0 */
+    uint64_t created;      /* timestep of its OUT */
+    uint32_t unused[2];    /* pads the packet to one 64-byte line */
 } Packet;
+
+_Static_assert(sizeof(Packet) == 64, "a packet is one cache line");
 
 /* A FIFO of packets threaded through Packet.next: a switch output buffer or
  * an input port. */

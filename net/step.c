@@ -141,7 +141,6 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
     net->channels[c].main = NET_NIL;
     pk->place = PLACE_PORT;
     pk->at = slot;
-    pk->entered = net->timestep;
     fifo_push(net, port, x);
     net->in_flight--;
     list_push(&net->woken, p);
@@ -169,7 +168,7 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
     /* The spec's link order: the packets arriving on lower ports go first. */
     for (unsigned lower = 0; lower < q; lower++) {
         uint32_t y = arriving_at(net, s, l, lower);
-        if (y != NET_NIL && net->pool[y].mark != net->timestep)
+        if (y != NET_NIL && net->pool[y].mark != (uint32_t)net->timestep)
             handle_on_link(net, y);
     }
     Packet *pk = &net->pool[x];
@@ -205,7 +204,6 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->layer = (uint8_t)l;
-    pk->entered = net->timestep;
     fifo_push(net, buf, x);
     if (buf->entered++ == 0)
         list_push(&net->touched, b);
@@ -221,9 +219,9 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
 static void handle_on_link(Net *net, uint32_t x)
 {
     Packet *pk = &net->pool[x];
-    if (pk->mark == net->timestep)
+    if (pk->mark == (uint32_t)net->timestep)
         return;
-    pk->mark = net->timestep;
+    pk->mark = (uint32_t)net->timestep;
     uint32_t c = pk->at, link = channel_link(net, c);
     unsigned l = pk->layer;
     if (pk->dir == DIR_UP) {
@@ -276,6 +274,7 @@ static void stage_commit(Net *net)
         pk->at = c;
         pk->layer = pk->claim_layer;
         pk->links++;
+        pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
         net->stats.links_crossed++;
         net->moved = true;
         list_push(&net->next_on_links, x);
@@ -284,12 +283,14 @@ static void stage_commit(Net *net)
     net->claimed.n = 0;
 
     /* A packet that entered a buffer this timestep and is not at its head
-     * queues behind another packet: one buffer collision each. */
+     * queues behind another packet: one buffer collision each. The packets
+     * that entered are the last `entered` of the FIFO, so the head is one of
+     * them exactly when every packet in the buffer entered now. */
     for (size_t i = 0; i < net->touched.n; i++) {
         uint32_t b = net->touched.items[i];
         Fifo *buf = &net->buffers[b];
         uint32_t queued = buf->entered;
-        if (net->pool[buf->head].entered == net->timestep)
+        if (buf->count == buf->entered)
             queued--;                         /* the head itself entered now */
         if (queued) {
             Packet *head = &net->pool[buf->head];

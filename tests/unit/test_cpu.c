@@ -261,7 +261,8 @@ static void call_and_return(void)
     CHECK_EQ(word_at(r, 64), 5);
     run(r, 2);
     CHECK_EQ(r->cpu.pc, 5);
-    run(r, 2);
+    run(r, 1);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_HALTED);
     CHECK_EQ(r->cpu.state, CPU_HALTED);
     CHECK_EQ(r->cpu.status, 9);
     rig_free(r);
@@ -270,7 +271,8 @@ static void call_and_return(void)
 static void halt_status_is_signed(void)
 {
     RIG(0xef, 0x3f, 0xfe);      /* LDC -1; HALT */
-    run(r, 3);
+    run(r, 2);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_HALTED);
     CHECK_EQ(r->cpu.state, CPU_HALTED);
     CHECK_EQ(r->cpu.status, -1);
     rig_free(r);
