@@ -105,7 +105,7 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
 /* One layer's row of switch boxes and row of down-link cells. */
 typedef struct LayerRows {
     char boxes[STATE_DRAW_MAX_PROCS / 2][48];
-    char cells[STATE_DRAW_MAX_PROCS][40];
+    char cells[STATE_DRAW_MAX_PROCS][48];  /* "p%u %s": at most 1 + 10 + 1 + 31 + 1 */
 } LayerRows;
 
 static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
