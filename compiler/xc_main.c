@@ -1,9 +1,202 @@
-/* bin/xc: the compiler's command line (spec/cli.md). Placeholder until the
- * compiler lands. */
+/* bin/xc: the compiler's command line (spec/cli.md).
+ *
+ *     xc [options] prog.x        writes prog.hex beside it
+ *     xc -o out.hex prog.x
+ *     xc -S prog.x               prints the listing (a file only with -o)
+ *
+ * Exit status 0, or 1 on any error. On a compile error no output file is
+ * left: one that an earlier run wrote is removed, so that a stale image is
+ * never run by mistake. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-int main(void)
+#include "compiler/compiler.h"
+
+#define XC_VERSION "1.0"
+
+static const char usage_line[] = "usage: xc [-S] [-o out.hex] [--mem M] prog.x";
+
+static const char help_text[] =
+    "xc - the compiler of the parallel language (docs/language.md)\n"
+    "\n"
+    "Usage:\n"
+    "  xc prog.x                 compile prog.x into prog.hex, beside it\n"
+    "  xc -o out.hex prog.x      compile prog.x into out.hex\n"
+    "  xc -S prog.x              show the compiled code on the screen (no file)\n"
+    "  xc -S -o out.hex prog.x   show the code and write out.hex\n"
+    "\n"
+    "Options:\n"
+    "  -o FILE     write the hex image to FILE instead of prog.hex\n"
+    "  -S          print an assembly listing: for each processor, one line per\n"
+    "              instruction with its address, bytes and meaning\n"
+    "  --mem M     words of memory of each processor, from 256 to 268435456\n"
+    "              (default 200000); give the emulator the same --mem\n"
+    "  --help      show this help\n"
+    "  --version   show the compiler's version\n"
+    "\n"
+    "Then run the program with:  bin/emu prog.hex   (or simply bin/emu prog.x)\n"
+    "\n"
+    "Errors name the file, line and column, like gcc:\n"
+    "  prog.x:3:14: error: expected ';' before 'x'\n"
+    "then show the line with a caret (^) under the place. When there is any\n"
+    "error no hex file is written (an old one is removed).\n"
+    "Exit status: 0 when the program compiled, 1 otherwise.\n";
+
+/* The command line, parsed. */
+typedef struct Options {
+    const char *input;    /* the .x file */
+    const char *output;   /* -o, or NULL */
+    int listing;          /* -S */
+    uint32_t mem;         /* --mem */
+} Options;
+
+/* Reads --mem's value; returns 0, or -1 after a one-line message. */
+static int parse_mem(const char *text, uint32_t *mem)
 {
-    fprintf(stderr, "xc: the compiler is not built yet\n");
-    return 1;
+    char *end;
+    errno = 0;
+    unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+    if (text[0] < '0' || text[0] > '9' || *end || errno || v < COMPILE_MEM_MIN ||
+        v > COMPILE_MEM_MAX) {
+        fprintf(stderr, "xc: --mem: '%s' is not a number of words from %d to %d\n", text,
+                COMPILE_MEM_MIN, COMPILE_MEM_MAX);
+        return -1;
+    }
+    *mem = (uint32_t)v;
+    return 0;
+}
+
+/* Parses argv into *o. Returns 0 to go on, 1 when the run is over (help,
+ * version) with status 0, or -1 after a message (status 1). */
+static int parse_args(int argc, char **argv, Options *o)
+{
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            if (o->input) {
+                fprintf(stderr, "xc: more than one input file ('%s' and '%s'); give one "
+                        "(%s)\n", o->input, a, usage_line);
+                return -1;
+            }
+            o->input = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help_text, stdout);
+            return 1;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("xc %s (compiler of the parallel language; spec/language.md)\n",
+                   XC_VERSION);
+            return 1;
+        } else if (strcmp(a, "-S") == 0) {
+            o->listing = 1;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--mem") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "xc: option '%s' needs a value: %s\n", a, a[1] == 'o' ?
+                        "the output file, as in '-o out.hex'" :
+                        "a number of words from 256 to 268435456");
+                return -1;
+            }
+            if (a[1] == 'o')
+                o->output = argv[++i];
+            else if (parse_mem(argv[++i], &o->mem) != 0)
+                return -1;
+        } else if (strncmp(a, "--mem=", 6) == 0) {
+            if (parse_mem(a + 6, &o->mem) != 0)
+                return -1;
+        } else {
+            fprintf(stderr, "xc: unknown option '%s' (options: -o FILE, -S, --mem M, "
+                    "--help, --version)\n", a);
+            return -1;
+        }
+    }
+    if (!o->input) {
+        fprintf(stderr, "xc: no input file (%s; xc --help explains)\n", usage_line);
+        return -1;
+    }
+    return 0;
+}
+
+/* prog.x -> prog.hex; any other name gets ".hex" added. Free the result. */
+static char *default_output(const char *input)
+{
+    size_t n = strlen(input);
+    char *out = malloc(n + 5);
+    if (!out)
+        return NULL;
+    memcpy(out, input, n + 1);
+    if (n > 2 && strcmp(input + n - 2, ".x") == 0 && input[n - 3] != '/')
+        out[n - 2] = '\0';
+    strcat(out, ".hex");
+    return out;
+}
+
+/* Whether two paths name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* Writes the hex file; on failure removes what was written. */
+static int write_output(const char *path, const HexImage *img, const Options *o)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "xc: %s: cannot write: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = compile_write_hex(f, img, o->input, o->mem);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "xc: %s: cannot write: %s\n", path, strerror(errno));
+        unlink(path);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    Options o = { .mem = COMPILE_MEM_DEFAULT };
+    int r = parse_args(argc, argv, &o);
+    if (r != 0)
+        return r > 0 ? 0 : 1;
+    char *own = NULL;
+    const char *out = o.output;
+    if (!out && !o.listing)
+        out = own = default_output(o.input);
+    if (!o.output && !o.listing && !out) {
+        fprintf(stderr, "xc: out of memory\n");
+        return 1;
+    }
+    if (out && same_file(out, o.input)) {
+        fprintf(stderr, "xc: the output file '%s' would overwrite the source\n", out);
+        free(own);
+        return 1;
+    }
+    HexImage img;
+    int status = 0;
+    if (compile_file(o.input, o.mem, &img, stderr) != 0) {
+        if (out && unlink(out) != 0 && errno != ENOENT)   /* never leave a stale image */
+            fprintf(stderr, "xc: %s: cannot remove the old output: %s\n", out,
+                    strerror(errno));
+        status = 1;
+    } else {
+        if (o.listing && compile_write_listing(stdout, &img) != 0)
+            status = 1;
+        if (out && write_output(out, &img, &o) != 0)
+            status = 1;
+        hex_free(&img);
+    }
+    free(own);
+    return status;
 }

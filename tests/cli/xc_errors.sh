@@ -1,0 +1,440 @@
+# The compiler's error messages, exactly: one case per class of error in
+# spec/language.md (lexical, syntax, names, constants, procedures, the
+# parallel parts, memory), each with the gcc-style line and caret. Every
+# case must exit with status 1 and write nothing to stdout and no file.
+. tests/lib.sh
+XC_ABS="$(cd "$(dirname "$XC")" && pwd)/$(basename "$XC")"
+
+# check_error NAME [OPTION...]: compiles $TMP/NAME.x from inside $TMP (so
+# that messages name NAME.x) and compares stderr with $TMP/NAME.want.
+check_error() {
+    name=$1
+    shift
+    (cd "$TMP" && "$XC_ABS" "$@" "$name.x" >"$name.out" 2>"$name.err"; echo $? >"$name.status")
+    if [ "$(cat "$TMP/$name.status")" -ne 1 ]; then
+        fail "error_$name" "exit status $(cat "$TMP/$name.status"), expected 1"
+    elif [ -s "$TMP/$name.out" ] || [ -e "$TMP/$name.hex" ]; then
+        fail "error_$name" "wrote output on an error"
+    elif cmp -s "$TMP/$name.want" "$TMP/$name.err"; then
+        pass "error_$name"
+    else
+        fail "error_$name" "$(diff "$TMP/$name.want" "$TMP/$name.err" | head -n 20)"
+    fi
+}
+
+printf '%b' 'proc main() is print 1 @ 2\n' >"$TMP/invalid_character.x"
+cat >"$TMP/invalid_character.want" <<'EOF'
+invalid_character.x:1:24: error: invalid character '@'
+    1 | proc main() is print 1 @ 2
+      |                        ^
+EOF
+check_error invalid_character
+
+printf '%b' 'proc main() is print 4294967296\n' >"$TMP/number_too_large.x"
+cat >"$TMP/number_too_large.want" <<'EOF'
+number_too_large.x:1:22: error: number '4294967296' is too large (a number must be below 2^32)
+    1 | proc main() is print 4294967296
+      |                      ^
+EOF
+check_error number_too_large
+
+printf '%b' 'proc main() is print #\n' >"$TMP/hex_without_digits.x"
+cat >"$TMP/hex_without_digits.want" <<'EOF'
+hex_without_digits.x:1:22: error: expected hex digits after '#'
+    1 | proc main() is print #
+      |                      ^
+EOF
+check_error hex_without_digits
+
+printf '%b' 'proc main() is print #100000000\n' >"$TMP/hex_too_large.x"
+cat >"$TMP/hex_too_large.want" <<'EOF'
+hex_too_large.x:1:22: error: number '#100000000' is too large (a number must be below 2^32)
+    1 | proc main() is print #100000000
+      |                      ^
+EOF
+check_error hex_too_large
+
+printf '%b' 'proc main() is print 12ab\n' >"$TMP/invalid_number.x"
+cat >"$TMP/invalid_number.want" <<'EOF'
+invalid_number.x:1:22: error: invalid number '12ab'
+    1 | proc main() is print 12ab
+      |                      ^
+EOF
+check_error invalid_number
+
+printf '%b' 'proc main() is print '\''\\q'\''\n' >"$TMP/bad_escape.x"
+cat >"$TMP/bad_escape.want" <<'EOF'
+bad_escape.x:1:23: error: unknown escape '\q' in a character (use \n \t \\ \' or \0)
+    1 | proc main() is print '\q'
+      |                       ^
+EOF
+check_error bad_escape
+
+printf '%b' 'proc main() is print '\''a\n' >"$TMP/unterminated_character.x"
+cat >"$TMP/unterminated_character.want" <<'EOF'
+unterminated_character.x:1:22: error: missing closing ' of a character
+    1 | proc main() is print 'a
+      |                      ^
+EOF
+check_error unterminated_character
+
+printf '%b' 'proc main() is print '\'''\''\n' >"$TMP/empty_character.x"
+cat >"$TMP/empty_character.want" <<'EOF'
+empty_character.x:1:22: error: empty character ''
+    1 | proc main() is print ''
+      |                      ^
+EOF
+check_error empty_character
+
+printf '%b' 'proc main() is\n  var in\n  in := 1\n' >"$TMP/expected_token.x"
+cat >"$TMP/expected_token.want" <<'EOF'
+expected_token.x:2:9: error: expected ';' before 'in'
+    2 |   var in
+      |         ^
+EOF
+check_error expected_token
+
+printf '%b' 'proc main() is { print 1; ) }\n' >"$TMP/expected_statement.x"
+cat >"$TMP/expected_statement.want" <<'EOF'
+expected_statement.x:1:27: error: expected a statement before ')'
+    1 | proc main() is { print 1; ) }
+      |                           ^
+EOF
+check_error expected_statement
+
+printf '%b' 'proc main() is {\n  print 1;\n' >"$TMP/missing_close.x"
+cat >"$TMP/missing_close.want" <<'EOF'
+missing_close.x:2:11: error: expected '}' at end of input
+    2 |   print 1;
+      |           ^
+EOF
+check_error missing_close
+
+printf '%b' 'proc main() is print 1 + 2 * 3\n' >"$TMP/mixed_operators.x"
+cat >"$TMP/mixed_operators.want" <<'EOF'
+mixed_operators.x:1:28: error: '*' after '+' needs parentheses (X has no operator precedence): write '(a + b) * c' or 'a + (b * c)'
+    1 | proc main() is print 1 + 2 * 3
+      |                            ^
+EOF
+check_error mixed_operators
+
+printf '%b' 'proc main() is print 1 - 2 - 3\n' >"$TMP/repeated_minus.x"
+cat >"$TMP/repeated_minus.want" <<'EOF'
+repeated_minus.x:1:28: error: '-' cannot be repeated without parentheses: write '(a - b) - c' or 'a - (b - c)'
+    1 | proc main() is print 1 - 2 - 3
+      |                            ^
+EOF
+check_error repeated_minus
+
+printf '%b' 'proc main() is print 1 < 2 < 3\n' >"$TMP/chained_comparison.x"
+cat >"$TMP/chained_comparison.want" <<'EOF'
+chained_comparison.x:1:28: error: comparisons cannot be chained: write '(a < b) and (b < c)'
+    1 | proc main() is print 1 < 2 < 3
+      |                            ^
+EOF
+check_error chained_comparison
+
+printf '%b' 'proc main() is print -1 + 2\n' >"$TMP/unary_then_binary.x"
+cat >"$TMP/unary_then_binary.want" <<'EOF'
+unary_then_binary.x:1:25: error: '-' applies to one element only: write '(-a) + b' or '-(a + b)'
+    1 | proc main() is print -1 + 2
+      |                         ^
+EOF
+check_error unary_then_binary
+
+printf '%b' 'proc main() is print 2 + -1\n' >"$TMP/binary_then_unary.x"
+cat >"$TMP/binary_then_unary.want" <<'EOF'
+binary_then_unary.x:1:26: error: '-' after '+' needs parentheses: write 'a + (-b)'
+    1 | proc main() is print 2 + -1
+      |                          ^
+EOF
+check_error binary_then_unary
+
+printf '%b' 'proc main() is\n  var x;\n  x = 1\n' >"$TMP/assignment_with_equals.x"
+cat >"$TMP/assignment_with_equals.want" <<'EOF'
+assignment_with_equals.x:3:5: error: expected ':=', '!', '?' or a procedure call before '=' (assignment is ':='; '=' compares)
+    3 |   x = 1
+      |     ^
+EOF
+check_error assignment_with_equals
+
+printf '%b' 'proc main() is {\n  if true then print 1; else print 2\n}\n' >"$TMP/semicolon_before_else.x"
+cat >"$TMP/semicolon_before_else.want" <<'EOF'
+semicolon_before_else.x:2:25: error: expected a statement before 'else' (there is no ';' before 'else')
+    2 |   if true then print 1; else print 2
+      |                         ^
+EOF
+check_error semicolon_before_else
+
+printf '%b' 'proc main() is\n  var in;\n  network { 2 ! 22; 0 ? in & skip }\n' >"$TMP/network_branch_sequence.x"
+cat >"$TMP/network_branch_sequence.want" <<'EOF'
+network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch of several statements is a block: { s1; s2 })
+    3 |   network { 2 ! 22; 0 ? in & skip }
+      |                   ^
+EOF
+check_error network_branch_sequence
+
+{ echo "proc main() is print"; i=0; while [ $i -lt 1200 ]; do echo "("; i=$((i+1)); done; echo 1; i=0; while [ $i -lt 1200 ]; do printf ")"; i=$((i+1)); done; echo; } >"$TMP/nesting.x"
+cat >"$TMP/nesting.want" <<'EOF'
+nesting.x:1001:1: error: nesting deeper than 1,000 levels
+ 1001 | (
+      | ^
+EOF
+check_error nesting
+
+printf '%b' 'proc main() is print x\n' >"$TMP/undeclared.x"
+cat >"$TMP/undeclared.want" <<'EOF'
+undeclared.x:1:22: error: 'x' is not declared
+    1 | proc main() is print x
+      |                      ^
+EOF
+check_error undeclared
+
+printf '%b' 'val a = b;\nval b = 1;\nproc main() is skip\n' >"$TMP/used_before_declaration.x"
+cat >"$TMP/used_before_declaration.want" <<'EOF'
+used_before_declaration.x:1:9: error: 'b' is used before its declaration at line 2 (globals must be declared before use)
+    1 | val a = b;
+      |         ^
+EOF
+check_error used_before_declaration
+
+printf '%b' 'var a;\nvar a;\nproc main() is skip\n' >"$TMP/redeclared_global.x"
+cat >"$TMP/redeclared_global.want" <<'EOF'
+redeclared_global.x:2:5: error: redeclaration of 'a' (already declared at 1:5)
+    2 | var a;
+      |     ^
+EOF
+check_error redeclared_global
+
+printf '%b' 'proc p(val x) is\n  var x;\n  skip\nproc main() is p(1)\n' >"$TMP/redeclared_local.x"
+cat >"$TMP/redeclared_local.want" <<'EOF'
+redeclared_local.x:2:7: error: redeclaration of 'x' (already declared at 1:12)
+    2 |   var x;
+      |       ^
+EOF
+check_error redeclared_local
+
+printf '%b' 'var v;\nval c = v + 1;\nproc main() is skip\n' >"$TMP/val_not_constant.x"
+cat >"$TMP/val_not_constant.want" <<'EOF'
+val_not_constant.x:2:9: error: a val must be a constant, and 'v' is a variable (use numbers, characters, true, false, vals and operators)
+    2 | val c = v + 1;
+      |         ^
+EOF
+check_error val_not_constant
+
+printf '%b' 'val c = 1 / (2 - 2);\nproc main() is skip\n' >"$TMP/val_division_by_zero.x"
+cat >"$TMP/val_division_by_zero.want" <<'EOF'
+val_division_by_zero.x:1:11: error: division by zero in a val
+    1 | val c = 1 / (2 - 2);
+      |           ^
+EOF
+check_error val_division_by_zero
+
+printf '%b' 'val c = 1;\nproc main() is c := 2\n' >"$TMP/assign_to_val.x"
+cat >"$TMP/assign_to_val.want" <<'EOF'
+assign_to_val.x:2:16: error: cannot assign to 'c': it is a val constant
+    2 | proc main() is c := 2
+      |                ^
+EOF
+check_error assign_to_val
+
+printf '%b' 'proc p(val x) is x := 2\nproc main() is p(1)\n' >"$TMP/assign_to_val_parameter.x"
+cat >"$TMP/assign_to_val_parameter.want" <<'EOF'
+assign_to_val_parameter.x:1:18: error: cannot assign to 'x': it is a val parameter
+    1 | proc p(val x) is x := 2
+      |                  ^
+EOF
+check_error assign_to_val_parameter
+
+printf '%b' 'array a[2];\nproc main() is a := 2\n' >"$TMP/assign_to_array.x"
+cat >"$TMP/assign_to_array.want" <<'EOF'
+assign_to_array.x:2:16: error: cannot assign to the array 'a' as a whole: assign its elements, 'a[i]'
+    2 | proc main() is a := 2
+      |                ^
+EOF
+check_error assign_to_array
+
+printf '%b' 'var n;\narray a[n];\nproc main() is skip\n' >"$TMP/array_size_not_constant.x"
+cat >"$TMP/array_size_not_constant.want" <<'EOF'
+array_size_not_constant.x:2:9: error: an array size must be a constant, and 'n' is a variable (use numbers, characters, true, false, vals and operators)
+    2 | array a[n];
+      |         ^
+EOF
+check_error array_size_not_constant
+
+printf '%b' 'array a[0];\nproc main() is skip\n' >"$TMP/array_size_zero.x"
+cat >"$TMP/array_size_zero.want" <<'EOF'
+array_size_zero.x:1:9: error: an array size must be at least 1, not 0
+    1 | array a[0];
+      |         ^
+EOF
+check_error array_size_zero
+
+printf '%b' 'proc main() is\n  var n;\n  network i for n do skip\n' >"$TMP/network_count_not_constant.x"
+cat >"$TMP/network_count_not_constant.want" <<'EOF'
+network_count_not_constant.x:3:17: error: the count of a network must be a constant, and 'n' is a variable (use numbers, characters, true, false, vals and operators)
+    3 |   network i for n do skip
+      |                 ^
+EOF
+check_error network_count_not_constant
+
+printf '%b' 'proc main() is network i for 1048577 do skip\n' >"$TMP/network_count_too_large.x"
+cat >"$TMP/network_count_too_large.want" <<'EOF'
+network_count_too_large.x:1:30: error: the count of a network must be from 1 to 1,048,576, not 1048577
+    1 | proc main() is network i for 1048577 do skip
+      |                              ^
+EOF
+check_error network_count_too_large
+
+printf '%b' 'proc main() is while true do network { skip & skip }\n' >"$TMP/network_in_loop.x"
+cat >"$TMP/network_in_loop.want" <<'EOF'
+network_in_loop.x:1:30: error: a network statement may only be main's body or one of the statements of its body block (not inside a loop, a conditional, a nested block or another network)
+    1 | proc main() is while true do network { skip & skip }
+      |                              ^
+EOF
+check_error network_in_loop
+
+printf '%b' 'proc p() is network { skip & skip }\nproc main() is p()\n' >"$TMP/network_in_other_procedure.x"
+cat >"$TMP/network_in_other_procedure.want" <<'EOF'
+network_in_other_procedure.x:1:13: error: a network statement may only be in 'main'
+    1 | proc p() is network { skip & skip }
+      |             ^
+EOF
+check_error network_in_other_procedure
+
+printf '%b' 'proc start() is skip\n' >"$TMP/no_main.x"
+cat >"$TMP/no_main.want" <<'EOF'
+no_main.x:1:21: error: the program has no 'main' (it must have 'proc main() is ...')
+    1 | proc start() is skip
+      |                     ^
+EOF
+check_error no_main
+
+printf '%b' 'proc main(val x) is skip\n' >"$TMP/main_with_parameters.x"
+cat >"$TMP/main_with_parameters.want" <<'EOF'
+main_with_parameters.x:1:6: error: 'main' must be 'proc main()', without parameters
+    1 | proc main(val x) is skip
+      |      ^
+EOF
+check_error main_with_parameters
+
+printf '%b' 'proc p() is main()\nproc main() is p()\n' >"$TMP/main_called.x"
+cat >"$TMP/main_called.want" <<'EOF'
+main_called.x:1:13: error: 'main' cannot be called
+    1 | proc p() is main()
+      |             ^
+EOF
+check_error main_called
+
+printf '%b' 'func f() is return 1\nproc main() is f()\n' >"$TMP/func_as_statement.x"
+cat >"$TMP/func_as_statement.want" <<'EOF'
+func_as_statement.x:2:16: error: 'f' is a func: use its value (for example 'x := f(...)')
+    2 | proc main() is f()
+      |                ^
+EOF
+check_error func_as_statement
+
+printf '%b' 'proc p() is skip\nproc main() is print p()\n' >"$TMP/proc_in_expression.x"
+cat >"$TMP/proc_in_expression.want" <<'EOF'
+proc_in_expression.x:2:22: error: 'p' is a proc, which gives no value: only a func can be used in an expression
+    2 | proc main() is print p()
+      |                      ^
+EOF
+check_error proc_in_expression
+
+printf '%b' 'array a[2];\nproc main() is print a + 1\n' >"$TMP/array_as_value.x"
+cat >"$TMP/array_as_value.want" <<'EOF'
+array_as_value.x:2:22: error: 'a' is an array: use one of its elements, 'a[i]'
+    2 | proc main() is print a + 1
+      |                      ^
+EOF
+check_error array_as_value
+
+printf '%b' 'proc p(array a) is skip\nproc main() is p(3)\n' >"$TMP/value_for_array_parameter.x"
+cat >"$TMP/value_for_array_parameter.want" <<'EOF'
+value_for_array_parameter.x:2:18: error: argument 1 of 'p' must be an array name (its parameter is 'array a')
+    2 | proc main() is p(3)
+      |                  ^
+EOF
+check_error value_for_array_parameter
+
+printf '%b' 'var x;\nproc main() is print x[0]\n' >"$TMP/index_non_array.x"
+cat >"$TMP/index_non_array.want" <<'EOF'
+index_non_array.x:2:22: error: 'x' is a variable, not an array, so it cannot be indexed
+    2 | proc main() is print x[0]
+      |                      ^
+EOF
+check_error index_non_array
+
+printf '%b' 'proc main() is return 1\n' >"$TMP/return_outside_func.x"
+cat >"$TMP/return_outside_func.want" <<'EOF'
+return_outside_func.x:1:16: error: 'return' outside a func (a proc ends at the end of its body)
+    1 | proc main() is return 1
+      |                ^
+EOF
+check_error return_outside_func
+
+printf '%b' 'func f(val x) is if x then return 1\nproc main() is print f(1)\n' >"$TMP/missing_return.x"
+cat >"$TMP/missing_return.want" <<'EOF'
+missing_return.x:1:6: error: not every path through func 'f' ends in 'return'
+    1 | func f(val x) is if x then return 1
+      |      ^
+EOF
+check_error missing_return
+
+printf '%b' 'proc p(val a, val b) is skip\nproc main() is p(1)\n' >"$TMP/wrong_argument_count.x"
+cat >"$TMP/wrong_argument_count.want" <<'EOF'
+wrong_argument_count.x:2:16: error: wrong number of arguments to 'p': expected 2, found 1
+    2 | proc main() is p(1)
+      |                ^
+EOF
+check_error wrong_argument_count
+
+printf '%b' 'proc main() is 16777216 ! 1\n' >"$TMP/destination_out_of_range.x"
+cat >"$TMP/destination_out_of_range.want" <<'EOF'
+destination_out_of_range.x:1:16: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
+    1 | proc main() is 16777216 ! 1
+      |                ^
+EOF
+check_error destination_out_of_range
+
+printf '%b' 'proc main() is 0 : 256 ! 1\n' >"$TMP/port_out_of_range.x"
+cat >"$TMP/port_out_of_range.want" <<'EOF'
+port_out_of_range.x:1:20: error: port 256 is out of range: it must be from 0 to 255
+    1 | proc main() is 0 : 256 ! 1
+      |                    ^
+EOF
+check_error port_out_of_range
+
+printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
+cat >"$TMP/globals_do_not_fit.want" <<'EOF'
+globals_do_not_fit.x:1:7: error: the globals need 200 words, which with the program and 64 words of stack do not fit in --mem 256
+    1 | array a[200];
+      |       ^
+EOF
+check_error globals_do_not_fit --mem 256
+
+printf '%b' 'array a[180];\nproc main() is { print 100000; print 100000; print 100000; print 100000; print 100000 }\n' >"$TMP/program_does_not_fit.x"
+cat >"$TMP/program_does_not_fit.want" <<'EOF'
+program_does_not_fit.x:2:6: error: the program (14 words on processor 0) and its globals (180 words) leave fewer than 64 words of stack in --mem 256
+    2 | proc main() is { print 100000; print 100000; print 100000; print 100000; print 100000 }
+      |      ^
+EOF
+check_error program_does_not_fit --mem 256
+
+printf '%b' 'var a;\nvar a;\nproc main() is {\n  print b;\n  a := 1 + 2 * 3;\n  c()\n}\n' >"$TMP/several_errors.x"
+cat >"$TMP/several_errors.want" <<'EOF'
+several_errors.x:2:5: error: redeclaration of 'a' (already declared at 1:5)
+    2 | var a;
+      |     ^
+several_errors.x:4:9: error: 'b' is not declared
+    4 |   print b;
+      |         ^
+several_errors.x:5:14: error: '*' after '+' needs parentheses (X has no operator precedence): write '(a + b) * c' or 'a + (b * c)'
+    5 |   a := 1 + 2 * 3;
+      |              ^
+several_errors.x:6:3: error: 'c' is not declared
+    6 |   c()
+      |   ^
+EOF
+check_error several_errors

@@ -1,0 +1,314 @@
+/* Fuzzer of the compiler's front end: random text, soups of the language's
+ * tokens, mutations of real programs (programs/ and tests/programs/) and
+ * deeply nested inputs must never crash, hang or break the compiler's
+ * promises:
+ *   - a rejected input gets messages that each start "fuzz.x:L:C: error: "
+ *     with L and C inside the input, and none is an internal error;
+ *   - an accepted input gets one record per processor, each with entry word
+ *     1, mem[0] = M - G, every instruction complete and in its fewest bytes
+ *     and every branch landing on an instruction, and its hex file reads back
+ *     to the same records.
+ *
+ *   fuzz_compiler --iterations N   N inputs from fixed seeds (make test, check)
+ *   fuzz_compiler --forever        until interrupted (make fuzz); each input
+ *                                  is first written to fuzz-compiler-crash.x
+ *   fuzz_compiler --seed S         writes input S to fuzz-compiler-crash.x
+ * An input that breaks a promise is written to fuzz-compiler-crash.x; make it
+ * a regression test in tests/unit/test_compiler_regress.c. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compiler/compiler.h"
+#include "cpu/isa.h"
+
+static uint64_t rng_state;
+
+static uint64_t next(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static size_t below(size_t n) { return n ? (size_t)(next() % n) : 0; }
+
+enum { CAP = 64 * 1024, MAX_SEEDS = 64 };
+
+static char *seeds[MAX_SEEDS];
+static size_t seed_len[MAX_SEEDS], nseeds;
+
+static const char *const tokens[] = {
+    "val", "var", "array", "proc", "func", "is", "skip", "stop", "return", "if",
+    "then", "else", "while", "do", "network", "for", "print", "true", "false", "and",
+    "or", "xor", "procid", "nprocs", "timestep", ":=", "~=", "<=", ">=", "<<", ">>",
+    "+", "-", "*", "/", "%", "=", "<", ">", "~", ":", "!", "?", ";", ",", "(", ")",
+    "[", "]", "{", "}", "&", "main", "x", "y", "a", "f", "i", "n", "0", "1", "22",
+    "#FF", "#", "4294967295", "4294967296", "'a'", "'\\n'", "''", "'ab", "'\\q'",
+    "| comment\n", "\n", "\t", "@", "\"", "proc main() is", "func f(val x) is",
+    "array a[4];", "var x;", "val n = 3;", "network i for n do", "x := 1",
+};
+
+/* Appends s to buf (of length *n) if it fits. */
+static void add(char *buf, size_t *n, const char *s, size_t len)
+{
+    if (*n + len < CAP) {
+        memcpy(buf + *n, s, len);
+        *n += len;
+    }
+}
+
+static void add_token(char *buf, size_t *n)
+{
+    const char *t = tokens[below(sizeof tokens / sizeof tokens[0])];
+    add(buf, n, t, strlen(t));
+    add(buf, n, below(5) ? " " : "\n", 1);
+}
+
+/* Deeply nested constructs, usually past the 1,000 limit, closed or not. */
+static size_t make_nested(char *buf)
+{
+    static const char *const open[] = { "(", "{ ", "if x then ", "while x do ", "a[",
+                                        "f(", "-(", "network { " };
+    static const char *const close[] = { ")", " }", "", "", "]", ")", ")", " }" };
+    size_t n = 0, depth = 500 + below(3000);
+    int kind = (int)below(8), mixed = below(3) == 0;
+    uint8_t *stack = malloc(depth);
+    add(buf, &n, "proc main() is print ", 21);
+    for (size_t i = 0; i < depth; i++) {
+        stack[i] = (uint8_t)(mixed ? below(8) : (size_t)kind);
+        add(buf, &n, open[stack[i]], strlen(open[stack[i]]));
+    }
+    add(buf, &n, "1", 1);
+    for (size_t i = depth; i-- > 0 && below(50) != 0;)
+        add(buf, &n, close[stack[i]], strlen(close[stack[i]]));
+    free(stack);
+    return n;
+}
+
+/* A real program with a few edits. */
+static size_t make_mutant(char *buf)
+{
+    size_t s = below(nseeds), n = seed_len[s] < CAP / 2 ? seed_len[s] : CAP / 2;
+    memcpy(buf, seeds[s], n);
+    for (int e = 1 + (int)below(5); e > 0 && n > 0; e--) {
+        size_t at = below(n), len = 1 + below(n - at < 40 ? n - at : 40);
+        switch (below(6)) {
+        case 0: memmove(buf + at, buf + at + len, n - at - len); n -= len; break;
+        case 1: if (n + len < CAP) { memmove(buf + at + len, buf + at, n - at); n += len; } break;
+        case 2: buf[at] = (char)below(256); break;
+        case 3: n = at; break;
+        default: {
+            char tmp[CAP / 2];
+            size_t m = n - at;
+            memcpy(tmp, buf + at, m);
+            n = at;
+            add_token(buf, &n);
+            add(buf, &n, tmp, m);
+            break;
+        }
+        }
+    }
+    return n;
+}
+
+/* One input into buf; returns its length. */
+static size_t make_input(char *buf)
+{
+    size_t n = 0;
+    switch (below(10)) {
+    case 0:                                     /* random bytes */
+        n = below(2000);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (char)(below(4) ? " \n;:=(){}[]!?&|#'abcdefxyz0123456789+-*/<>~"[below(44)]
+                                     : (int)below(256));
+        return n;
+    case 1: case 2: case 3:                     /* a soup of tokens */
+        for (size_t k = below(400); k > 0; k--)
+            add_token(buf, &n);
+        return n;
+    case 4:
+        return make_nested(buf);
+    default:
+        return nseeds ? make_mutant(buf) : 0;
+    }
+}
+
+/* Every line of the messages is a message "fuzz.x:L:C: error: ..." with L
+ * and C inside the input, a source line, a caret line, or the closing note;
+ * none is an internal error. */
+static int messages_ok(const char *msgs, const char *text, size_t n)
+{
+    unsigned lines = 1;
+    for (size_t i = 0; i < n; i++)
+        lines += text[i] == '\n';
+    if (!*msgs || strstr(msgs, "internal compiler error"))
+        return 0;
+    for (const char *l = msgs; *l; l = strchr(l, '\n') + 1) {
+        unsigned line, col;
+        int used = 0;
+        if (l[0] == ' ' || strncmp(l, "fuzz.x: note: stopped after", 27) == 0 ||
+            strncmp(l, "fuzz.x: error: out of memory", 28) == 0) {
+            /* a source or caret line, or a closing note */
+        } else if (sscanf(l, "fuzz.x:%u:%u: error: %n", &line, &col, &used) != 2 || !used ||
+                   line < 1 || line > lines || col < 1 || col > n + 1) {
+            return 0;
+        }
+        if (!strchr(l, '\n'))
+            return 0;
+    }
+    return 1;
+}
+
+/* The promises about one record of an accepted program. */
+static int record_ok(const HexRecord *r, uint32_t mem)
+{
+    static const uint8_t startup[] = { 0x30, 0x60, 0xfd, 0xef, 0xae, 0x22, 0x11, 0x53 };
+    if (r->entry != 1 || r->length < 15 || memcmp(r->image + 4, startup, sizeof startup) != 0)
+        return 0;
+    uint32_t sp0 = r->image[0] | r->image[1] << 8 | r->image[2] << 16 |
+                   (uint32_t)r->image[3] << 24;
+    if (sp0 > mem || sp0 < (r->length + 3) / 4 + 64)
+        return 0;
+    uint8_t *start = calloc(r->length + 1, 1);
+    int ok = 1;
+    for (size_t pos = 4; pos < r->length && ok;) {
+        IsaInsn in;
+        pos += isa_decode(r->image, r->length, pos, &in);
+        start[in.addr] = 1;
+        ok = in.complete && in.length == isa_encoded_length(in.op, in.operand);
+    }
+    for (size_t pos = 4; pos < r->length && ok;) {
+        IsaInsn in;
+        pos += isa_decode(r->image, r->length, pos, &in);
+        if (in.op == OP_BR || in.op == OP_BRT || in.op == OP_LDAP) {
+            uint32_t target = in.addr + in.length + in.operand;
+            ok = target >= 4 && target < r->length && start[target];
+        }
+    }
+    free(start);
+    return ok;
+}
+
+/* The image's records, and its hex file read back. */
+static int image_ok(const HexImage *img, uint32_t mem)
+{
+    if (img->count < 1 || img->count > (1u << 20))
+        return 0;
+    for (uint32_t p = 0; p < img->count; p++)
+        if (!record_ok(&img->records[p], mem))
+            return 0;
+    char *buf = NULL, err[256];
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    int ok = compile_write_hex(f, img, "fuzz.x", mem) == 0;
+    fclose(f);
+    HexImage back;
+    ok = ok && hex_parse(buf, size, "fuzz.hex", mem, &back, err, sizeof err) == 0;
+    if (ok) {
+        ok = back.count == img->count;
+        for (uint32_t p = 0; ok && p < img->count; p++)
+            ok = back.records[p].length == img->records[p].length &&
+                 memcmp(back.records[p].image, img->records[p].image,
+                        img->records[p].length) == 0;
+        hex_free(&back);
+    }
+    free(buf);
+    return ok;
+}
+
+/* Compiles one input; returns whether every promise held. */
+static int check_one(const char *text, size_t n, uint32_t mem, int *accepted)
+{
+    char *msgs = NULL;
+    size_t size = 0;
+    HexImage img;
+    FILE *f = open_memstream(&msgs, &size);
+    int errors = compile_program("fuzz.x", text, n, mem, &img, f);
+    fclose(f);
+    int ok = errors >= 0;
+    *accepted = errors == 0;
+    if (errors > 0)
+        ok = messages_ok(msgs, text, n) && img.count == 0;
+    else if (errors == 0) {
+        ok = size == 0 && image_ok(&img, mem);
+        hex_free(&img);
+    }
+    free(msgs);
+    return ok;
+}
+
+/* Reads the seed programs: the .x files of programs/ and tests/programs/. */
+static void read_seeds(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL && nseeds < MAX_SEEDS;) {
+        size_t len = strlen(e->d_name);
+        char path[512], err[256];
+        if (len < 3 || strcmp(e->d_name + len - 2, ".x") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((seeds[nseeds] = read_whole_file(path, &seed_len[nseeds], err, sizeof err)))
+            nseeds++;
+    }
+    closedir(d);
+}
+
+static void save(const char *buf, size_t n)
+{
+    FILE *f = fopen("fuzz-compiler-crash.x", "wb");
+    if (f) {
+        fwrite(buf, 1, n, f);
+        fclose(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long iterations = 2000, only = -1;
+    int forever = 0;
+    uint64_t seed = 4242;
+    if (argc >= 2 && strcmp(argv[1], "--forever") == 0) {
+        forever = 1;
+        seed = (uint64_t)time(NULL);
+    } else if (argc >= 3 && strcmp(argv[1], "--iterations") == 0) {
+        iterations = atol(argv[2]);
+    } else if (argc >= 3 && strcmp(argv[1], "--seed") == 0) {
+        only = atol(argv[2]);
+    }
+    read_seeds("programs");
+    read_seeds("tests/programs");
+    char *buf = malloc(CAP);
+    long accepted = 0;
+    for (long i = only >= 0 ? only - (long)seed : 0; forever || only >= 0 || i < iterations; i++) {
+        rng_state = seed + (uint64_t)i;
+        size_t n = make_input(buf);
+        uint32_t mem = below(4) ? COMPILE_MEM_DEFAULT : (uint32_t)(256 + below(2000));
+        int ok_accepted;
+        if (forever || only >= 0)
+            save(buf, n);
+        if (only >= 0)
+            break;
+        if (!check_one(buf, n, mem, &ok_accepted)) {
+            save(buf, n);
+            printf("FAIL fuzz_compiler: input %ld (seed %llu, --mem %u) broke a promise; "
+                   "written to fuzz-compiler-crash.x\n", i, (unsigned long long)(seed + i), mem);
+            return 1;
+        }
+        accepted += ok_accepted;
+        if (forever && i % 10000 == 0)
+            fprintf(stderr, "fuzz_compiler: %ld inputs, %ld accepted\n", i, accepted);
+    }
+    if (only < 0)
+        printf("PASS fuzz_compiler (%ld inputs from seed %llu, %ld accepted)\n", iterations,
+               (unsigned long long)seed, accepted);
+    for (size_t s = 0; s < nseeds; s++)
+        free(seeds[s]);
+    free(buf);
+    return 0;
+}
