@@ -87,10 +87,9 @@ check:
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do echo "== $$f (open-ended; Ctrl-C to stop)"; $$f --forever || exit 1; done
 
-# Until the machine and the compiler land, `make run` shows the disassembly
-# of the thesis's Figure 8 image; then it runs programs/appendix_c.x.
+# The thesis's Appendix C program, compiled in memory and run.
 run: all
-	$(BIN)/emu --disasm tests/data/figure8.hex
+	$(BIN)/emu programs/appendix_c.x
 
 bench: all $(BENCH_BIN)
 	@bench/run.sh $(BUILD) $(BIN)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/compiler.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "emu/machine.h"
@@ -79,9 +80,8 @@ static int load_program(const EmuOptions *opt, HexImage *img)
     char err[1024];
     size_t len = strlen(opt->program);
     if (len > 2 && strcmp(opt->program + len - 2, ".x") == 0) {
-        fprintf(stderr, "emu: %s: compiling .x programs is not available yet; "
-                "compile it with bin/xc and run the .hex\n", opt->program);
-        return -1;
+        /* Compiled in memory with this run's --mem: no file is written. */
+        return compile_file(opt->program, opt->machine.mem_words, img, stderr) == 0 ? 0 : -1;
     }
     if (hex_read_file(opt->program, opt->machine.mem_words, img, err, sizeof err) != 0) {
         fprintf(stderr, "emu: %s\n", err);

@@ -158,3 +158,24 @@ if command -v script >/dev/null 2>&1; then
     script -qec "\"$EMU\" --routing dmodk --max-steps 150000000 -q $D/loop.hex" /dev/null >"$TMP/tty" 2>&1
     expect_grep progress_on_a_terminal "timesteps/s" "$TMP/tty"
 fi
+
+# ---- .x programs are compiled in memory -----------------------------------------------
+mkdir "$TMP/xdir"
+cp programs/appendix_c.x "$TMP/xdir/"
+ls -A "$TMP/xdir" >"$TMP/before"
+run "$EMU" -q "$TMP/xdir/appendix_c.x"
+expect_status x_run_status 0
+if [ "$(tail -n 2 "$TMP/out")" = "$(printf 'collisions: 0\ntimesteps: 35')" ]; then
+    pass x_run_appendix_c_benes; else fail x_run_appendix_c_benes "$(cat "$TMP/out")"; fi
+ls -A "$TMP/xdir" >"$TMP/after"
+expect_same x_run_leaves_no_file "$TMP/before" "$TMP/after"
+run "$EMU" --disasm "$TMP/xdir/appendix_c.x"
+# processors 0 and 1 of the compiled program are Figure 8's two records
+head -n 47 "$TMP/out" >"$TMP/out.head"
+expect_same x_disasm_is_figure8 tests/golden/figure8.disasm "$TMP/out.head"
+printf 'proc main() is\n  print 1 +\n' >"$TMP/xdir/bad.x"
+run "$EMU" "$TMP/xdir/bad.x"
+expect_status x_compile_error_status 1
+expect_grep x_compile_error_message "bad.x:2:12: error: expected a name, a number or '(' at end of input" "$TMP/err"
+expect_empty x_compile_error_no_stdout "$TMP/out"
+if [ ! -e "$TMP/xdir/bad.hex" ]; then pass x_compile_error_no_file; else fail x_compile_error_no_file; fi
