@@ -33,16 +33,25 @@
 
 #include "net/net_internal.h"
 
-static void list_push(IndexList *l, uint32_t x)
+/* Makes room for n entries. In a timestep each packet enters each of the
+ * step's lists at most once, so room for the packets in flight at its start
+ * is enough, and a push needs no check. */
+static void list_reserve(IndexList *l, size_t n)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        uint32_t *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            abort();    /* the lists hold at most one entry per packet */
-        l->items = items;
-        l->cap = cap;
-    }
+    if (n <= l->cap)
+        return;
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    while (cap < n)
+        cap *= 2;
+    uint32_t *items = realloc(l->items, cap * sizeof *items);
+    if (!items)
+        abort();        /* a few bytes per packet in flight: cannot fail in practice */
+    l->items = items;
+    l->cap = cap;
+}
+
+static inline void list_push(IndexList *l, uint32_t x)
+{
     l->items[l->n++] = x;
 }
 
@@ -320,6 +329,10 @@ void net_step(Net *net, uint64_t t)
         return;                 /* nothing in slots, on links or in buffers */
     net->next_claimers.n = 0;
     net->next_on_links.n = 0;
+    IndexList *lists[] = { &net->next_claimers, &net->next_on_links, &net->claimed,
+                           &net->touched, &net->woken };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        list_reserve(lists[i], net->in_flight);
 
     stage_claims(net);                                  /* a, b */
     for (size_t i = 0; i < net->on_links.n; i++)        /* c, d */
