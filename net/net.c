@@ -36,10 +36,14 @@ Net *net_new(const NetConfig *cfg)
     for (int d = 0; d < 2; d++) {
         net->stats.link_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
         net->stats.buffer_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
+        net->stats.asleep_link[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
+        net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
     }
     if (!net->channels || !net->buffers || !net->ports || !net->out_slot ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
-        !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1]) {
+        !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
+        !net->stats.asleep_link[0] || !net->stats.asleep_link[1] ||
+        !net->stats.asleep_buffer[0] || !net->stats.asleep_buffer[1]) {
         net_free(net);
         errno = ENOMEM;
         return NULL;
@@ -63,6 +67,8 @@ void net_free(Net *net)
     for (int d = 0; d < 2; d++) {
         free(net->stats.link_collisions[d]);
         free(net->stats.buffer_collisions[d]);
+        free(net->stats.asleep_link[d]);
+        free(net->stats.asleep_buffer[d]);
     }
     free(net->stats.latency_hist);
     IndexList *lists[] = { &net->claimers, &net->next_claimers, &net->on_links,
@@ -129,12 +135,15 @@ uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
 void net_release_read(Net *net, uint32_t x)
 {
     Packet *pk = &net->pool[x];
+    uint32_t port = pk->at;
     net->stats.read++;
     if (net->event) {
         NetEvent ev = { EV_READ, net->timestep, pk, pk->dst, PLACE_PORT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
+    if (net->ports[port].sleepers != NET_NIL)
+        net_wake_port(net, port);
 }
 
 bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
@@ -527,14 +536,43 @@ int net_check(const Net *net, char *err, size_t size)
         BROKEN("net: %llu packets sent, but %llu read + %llu in flight + %llu in ports",
                (unsigned long long)net->stats.sent, (unsigned long long)net->stats.read,
                (unsigned long long)in_flight, (unsigned long long)in_ports);
-    /* The active lists: every claimant exactly once, every link packet once. */
-    uint64_t heads = 0, links = 0;
+    /* The active lists and the sleepers: every claimant and every link
+     * packet is either on its list (awake) or asleep on exactly one sleeper
+     * list, of the buffer, port or channel that blocks it. */
+    uint64_t heads = 0, links = 0, asleep = 0, listed = 0;
     for (uint32_t x = 0; x < net->pool_cap; x++) {
         const Packet *pk = &net->pool[x];
-        heads += pk->place == PLACE_SLOT ||
-                 (pk->place == PLACE_BUFFER && net->buffers[pk->at].head == x);
+        if (pk->place == PLACE_FREE || pk->place == PLACE_PORT)
+            continue;
+        bool head = pk->place == PLACE_SLOT ||
+                    (pk->place == PLACE_BUFFER && net->buffers[pk->at].head == x);
+        if (pk->asleep != AWAKE) {
+            asleep++;
+            bool right = pk->asleep == ASLEEP_CLAIM ? head : pk->place == PLACE_LINK;
+            if (!right)
+                BROKEN("net: packet #%llu sleeps in the wrong place",
+                       (unsigned long long)pk->id);
+            continue;
+        }
+        heads += head;
         links += pk->place == PLACE_LINK;
     }
+    const Fifo *lists[2] = { net->buffers, net->ports };
+    size_t sizes[2] = { 4 * (size_t)net->nswitches, (size_t)net->nprocs * net->cfg.ports };
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t i = 0; i < sizes[kind]; i++)
+            for (uint32_t y = lists[kind][i].sleepers; y != NET_NIL; y = net->pool[y].wait_next) {
+                if (++listed > asleep)
+                    BROKEN("net: a sleeper list is broken");
+            }
+    for (size_t c = 0; c < channels; c++)
+        for (uint32_t y = net->channels[c].sleepers; y != NET_NIL; y = net->pool[y].wait_next)
+            if (++listed > asleep)
+                BROKEN("net: a sleeper list is broken");
+    if (listed != asleep || asleep != net->stats.asleep)
+        BROKEN("net: %llu packets asleep, %llu on sleeper lists, %llu counted",
+               (unsigned long long)asleep, (unsigned long long)listed,
+               (unsigned long long)net->stats.asleep);
     if (net->claimers.n != heads)
         BROKEN("net: %zu packets will claim a link, %llu should", net->claimers.n,
                (unsigned long long)heads);

@@ -62,6 +62,14 @@ typedef enum PacketPlace {
 
 enum { DIR_UP = 0, DIR_DOWN = 1 };
 
+/* Waiting packets sleep (step.c explains): what on. */
+typedef enum PacketSleep {
+    AWAKE,                 /* handled every timestep */
+    ASLEEP_BUFFER,         /* on a link, refused by a full buffer */
+    ASLEEP_PORT,           /* on its last link, waiting for a full input port */
+    ASLEEP_CLAIM           /* claiming a link whose packet sleeps */
+} PacketSleep;
+
 /* A packet: one cache line, the fields the network stage uses most first. */
 typedef struct Packet {
     uint32_t next;         /* next packet in the same FIFO, or NET_NIL */
@@ -80,7 +88,11 @@ typedef struct Packet {
     uint32_t src, dst, data;
     uint64_t id;           /* creation order, from 0 */
     uint64_t created;      /* timestep of its OUT */
-    uint32_t unused[2];    /* pads the packet to one 64-byte line */
+    uint32_t wait_next;    /* next sleeper on the same buffer, port or channel */
+    uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
+    uint8_t sleep_dir;     /* the direction and layer its collision or wait */
+    uint8_t sleep_layer;   /* is charged to, each timestep it sleeps */
+    uint8_t unused;        /* pads the packet to one 64-byte line */
 } Packet;
 
 _Static_assert(sizeof(Packet) == 64, "a packet is one cache line");
@@ -89,13 +101,15 @@ _Static_assert(sizeof(Packet) == 64, "a packet is one cache line");
  * an input port. */
 typedef struct Fifo {
     uint32_t head, tail;   /* packet indices, NET_NIL when empty */
-    uint32_t count;        /* packets in it */
-    uint32_t entered;      /* packets that entered it in this timestep's stage d */
+    uint16_t count;        /* packets in it (at most 1024) */
+    uint16_t entered;      /* packets that entered it in this timestep's stage d */
+    uint32_t sleepers;     /* packets asleep until it has room (via wait_next) */
 } Fifo;
 
 typedef struct Channel {
     uint32_t main;         /* the packet on the link, or NET_NIL */
     uint32_t temp;         /* the packet claiming it this timestep, or NET_NIL */
+    uint32_t sleepers;     /* claimants asleep until `main` wakes (via wait_next) */
 } Channel;
 
 /* A growable vector of packet (or other) indices. */
@@ -116,6 +130,10 @@ typedef struct NetStats {
     uint64_t *latency_hist;           /* [latency] = packets, grown on demand */
     size_t latency_hist_len;
     uint32_t max_buffer;              /* largest occupancy after stage d */
+    /* Sleeping packets, whose collisions and port waits are added every
+     * timestep: by direction and layer, as the collisions are charged. */
+    uint64_t *asleep_link[2], *asleep_buffer[2];
+    uint64_t asleep_port, asleep;     /* port waiters; all sleepers */
 } NetStats;
 
 /* What happened to a packet, for --trace and --routes (adaptive choices). */

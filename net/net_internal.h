@@ -70,4 +70,8 @@ static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned
     return link_channel(net, port_link(net, s, pk->layer, q), pk->dir);
 }
 
+/* Wakes the packets asleep on input port `port` (an index into net->ports:
+ * processor * ports + port) after an IN read it (step.c). */
+void net_wake_port(Net *net, uint32_t port);
+
 #endif

@@ -329,6 +329,100 @@ static void random_traffic(unsigned k, unsigned planes, bool full, bool adaptive
     net_free(net);
 }
 
+/* ---- sleeping packets change nothing ---------------------------------------- */
+
+static void count_events(void *ctx, const NetEvent *ev)
+{
+    (void)ev;
+    (*(uint64_t *)ctx)++;
+}
+
+/* A fingerprint of where every packet is and of every statistic. */
+static uint64_t fingerprint(const Net *net)
+{
+    uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+    for (uint32_t x = 1; x < net->pool_cap; x++) {
+        const Packet *pk = &net->pool[x];
+        if (pk->place == PLACE_FREE)
+            continue;
+        MIX(pk->id); MIX(pk->place); MIX(pk->at); MIX(pk->dir); MIX(pk->routing);
+    }
+    const NetStats *st = &net->stats;
+    for (int d = 0; d < 2; d++)
+        for (unsigned l = 1; l <= net->cfg.k; l++) {
+            MIX(st->link_collisions[d][l]);
+            MIX(st->buffer_collisions[d][l]);
+        }
+    MIX(st->sent); MIX(st->delivered); MIX(st->read); MIX(st->links_crossed);
+    MIX(st->port_waits); MIX(st->latency_sum); MIX(st->max_buffer); MIX(net->moved);
+#undef MIX
+    return h;
+}
+
+/* Two networks get the same random traffic, one watched by an observer (so
+ * that no packet sleeps) and one not: after every timestep every packet
+ * must be in the same place and every statistic equal. Reads are sparse and
+ * loads heavy, so that many packets sleep for a long time. */
+static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool adaptive,
+                                    unsigned buffer, unsigned depth, unsigned steps)
+{
+    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive };
+    Net *a = net_new(&cfg), *b = net_new(&cfg);
+    uint64_t events = 0;
+    b->event = count_events;
+    b->event_ctx = &events;
+    uint32_t n = 1u << k;
+    uint64_t asleep_max = 0;
+    for (uint64_t t = 1; t <= steps; t++) {
+        a->timestep = b->timestep = t;
+        for (uint32_t p = 0; p < n; p++) {
+            for (unsigned port = 0; port < cfg.ports; port++) {
+                uint32_t w, w2;
+                if (rnd(8) == 0)
+                    CHECK_EQ(net_in_take(a, p, port, &w), net_in_take(b, p, port, &w2));
+            }
+            if (t <= steps - 200 && net_out_free(a, p) && rnd(2) == 0) {
+                CHECK(net_out_free(b, p));
+                uint32_t q = rnd(n), port = rnd(cfg.ports);
+                unsigned plane = planes == 2 ? rnd(2) : 0;
+                unsigned cmin = p == q ? 1 : msb(p ^ q) + 1;
+                unsigned count = adaptive ? cmin : cmin + rnd(k - cmin + 1);
+                uint32_t routing = adaptive ? 0 : rnd(1u << (count - 1));
+                send(a, p, q, port, plane, count, routing, t);
+                send(b, p, q, port, plane, count, routing, t);
+            }
+        }
+        step(a, t);
+        step(b, t);
+        if (a->stats.asleep > asleep_max)
+            asleep_max = a->stats.asleep;
+        if (fingerprint(a) != fingerprint(b)) {
+            printf("  k=%u planes=%u %s%s B=%u D=%u: differ at t=%llu\n", k, planes,
+                   full ? "full" : "half", adaptive ? " adaptive" : "", buffer, depth,
+                   (unsigned long long)t);
+            CHECK(!"sleeping and awake networks agree");
+            break;
+        }
+    }
+    CHECK_EQ(b->stats.asleep, 0);         /* with an observer nothing sleeps */
+    CHECK(asleep_max > 0);                /* the test did make packets sleep */
+    CHECK(events > 0);
+    net_free(a);
+    net_free(b);
+}
+
+static void sleeping_is_exact(void)
+{
+    sleeping_is_exact_under(3, 2, false, false, 1, 1, 1500);
+    sleeping_is_exact_under(3, 1, true, false, 2, 1, 1500);
+    sleeping_is_exact_under(5, 2, true, false, 1, 2, 1500);
+    sleeping_is_exact_under(5, 2, false, false, 3, 1, 1500);
+    sleeping_is_exact_under(6, 2, true, true, 2, 1, 1000);
+    sleeping_is_exact_under(6, 1, false, true, 1, 1, 1000);
+    sleeping_is_exact_under(8, 2, true, false, 5, 1, 600);
+}
+
 static void conservation_n64(void)
 {
     random_traffic(6, 2, true, false, 3000);
@@ -353,6 +447,7 @@ int main(void)
     RUN(blocked_by_a_full_input_port);
     RUN(delivery_oldest_first);
     RUN(half_duplex_network_deadlock);
+    RUN(sleeping_is_exact);
     RUN(conservation_n64);
     RUN(conservation_n1024);
     return CHECK_EXIT();

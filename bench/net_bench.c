@@ -1,0 +1,92 @@
+/* The network stage alone: random traffic injected straight into the
+ * network (no processors), every input port read every timestep, so that
+ * only the network limits throughput. Prints packet hops (links crossed)
+ * per second and collisions per hop for a range of offered loads.
+ *
+ *   net_bench [--procs N] [--duplex half|full] [--routing NAME] [--steps S]
+ *
+ * Load L means each processor with an empty output slot sends a packet in
+ * a timestep with probability L, to a uniformly random destination. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "net/net.h"
+#include "net/route.h"
+
+static uint64_t rng = 12345;
+
+static uint32_t draw(uint32_t n)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng >> 33) % n);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t n = 4096;
+    bool full = true;
+    RoutingAlgorithm alg = ROUTING_BENES;
+    uint64_t steps = 2000;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--procs")) n = (uint32_t)atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--duplex")) full = !strcmp(argv[i + 1], "full");
+        else if (!strcmp(argv[i], "--routing")) routing_parse(argv[i + 1], &alg);
+        else if (!strcmp(argv[i], "--steps")) steps = (uint64_t)atoll(argv[i + 1]);
+    }
+    unsigned k = 0;
+    while ((1u << k) < n)
+        k++;
+    static const double loads[] = { 0.05, 0.1, 0.2, 0.5, 1.0 };
+    printf("%-6s %-6s %-10s %5s %12s %12s %14s\n", "N", "duplex", "routing", "load",
+           "hops/s", "hops/step", "collisions/hop");
+    for (size_t li = 0; li < sizeof loads / sizeof loads[0]; li++) {
+        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE };
+        Net *net = net_new(&cfg);
+        Router *router = router_new(alg, k, 2, 1);
+        RouteRequest *reqs = malloc(n * sizeof *reqs);
+        Route *routes = malloc(n * sizeof *routes);
+        uint32_t *words = malloc(n * sizeof *words);
+        uint32_t threshold = (uint32_t)(loads[li] * 1000000);
+        double start = now();
+        for (uint64_t t = 1; t <= steps; t++) {
+            net->timestep = t;
+            size_t batch = 0;
+            for (uint32_t p = 0; p < n; p++) {
+                uint32_t w;
+                for (unsigned port = 0; port < cfg.ports; port++)
+                    while (net_in_take(net, p, port, &w))
+                        ;
+                if (net_out_free(net, p) && draw(1000000) < threshold) {
+                    net_reserve_out(net, p);
+                    reqs[batch] = (RouteRequest){ p, draw(n), draw(cfg.ports), net_count_request(net, p) };
+                    words[batch++] = p;
+                }
+            }
+            router_route(router, reqs, batch, routes);
+            for (size_t i = 0; i < batch; i++)
+                net_inject(net, &reqs[i], &routes[i], words[i], t);
+            net_step(net, t);
+        }
+        double secs = now() - start;
+        const NetStats *st = &net->stats;
+        printf("%-6u %-6s %-10s %5.2f %12.3g %12.1f %14.3f\n", n, full ? "full" : "half",
+               routing_name(alg), loads[li], st->links_crossed / secs,
+               (double)st->links_crossed / steps,
+               (double)(st->link_total + st->buffer_total) / (double)st->links_crossed);
+        free(reqs);
+        free(routes);
+        free(words);
+        router_free(router);
+        net_free(net);
+    }
+    return 0;
+}
