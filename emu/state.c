@@ -120,7 +120,7 @@ static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
             snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%u %u|%u %u]", j, b[2].count,
                      b[3].count, b[0].count, b[1].count);
         for (unsigned x = 0; x < 2; x++) {
-            char what[32];
+            char what[28];   /* fits "p%u " in a cell of 40 */
             link_cell(m, 2 * s + x, what, sizeof what);
             if (l == 1)
                 snprintf(r->cells[2 * j + x], sizeof r->cells[0], "p%u %s", 2 * j + x, what);
