@@ -38,8 +38,10 @@
  *   pattern,N,routing,duplex,rounds,collisions,link_collisions,
  *   buffer_collisions,timesteps,mean_latency,max_latency,end,delivered,
  *   batches
- * (`end` is how the run ended -- normal, or deadlock or limit, when the
- * figures are those of the part that ran -- `delivered` how many of the
+ * (`end` is how the run ended -- normal, or network-deadlock (packets wait
+ * for each other in the network), program-deadlock (processors wait for
+ * packets that cannot come) or limit (--max-steps), when the figures are
+ * those of the part that ran -- `delivered` how many of the
  * N * rounds packets arrived, and `batches` in how many timesteps packets
  * were sent, so N * rounds / batches is the mean batch size). Each run is
  * deterministic: the traffic and the random routings use --seed (default 1).
@@ -344,6 +346,8 @@ static int run_one(const Options *o, const Run *run, FILE *const *outs, int nout
     char label[40];                             /* "random", or "random+lag3" */
     snprintf(label, sizeof label, o->lag ? "%s+lag%u" : "%s", pattern_names[run->pattern],
              o->lag);
+    const char *end = m.end != END_DEADLOCK ? machine_end_name(m.end)
+                      : net_is_stuck(m.net) ? "network-deadlock" : "program-deadlock";
     double mean = st->delivered ? (double)st->latency_sum / (double)st->delivered : 0.0;
     for (int i = 0; i < nouts; i++) {
         fprintf(outs[i], "%s,%u,%s,%s,%u,%llu,%llu,%llu,%llu,%.3f,%llu,%s,%llu,%llu\n",
@@ -352,7 +356,7 @@ static int run_one(const Options *o, const Run *run, FILE *const *outs, int nout
                 (unsigned long long)(st->link_total + st->buffer_total),
                 (unsigned long long)st->link_total, (unsigned long long)st->buffer_total,
                 (unsigned long long)m.t, mean, (unsigned long long)st->latency_max,
-                machine_end_name(m.end), (unsigned long long)st->delivered,
+                end, (unsigned long long)st->delivered,
                 (unsigned long long)bc.batches);
         fflush(outs[i]);
     }
