@@ -624,7 +624,8 @@ static void greedy_deadlock_01243567(void)
     char where[2][64] = { "", "" };
     for (uint32_t x = 0; x < r.net->pool_cap; x++) {
         const Packet *pk = &r.net->pool[x];
-        if ((pk->place == PLACE_LINK || pk->place == PLACE_BUFFER) && (pk->src == 3 || pk->src == 7))
+        bool held = pk->place == PLACE_LINK || pk->place == PLACE_BUFFER;
+        if (held && (pk->src == 3 || pk->src == 7))
             net_place_name(r.net, pk, where[pk->src == 7], sizeof where[0]);
     }
     CHECK_STR(where[0], "buffer p0.l3.s3.d1 place 1 of 1");
