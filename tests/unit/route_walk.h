@@ -24,8 +24,9 @@
 
 #include "net/route.h"
 #include "net/topology.h"
+#include "tests/perm.h"
 
-enum { DIR_UP = 0, DIR_DOWN = 1 };
+enum { WALK_UP = 0, WALK_DOWN = 1 };   /* a link key's direction bit */
 
 /* Where a batch's packets go: one key per link crossing and per entry into
  * an output buffer, packed so that equal resources at equal hops sort
@@ -63,25 +64,25 @@ static inline uint32_t walk_route(unsigned k, const RouteRequest *q,
     if (c < 1 || c > k)
         return UINT32_MAX;
     uint32_t j = topo_proc_switch(q->src);
-    keys_link(ks, r->plane, q->src, hop, DIR_UP);
+    keys_link(ks, r->plane, q->src, hop, WALK_UP);
     for (unsigned l = 1; l < c; l++) {
         unsigned b = (r->routing >> (l - 1)) & 1;
         uint64_t sw = (l - 1) * half + j;
         keys_buf(ks, r->plane, sw, 2 + b, hop++);
-        keys_link(ks, r->plane, n + 2 * sw + b, hop, DIR_UP);
+        keys_link(ks, r->plane, n + 2 * sw + b, hop, WALK_UP);
         j = topo_up_switch(l, j, b);
     }
     for (unsigned l = c;; l--) {
         unsigned d = (r->addressing >> (l - 1)) & 1;
         keys_buf(ks, r->plane, (l - 1) * half + j, d, hop++);
         if (l == 1) {
-            keys_link(ks, r->plane, topo_down_proc(j, d), hop, DIR_DOWN);
+            keys_link(ks, r->plane, topo_down_proc(j, d), hop, WALK_DOWN);
             return hop == 2 * c ? topo_down_proc(j, d) : UINT32_MAX;
         }
         uint32_t below = topo_down_switch(l, j, d);
         uint64_t sw = (l - 2) * half + below;
         keys_link(ks, r->plane, n + 2 * sw + topo_down_arrival_port(l, j), hop,
-                  DIR_DOWN);
+                  WALK_DOWN);
         j = below;
     }
 }
@@ -147,49 +148,6 @@ static inline Conflicts check_batch(unsigned k, unsigned planes,
     for (size_t i = 1; i < ks->nbuf; i++)
         cf.buffer += ks->buf[i] == ks->buf[i - 1];
     return cf;
-}
-
-/* The test's own generator (not the router's): splitmix64. */
-static inline uint64_t test_rand(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-/* A random permutation of 0..n-1 (Fisher-Yates). */
-static inline void test_shuffle(uint32_t *a, uint32_t n, uint64_t *x)
-{
-    for (uint32_t i = 0; i < n; i++)
-        a[i] = i;
-    for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = (uint32_t)(test_rand(x) % i), t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
-}
-
-/* The next permutation in lexicographic order; 0 after the last. */
-static inline int next_permutation(uint32_t *a, uint32_t n)
-{
-    uint32_t i = n - 1;
-    while (i > 0 && a[i - 1] >= a[i])
-        i--;
-    if (i == 0)
-        return 0;
-    uint32_t j = n - 1;
-    while (a[j] <= a[i - 1])
-        j--;
-    uint32_t t = a[i - 1];
-    a[i - 1] = a[j];
-    a[j] = t;
-    for (uint32_t lo = i, hi = n - 1; lo < hi; lo++, hi--) {
-        t = a[lo];
-        a[lo] = a[hi];
-        a[hi] = t;
-    }
-    return 1;
 }
 
 #endif

@@ -1,7 +1,7 @@
 /* Tests of the whole machine (emu/machine.c) on real programs: the timing
- * law of a lone packet, the thesis's Appendix C under dmodk worked out by
- * hand, and how runs end (normal, fault, program and network deadlock,
- * limit). */
+ * law of a lone packet, the thesis's Appendix C under dmodk, benes and
+ * benes-full worked out by hand, and how runs end (normal, fault, program
+ * and network deadlock, limit). */
 #include "emu/machine.h"
 #include "emu/report.h"
 #include "tests/check.h"
@@ -123,6 +123,51 @@ static void appendix_c_under_dmodk(void)
     for (uint32_t p = 0; p < 8; p++)
         CHECK_EQ(m.cpus[p].state, CPU_HALTED);
     machine_free(&m);
+    hex_free(&img);
+}
+
+/* Appendix C under benes and benes-full, worked out by hand. The batch of
+ * t = 18 (see appendix_c_under_dmodk) is a full permutation, all on plane 0,
+ * so the routing.md property holds: no collision, and every packet arrives
+ * 4c - 1 timesteps after its OUT. benes turns at cmin, as dmodk does: the
+ * four count-2 packets arrive at t = 25 (latency 7), the four count-3 ones
+ * at t = 29 (11); their INs complete at 26 and 30, so IN stalls are
+ * 4 * 5 + 4 * 9 = 56, and the last processors halt five bytes later, at
+ * t = 35. benes-full sends all eight up to layer 3: all arrive at t = 29
+ * (latency 11), 8 * 9 = 72 stalls, 48 links, and the run still ends at
+ * t = 35. The looping algorithm's up ports (bit 0 = layer 1) are p0 00,
+ * p1 01, p2 10, p3 11, p4 11, p5 10, p6 00, p7 01 (docs/routing.md works
+ * them out); the figures hold in both duplex modes and on one plane. */
+static void appendix_c_under_benes(void)
+{
+    HexImage img;
+    char err[256];
+    CHECK_EQ(hex_read_file("tests/data/appendix_c.hex", 200000, &img, err, sizeof err), 0);
+    for (int a = ROUTING_BENES; a <= ROUTING_BENES_FULL; a++)
+        for (int variant = 0; variant < 3; variant++) {
+            bool full = a == ROUTING_BENES_FULL;
+            MachineConfig cfg = config((RoutingAlgorithm)a);
+            cfg.mem_words = 200000;
+            cfg.full_duplex = variant == 1;
+            cfg.planes = variant == 2 ? 1 : 2;
+            Machine m;
+            CHECK_EQ(machine_init(&m, &cfg, &img, NULL, err, sizeof err), 0);
+            while (machine_step(&m) == END_RUNNING)
+                ;
+            const NetStats *st = &m.net->stats;
+            CHECK_EQ(m.end, END_NORMAL);
+            CHECK_EQ(m.t, 35);
+            CHECK_EQ(st->link_total + st->buffer_total, 0);
+            CHECK_EQ(st->port_waits, 0);
+            CHECK_EQ(m.instructions, 208);
+            CHECK_EQ(m.stalls_in, full ? 72 : 56);
+            CHECK_EQ(st->links_crossed, full ? 48 : 40);
+            CHECK_EQ(st->latency_min, full ? 11 : 7);
+            CHECK_EQ(st->latency_max, 11);
+            CHECK_EQ(st->latency_sum, full ? 8 * 11 : 4 * 7 + 4 * 11);
+            CHECK_EQ(st->max_buffer, 1);
+            machine_free(&m);
+        }
     hex_free(&img);
 }
 
@@ -280,6 +325,7 @@ int main(void)
 {
     RUN(lone_packet_timing);
     RUN(appendix_c_under_dmodk);
+    RUN(appendix_c_under_benes);
     RUN(program_deadlock);
     RUN(out_stalls_and_unread_packets);
     RUN(fault_ends_the_run);
