@@ -179,3 +179,14 @@ expect_status x_compile_error_status 1
 expect_grep x_compile_error_message "bad.x:2:12: error: expected a name, a number or '(' at end of input" "$TMP/err"
 expect_empty x_compile_error_no_stdout "$TMP/out"
 if [ ! -e "$TMP/xdir/bad.hex" ]; then pass x_compile_error_no_file; else fail x_compile_error_no_file; fi
+
+# ---- a deadlock of the network itself (half duplex), and its full-duplex twin ---------
+run "$EMU" --routing greedy --duplex half --buffer 1 tests/data/network_deadlock.x
+expect_status network_deadlock_status 3
+expect_grep network_deadlock_kind "deadlock: a network deadlock" "$TMP/out"
+expect_grep network_deadlock_up "packet #7 p7->p7 port 0 data 17 (sent at t=18): link p0.l2.s3.u0 up" "$TMP/out"
+expect_grep network_deadlock_down "packet #5 p5->p5 port 0 data 15 (sent at t=17): buffer p0.l3.s1.d1 place 1 of 1" "$TMP/out"
+run "$EMU" --routing greedy --duplex half --buffer 1 --json tests/data/network_deadlock.x
+expect_grep network_deadlock_json '"network_deadlock": true' "$TMP/out"
+run "$EMU" -q --routing greedy --duplex full --buffer 1 tests/data/network_deadlock.x
+expect_status network_deadlock_full_duplex_completes 0

@@ -329,6 +329,34 @@ static void random_traffic(unsigned k, unsigned planes, bool full, bool adaptive
     net_free(net);
 }
 
+/* The invariant check of the debug build catches a lost packet, an
+ * overflowing buffer and a duplicated packet, and names the component. */
+static void invariants_name_the_component(void)
+{
+    char err[256];
+    Net *net = make(2, 1, false, 2, 1);
+    uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
+    step(net, 1);
+    step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    Fifo *buf = &net->buffers[packet(net, a)->at];
+    buf->count = 3;                     /* more than it holds, and than B */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: count 3 but 1 packets linked");
+    buf->count = 1;
+    uint32_t x = buf->head;
+    buf->count = 0;                     /* the packet is lost */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: 0 packets found in flight, 1 counted");
+    buf->count = 1;
+    net->channels[0].main = x;          /* and now also on a link: duplicated */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
+    net->channels[0].main = NET_NIL;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+}
+
 /* ---- sleeping packets change nothing ---------------------------------------- */
 
 static void count_events(void *ctx, const NetEvent *ev)
@@ -447,6 +475,7 @@ int main(void)
     RUN(blocked_by_a_full_input_port);
     RUN(delivery_oldest_first);
     RUN(half_duplex_network_deadlock);
+    RUN(invariants_name_the_component);
     RUN(sleeping_is_exact);
     RUN(conservation_n64);
     RUN(conservation_n1024);
