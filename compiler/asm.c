@@ -74,20 +74,6 @@ void asm_free(AsmCode *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Encodes op with `operand` in exactly `len` bytes (len at least the
- * minimal length): isa_encode's nibbles, with leading PFIX 0 (or, for a
- * negative operand, NFIX F then PFIX F) where len is longer. */
-static void encode_fixed(IsaOp op, uint32_t operand, uint32_t len, uint8_t *out)
-{
-    int negative = (int32_t)operand < 0;
-    for (uint32_t i = 0; i < len; i++) {
-        uint32_t shift = 4 * (len - 1 - i);
-        unsigned nib = shift >= 32 ? (negative ? 0xFu : 0u) : (operand >> shift) & 0xFu;
-        IsaOp this_op = i + 1 == len ? op : (i == 0 && negative ? OP_NFIX : OP_PFIX);
-        out[i] = ISA_BYTE(this_op, nib);
-    }
-}
-
 /* The operand of a non-pc-relative instruction. */
 static uint32_t fixed_operand(const AsmInsn *in)
 {
@@ -161,7 +147,7 @@ static void encode_all(const Layout *l, uint32_t base, uint8_t *out)
             size_t k = l->first[i] + j;
             uint32_t operand = in->kind == ASM_LABEL || in->kind == ASM_PROC ?
                 target_of(l, i, in) - (l->addr[k] + l->len[k]) : fixed_operand(in);
-            encode_fixed((IsaOp)in->op, operand, l->len[k], out + (l->addr[k] - base));
+            isa_encode_length((IsaOp)in->op, operand, l->len[k], out + (l->addr[k] - base));
         }
     }
 }

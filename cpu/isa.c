@@ -67,15 +67,23 @@ uint32_t isa_encoded_length(IsaOp op, uint32_t operand)
     return nibbles(operand);
 }
 
+void isa_encode_length(IsaOp op, uint32_t operand, uint32_t len, uint8_t *out)
+{
+    int negative = (int32_t)operand < 0;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t shift = 4 * (len - 1 - i);
+        /* Above bit 31, a longer sequence repeats the sign: PFIX 0 for a
+         * non-negative operand, NFIX F then PFIX F for a negative one. */
+        unsigned nib = shift >= 32 ? (negative ? 0xFu : 0u) : (operand >> shift) & 0xFu;
+        IsaOp this_op = i + 1 == len ? op : (i == 0 && negative ? OP_NFIX : OP_PFIX);
+        out[i] = ISA_BYTE(this_op, nib);
+    }
+}
+
 uint32_t isa_encode(IsaOp op, uint32_t operand, uint8_t out[ISA_MAX_LENGTH])
 {
     uint32_t n = nibbles(operand);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t shift = 4 * (n - 1 - i);
-        unsigned nib = (operand >> shift) & 0xFu;
-        IsaOp this_op = i + 1 == n ? op : (i == 0 && (int32_t)operand < 0 ? OP_NFIX : OP_PFIX);
-        out[i] = ISA_BYTE(this_op, nib);
-    }
+    isa_encode_length(op, operand, n, out);
     return n;
 }
 

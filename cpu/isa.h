@@ -101,6 +101,12 @@ uint32_t isa_decode(const uint8_t *bytes, size_t n, size_t pos, IsaInsn *insn);
  * (1 .. ISA_MAX_LENGTH) and writes the bytes to out. */
 uint32_t isa_encode(IsaOp op, uint32_t operand, uint8_t out[ISA_MAX_LENGTH]);
 
+/* Encodes `op` with `operand` in exactly `len` bytes, len at least the
+ * length isa_encode would use: the same nibbles after leading prefixes that
+ * change nothing (PFIX 0; NFIX F then PFIX F for a negative operand). The
+ * compiler uses it to keep a branch at the length its layout settled on. */
+void isa_encode_length(IsaOp op, uint32_t operand, uint32_t len, uint8_t *out);
+
 /* The length isa_encode would produce, without writing anything. */
 uint32_t isa_encoded_length(IsaOp op, uint32_t operand);
 

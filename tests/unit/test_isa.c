@@ -82,6 +82,27 @@ static void encode_decode_round_trip(void)
     }
 }
 
+/* Padded encodings (the compiler keeps a branch at a settled length) decode
+ * to the same operand at every length from the minimal one to 8. */
+static void padded_encodings(void)
+{
+    const int64_t values[] = { 0, 1, 15, 16, -1, -3, -16, -17, -256, -257, 4095, 200000,
+                               -200000, INT32_MAX, INT32_MIN };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        uint32_t v = (uint32_t)values[i];
+        for (uint32_t len = isa_encoded_length(OP_BR, v); len <= ISA_MAX_LENGTH; len++) {
+            uint8_t b[ISA_MAX_LENGTH];
+            IsaInsn insn;
+            isa_encode_length(OP_BR, v, len, b);
+            CHECK_EQ(isa_decode(b, len, 0, &insn), len);
+            CHECK_EQ(insn.operand, v);
+            CHECK_EQ(insn.op, OP_BR);
+            for (uint32_t j = 1; j < len; j++)
+                CHECK(ISA_OP(b[j]) != OP_NFIX);
+        }
+    }
+}
+
 static void format_instructions(void)
 {
     char buf[64];
@@ -113,6 +134,7 @@ int main(void)
     RUN(table_matches_spec);
     RUN(encode_minimal);
     RUN(encode_decode_round_trip);
+    RUN(padded_encodings);
     RUN(format_instructions);
     return CHECK_EXIT();
 }
