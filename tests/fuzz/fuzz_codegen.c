@@ -26,20 +26,8 @@
 
 #include "compiler/compiler.h"
 #include "tests/unit/machine_double.h"
+#include "tests/fuzz/fuzz.h"
 
-/* splitmix64, as the other fuzzers: one seed gives one program, so a
- * failure is reproduced by its number alone. */
-static uint64_t rng_state;
-
-static uint64_t next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t below(uint32_t n) { return n ? (uint32_t)(next() % n) : 0; }
 
 /* ---- the programs ---- */
 
@@ -112,23 +100,23 @@ static uint32_t interesting(void)
 {
     static const uint32_t v[] = { 0, 1, 2, 7, 15, 16, 31, 32, 33, 255, 256, 4095, 65536,
                                   0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFFFFF0, 1000000 };
-    return below(3) ? below(40) : below(2) ? v[below(sizeof v / sizeof v[0])] : (uint32_t)next();
+    return fuzz_below(3) ? fuzz_below(40) : fuzz_below(2) ? v[fuzz_below(sizeof v / sizeof v[0])] : (uint32_t)fuzz_next();
 }
 
 /* A leaf: something that needs no parentheses. */
 static E *leaf(int in_network)
 {
     E *e;
-    switch (below(in_network ? 10 : 9)) {
+    switch (fuzz_below(in_network ? 10 : 9)) {
     case 0: case 1:
         e = num(interesting());
         e->form = e->value < 128 && e->value >= 32 && e->value != '\\' && e->value != '\'' &&
-                  below(4) == 0 ? 2 : below(3) == 0;
+                  fuzz_below(4) == 0 ? 2 : fuzz_below(3) == 0;
         return e;
-    case 2: case 3: e = node(E_LOCAL); e->value = below(NLOCALS); return e;
-    case 4: e = node(E_GLOBAL); e->value = below(2); return e;
+    case 2: case 3: e = node(E_LOCAL); e->value = fuzz_below(NLOCALS); return e;
+    case 4: e = node(E_GLOBAL); e->value = fuzz_below(2); return e;
     case 5: return node(E_COUNTER);
-    case 6: e = node(E_CONST); e->value = below(NCONSTS); return e;
+    case 6: e = node(E_CONST); e->value = fuzz_below(NCONSTS); return e;
     case 7: return node(E_PROCID);
     case 8: return node(E_NPROCS);
     default: return node(E_INDEX);
@@ -148,10 +136,10 @@ static E *element(int depth, int in_network)
     E *e;
     if (depth <= 0)
         return leaf(in_network);
-    switch (below(10)) {
+    switch (fuzz_below(10)) {
     case 0: case 1:
-        e = node(below(2) ? E_LARRAY : E_GARRAY);
-        e->a[0] = below(3) ? masked(depth - 1, in_network, 7) : num(below(8));
+        e = node(fuzz_below(2) ? E_LARRAY : E_GARRAY);
+        e->a[0] = fuzz_below(3) ? masked(depth - 1, in_network, 7) : num(fuzz_below(8));
         return e;
     case 2:
         e = node(E_F1);
@@ -168,7 +156,7 @@ static E *element(int depth, int in_network)
         return e;
     case 5:
         e = node(E_PICK);
-        e->value = below(2);               /* la or ga */
+        e->value = fuzz_below(2);               /* la or ga */
         e->a[0] = expr(depth - 1, in_network);
         return e;
     case 6: case 7:
@@ -181,7 +169,7 @@ static E *element(int depth, int in_network)
 /* An expression: -e, ~e, or elements joined by one operator. */
 static E *expr(int depth, int in_network)
 {
-    uint32_t r = below(10);
+    uint32_t r = fuzz_below(10);
     if (r == 0 || r == 1) {
         E *e = node(r == 0 ? E_NEG : E_NOT);
         e->a[0] = element(depth, in_network);
@@ -189,11 +177,11 @@ static E *expr(int depth, int in_network)
     }
     if (r < 5)
         return element(depth, in_network);
-    Op op = (Op)below(NOPS);
+    Op op = (Op)fuzz_below(NOPS);
     E *e = node(E_BIN);
     e->op = op;
     int assoc = op == ADD || op == MUL || op == AND || op == OR || op == XOR;
-    e->n = assoc ? 2 + (int)below(3) : 2;
+    e->n = assoc ? 2 + (int)fuzz_below(3) : 2;
     for (int i = 0; i < e->n; i++)
         e->a[i] = element(depth - 1, in_network);
     if (op == DIV || op == REM)               /* an odd divisor is never 0 */
@@ -216,20 +204,20 @@ static E *block(int count, int depth, int in_network, int in_loop)
 static E *statement(int depth, int in_network, int in_loop)
 {
     E *s;
-    int d = 1 + (int)below(3);
-    switch (below(depth > 0 ? 12 : 8)) {
+    int d = 1 + (int)fuzz_below(3);
+    switch (fuzz_below(depth > 0 ? 12 : 8)) {
     case 0: case 1:
         s = node(S_ASSIGN_LOCAL);
-        s->value = below(NLOCALS);
+        s->value = fuzz_below(NLOCALS);
         s->a[0] = expr(d, in_network);
         return s;
     case 2:
         s = node(S_ASSIGN_GLOBAL);
-        s->value = below(2);
+        s->value = fuzz_below(2);
         s->a[0] = expr(d, in_network);
         return s;
     case 3:
-        s = node(below(2) ? S_ASSIGN_LARRAY : S_ASSIGN_GARRAY);
+        s = node(fuzz_below(2) ? S_ASSIGN_LARRAY : S_ASSIGN_GARRAY);
         s->a[0] = masked(d - 1, in_network, 7);
         s->a[1] = expr(d, in_network);
         return s;
@@ -239,21 +227,21 @@ static E *statement(int depth, int in_network, int in_loop)
         return s;
     case 6:
         s = node(S_PUT);
-        s->value = below(2);
+        s->value = fuzz_below(2);
         s->a[0] = expr(d - 1, in_network);
         s->a[1] = expr(d - 1, in_network);
         return s;
     case 7:
         s = node(S_SELF_SEND);
-        s->value = below(5);               /* port 0..3, or 4: no port (0) */
-        s->n = (int)below(NLOCALS);        /* the local that receives */
+        s->value = fuzz_below(5);               /* port 0..3, or 4: no port (0) */
+        s->n = (int)fuzz_below(NLOCALS);        /* the local that receives */
         s->a[0] = expr(d, in_network);
         return s;
     case 8: case 9:
         s = node(S_IF);
         s->a[0] = expr(d, in_network);
         s->a[1] = statement(depth - 1, in_network, in_loop);
-        s->a[2] = below(2) ? statement(depth - 1, in_network, in_loop) : NULL;
+        s->a[2] = fuzz_below(2) ? statement(depth - 1, in_network, in_loop) : NULL;
         if (s->a[2] && s->a[1]->kind == S_IF) {    /* no dangling else */
             E *b = node(S_BLOCK);
             b->a[0] = s->a[1];
@@ -264,13 +252,13 @@ static E *statement(int depth, int in_network, int in_loop)
     case 10:
         if (!in_loop) {
             s = node(S_LOOP);
-            s->value = below(5);           /* iterations */
-            s->a[0] = block(1 + (int)below(3), depth - 1, in_network, 1);
+            s->value = fuzz_below(5);           /* iterations */
+            s->a[0] = block(1 + (int)fuzz_below(3), depth - 1, in_network, 1);
             return s;
         }
         /* fall through */
     default:
-        return block(1 + (int)below(3), depth - 1, in_network, in_loop);
+        return block(1 + (int)fuzz_below(3), depth - 1, in_network, in_loop);
     }
 }
 
@@ -288,16 +276,16 @@ static void make_program(Program *p)
 {
     used = 0;
     consts[0] = interesting();
-    Op op = (Op)below(NOPS);
+    Op op = (Op)fuzz_below(NOPS);
     p->c1 = bin(op, num(interesting()), op == DIV || op == REM ?
                 bin(OR, num(interesting()), num(1)) : num(interesting()));
-    p->before = block(1 + (int)below(4), 2, 0, 0);
-    p->count = below(3) ? 1 + below(4) : 0;
-    p->body = p->count ? block(1 + (int)below(4), 2, 1, 0) : NULL;
-    p->nbranches = below(3) ? 0 : 1 + (int)below(4);
+    p->before = block(1 + (int)fuzz_below(4), 2, 0, 0);
+    p->count = fuzz_below(3) ? 1 + fuzz_below(4) : 0;
+    p->body = p->count ? block(1 + (int)fuzz_below(4), 2, 1, 0) : NULL;
+    p->nbranches = fuzz_below(3) ? 0 : 1 + (int)fuzz_below(4);
     for (int i = 0; i < p->nbranches; i++)
         p->branches[i] = statement(2, 0, 0);
-    p->after = block(1 + (int)below(3), 2, 0, 0);
+    p->after = block(1 + (int)fuzz_below(3), 2, 0, 0);
 }
 
 /* ---- the interpreter ---- */
@@ -708,7 +696,7 @@ int main(int argc, char **argv)
     Text t = { malloc(4096), 0, 4096 };
     static char why[16384];
     if (argc >= 3 && strcmp(argv[1], "--show") == 0) {
-        rng_state = seed + (uint64_t)atol(argv[2]);
+        fuzz_rng = seed + (uint64_t)atol(argv[2]);
         int rc = check_one(&t, why, sizeof why);
         fwrite(t.buf, 1, t.n, stdout);
         printf("| %s\n", rc ? why : "runs as it should");
@@ -716,7 +704,7 @@ int main(int argc, char **argv)
         return rc != 0;
     }
     for (long i = 0; forever || i < iterations; i++) {
-        rng_state = seed + (uint64_t)i;
+        fuzz_rng = seed + (uint64_t)i;
         if (check_one(&t, why, sizeof why) != 0) {
             report(&t, "this program went wrong:", why);
             printf("FAIL fuzz_codegen: program %ld (seed %llu) %s(written to "

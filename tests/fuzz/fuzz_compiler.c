@@ -23,18 +23,8 @@
 
 #include "compiler/compiler.h"
 #include "cpu/isa.h"
+#include "tests/fuzz/fuzz.h"
 
-static uint64_t rng_state;
-
-static uint64_t next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static size_t below(size_t n) { return n ? (size_t)(next() % n) : 0; }
 
 enum { CAP = 64 * 1024, MAX_SEEDS = 64 };
 
@@ -63,9 +53,9 @@ static void add(char *buf, size_t *n, const char *s, size_t len)
 
 static void add_token(char *buf, size_t *n)
 {
-    const char *t = tokens[below(sizeof tokens / sizeof tokens[0])];
+    const char *t = tokens[fuzz_below(sizeof tokens / sizeof tokens[0])];
     add(buf, n, t, strlen(t));
-    add(buf, n, below(5) ? " " : "\n", 1);
+    add(buf, n, fuzz_below(5) ? " " : "\n", 1);
 }
 
 /* Deeply nested constructs, usually past the 1,000 limit, closed or not. */
@@ -74,16 +64,16 @@ static size_t make_nested(char *buf)
     static const char *const open[] = { "(", "{ ", "if x then ", "while x do ", "a[",
                                         "f(", "-(", "network { " };
     static const char *const close[] = { ")", " }", "", "", "]", ")", ")", " }" };
-    size_t n = 0, depth = 500 + below(3000);
-    int kind = (int)below(8), mixed = below(3) == 0;
+    size_t n = 0, depth = 500 + fuzz_below(3000);
+    int kind = (int)fuzz_below(8), mixed = fuzz_below(3) == 0;
     uint8_t *stack = malloc(depth);
     add(buf, &n, "proc main() is print ", 21);
     for (size_t i = 0; i < depth; i++) {
-        stack[i] = (uint8_t)(mixed ? below(8) : (size_t)kind);
+        stack[i] = (uint8_t)(mixed ? fuzz_below(8) : (size_t)kind);
         add(buf, &n, open[stack[i]], strlen(open[stack[i]]));
     }
     add(buf, &n, "1", 1);
-    for (size_t i = depth; i-- > 0 && below(50) != 0;)
+    for (size_t i = depth; i-- > 0 && fuzz_below(50) != 0;)
         add(buf, &n, close[stack[i]], strlen(close[stack[i]]));
     free(stack);
     return n;
@@ -92,14 +82,14 @@ static size_t make_nested(char *buf)
 /* A real program with a few edits. */
 static size_t make_mutant(char *buf)
 {
-    size_t s = below(nseeds), n = seed_len[s] < CAP / 2 ? seed_len[s] : CAP / 2;
+    size_t s = fuzz_below(nseeds), n = seed_len[s] < CAP / 2 ? seed_len[s] : CAP / 2;
     memcpy(buf, seeds[s], n);
-    for (int e = 1 + (int)below(5); e > 0 && n > 0; e--) {
-        size_t at = below(n), len = 1 + below(n - at < 40 ? n - at : 40);
-        switch (below(6)) {
+    for (int e = 1 + (int)fuzz_below(5); e > 0 && n > 0; e--) {
+        size_t at = fuzz_below(n), len = 1 + fuzz_below(n - at < 40 ? n - at : 40);
+        switch (fuzz_below(6)) {
         case 0: memmove(buf + at, buf + at + len, n - at - len); n -= len; break;
         case 1: if (n + len < CAP) { memmove(buf + at + len, buf + at, n - at); n += len; } break;
-        case 2: buf[at] = (char)below(256); break;
+        case 2: buf[at] = (char)fuzz_below(256); break;
         case 3: n = at; break;
         default: {
             char tmp[CAP / 2];
@@ -119,15 +109,15 @@ static size_t make_mutant(char *buf)
 static size_t make_input(char *buf)
 {
     size_t n = 0;
-    switch (below(10)) {
+    switch (fuzz_below(10)) {
     case 0:                                     /* random bytes */
-        n = below(2000);
+        n = fuzz_below(2000);
         for (size_t i = 0; i < n; i++)
-            buf[i] = (char)(below(4) ? " \n;:=(){}[]!?&|#'abcdefxyz0123456789+-*/<>~"[below(44)]
-                                     : (int)below(256));
+            buf[i] = (char)(fuzz_below(4) ? " \n;:=(){}[]!?&|#'abcdefxyz0123456789+-*/<>~"[fuzz_below(44)]
+                                     : (int)fuzz_below(256));
         return n;
     case 1: case 2: case 3:                     /* a soup of tokens */
-        for (size_t k = below(400); k > 0; k--)
+        for (size_t k = fuzz_below(400); k > 0; k--)
             add_token(buf, &n);
         return n;
     case 4:
@@ -286,9 +276,9 @@ int main(int argc, char **argv)
     char *buf = malloc(CAP);
     long accepted = 0;
     for (long i = only >= 0 ? only - (long)seed : 0; forever || only >= 0 || i < iterations; i++) {
-        rng_state = seed + (uint64_t)i;
+        fuzz_rng = seed + (uint64_t)i;
         size_t n = make_input(buf);
-        uint32_t mem = below(4) ? COMPILE_MEM_DEFAULT : (uint32_t)(256 + below(2000));
+        uint32_t mem = fuzz_below(4) ? COMPILE_MEM_DEFAULT : (uint32_t)(256 + fuzz_below(2000));
         int ok_accepted;
         if (forever || only >= 0)
             save(buf, n);

@@ -15,18 +15,8 @@
 
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
+#include "tests/fuzz/fuzz.h"
 
-static uint64_t rng_state;
-
-static uint64_t next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static size_t below(size_t n) { return n ? (size_t)(next() % n) : 0; }
 
 static char *seeds[2];
 static size_t seed_len[2];
@@ -36,37 +26,37 @@ static size_t make_input(char *buf, size_t cap)
 {
     static const char alphabet[] = "0123456789abcdefABCDEF \n\t#xg\r";
     size_t n = 0;
-    switch (below(4)) {
+    switch (fuzz_below(4)) {
     case 0:                             /* random characters */
-        n = below(cap);
+        n = fuzz_below(cap);
         for (size_t i = 0; i < n; i++)
-            buf[i] = below(8) ? alphabet[below(sizeof alphabet - 1)] : (char)below(256);
+            buf[i] = fuzz_below(8) ? alphabet[fuzz_below(sizeof alphabet - 1)] : (char)fuzz_below(256);
         break;
     case 1: {                           /* random records, plausible headers */
-        int records = (int)below(5);
+        int records = (int)fuzz_below(5);
         for (int r = 0; r < records && n + 64 < cap; r++) {
-            uint32_t len = below(4) ? (uint32_t)below(24) : (uint32_t)next();
-            uint32_t entry = below(4) ? (uint32_t)below(8) : (uint32_t)next();
+            uint32_t len = fuzz_below(4) ? (uint32_t)fuzz_below(24) : (uint32_t)fuzz_next();
+            uint32_t entry = fuzz_below(4) ? (uint32_t)fuzz_below(8) : (uint32_t)fuzz_next();
             n += (size_t)snprintf(buf + n, cap - n, "%02x%02x%02x%02x %02x%02x%02x%02x\n",
                                   len & 255, len >> 8 & 255, len >> 16 & 255, len >> 24,
                                   entry & 255, entry >> 8 & 255, entry >> 16 & 255, entry >> 24);
             for (uint32_t i = 0; i < (len < 40 ? len : 40) && n + 4 < cap; i++)
-                n += (size_t)snprintf(buf + n, cap - n, "%02x", (unsigned)below(256));
+                n += (size_t)snprintf(buf + n, cap - n, "%02x", (unsigned)fuzz_below(256));
         }
         break;
     }
     default: {                          /* a mutated real file */
-        int s = (int)below(2);
+        int s = (int)fuzz_below(2);
         n = seed_len[s] < cap ? seed_len[s] : cap;
         memcpy(buf, seeds[s], n);
-        int edits = 1 + (int)below(6);
+        int edits = 1 + (int)fuzz_below(6);
         for (int e = 0; e < edits && n > 0; e++) {
-            size_t at = below(n);
-            switch (below(4)) {
-            case 0: buf[at] = alphabet[below(sizeof alphabet - 1)]; break;
+            size_t at = fuzz_below(n);
+            switch (fuzz_below(4)) {
+            case 0: buf[at] = alphabet[fuzz_below(sizeof alphabet - 1)]; break;
             case 1: n = at; break;                                  /* truncate */
             case 2: memmove(buf + at, buf + at + 1, n - at - 1); n--; break;
-            default: buf[at] = (char)below(256); break;
+            default: buf[at] = (char)fuzz_below(256); break;
             }
         }
         break;
@@ -115,9 +105,9 @@ int main(int argc, char **argv)
     enum { CAP = 4096 };
     char *buf = malloc(CAP);
     for (long i = 0; forever || i < iterations; i++) {
-        rng_state = seed + (uint64_t)i;
+        fuzz_rng = seed + (uint64_t)i;
         size_t n = make_input(buf, CAP);
-        uint32_t mem = below(3) ? 200000 : (uint32_t)(1 + below(64));
+        uint32_t mem = fuzz_below(3) ? 200000 : (uint32_t)(1 + fuzz_below(64));
         if (!check_one(buf, n, mem, sink)) {
             FILE *f = fopen("fuzz-hex-crash.hex", "wb");
             if (f) {
