@@ -1,4 +1,5 @@
-# The example programs (programs/*.x) on the real machine.
+# The example programs (programs/*.x) and the benchmark program
+# (bench/programs/baseline.x) on the real machine.
 #
 # - Every programs/NAME.x ends normally under the default options and prints
 #   exactly tests/programs/examples/NAME.expected (values worked out apart
@@ -7,6 +8,8 @@
 #   one network deadlock that docs/programs.md documents (matvec under
 #   greedy with half-duplex links), which must stay a network deadlock.
 # - Its whole stdout (report included) is the same with --threads 1, 2, 3.
+# - baseline.x has over 1,000 lines, compiles with bin/xc, ends normally and
+#   prints tests/programs/baseline.expected.
 . tests/lib.sh
 
 printed() { grep -E '^p[0-9]+: -?[0-9]+$' "$1"; }
@@ -68,3 +71,18 @@ for x in programs/*.x; do
         pass "example_${n}_header"
     else fail "example_${n}_header" "$x must open with a | comment that says: bin/emu programs/$n.x"; fi
 done
+
+# ---- the baseline benchmark (thesis requirement 3.3: over 1,000 lines) -------------
+B=bench/programs/baseline.x
+lines=$(wc -l <"$B")
+if [ "$lines" -gt 1000 ]; then pass baseline_over_1000_lines
+else fail baseline_over_1000_lines "$B has $lines lines"; fi
+run "$XC" -o "$TMP/baseline.hex" "$B"
+expect_status baseline_compiles 0
+# Two runs only (it is the slowest test under make check): the compiled image
+# with one thread, and the source, compiled in memory, with three; the whole
+# output must be the same.
+check_prints baseline_runs tests/programs/baseline.expected "$EMU" --threads 1 "$TMP/baseline.hex"
+cp "$TMP/out" "$TMP/baseline_t1"
+run "$EMU" --threads 3 "$B"
+expect_same baseline_source_threads_3_identical "$TMP/baseline_t1" "$TMP/out"
