@@ -1,0 +1,88 @@
+# The example programs (programs/*.x) and the benchmark program
+# (bench/programs/baseline.x) on the real machine.
+#
+# - Every programs/NAME.x ends normally under the default options and prints
+#   exactly tests/programs/examples/NAME.expected (values worked out apart
+#   from the emulator; docs/programs.md says how).
+# - It prints the same under every routing, in both duplex modes, except the
+#   one network deadlock that docs/programs.md documents (matvec under
+#   greedy with half-duplex links), which must stay a network deadlock.
+# - Its whole stdout (report included) is the same with --threads 1, 2, 3.
+# - baseline.x has over 1,000 lines, compiles with bin/xc, ends normally and
+#   prints tests/programs/baseline.expected.
+. tests/lib.sh
+
+printed() { grep -E '^p[0-9]+: -?[0-9]+$' "$1"; }
+
+# check_prints NAME EXPECTED CMD...: the run ends normally and prints EXPECTED.
+check_prints() {
+    name=$1; want=$2; shift 2
+    run "$@"
+    printed "$TMP/out" >"$TMP/printed"
+    if [ "$STATUS" -ne 0 ]; then fail "$name" "exit status $STATUS" "$(tail -n 5 "$TMP/out")"
+    elif cmp -s "$want" "$TMP/printed"; then pass "$name"
+    else fail "$name" "$(diff "$want" "$TMP/printed" | head -n 20)"; fi
+}
+
+routings="benes benes-full greedy valiant random dmodk adaptive"
+
+for x in programs/*.x; do
+    n=$(basename "$x" .x)
+    want=tests/programs/examples/$n.expected
+    if [ ! -f "$want" ]; then fail "example_${n}_has_expected" "no $want"; continue; fi
+    check_prints "example_${n}" "$want" "$EMU" -q "$x"
+
+    for r in $routings; do
+        for d in half full; do
+            case "$n:$r:$d" in
+            matvec:greedy:half)
+                # Every lone packet climbs to top switch 0 and six of them,
+                # going up and coming down one half-duplex link, block each
+                # other (docs/programs.md, docs/machine.md).
+                run "$EMU" -q --routing "$r" --duplex "$d" "$x"
+                expect_status "example_${n}_${r}_${d}_network_deadlock" 3
+                run "$EMU" --json --routing "$r" --duplex "$d" "$x"
+                expect_grep "example_${n}_${r}_${d}_is_network_deadlock" '"network_deadlock": true' "$TMP/out"
+                ;;
+            *)
+                check_prints "example_${n}_${r}_${d}" "$want" "$EMU" -q --routing "$r" --duplex "$d" "$x"
+                ;;
+            esac
+        done
+    done
+
+    # Determinism: the number of worker threads never changes the output.
+    "$EMU" --threads 1 "$x" >"$TMP/t1" 2>&1
+    same=1
+    for t in 2 3; do
+        "$EMU" --threads "$t" "$x" >"$TMP/t$t" 2>&1
+        cmp -s "$TMP/t1" "$TMP/t$t" || same=0
+    done
+    if [ $same -eq 1 ]; then pass "example_${n}_threads_1_2_3_identical"
+    else fail "example_${n}_threads_1_2_3_identical" "$(diff "$TMP/t1" "$TMP/t2" | head -n 10)" \
+              "$(diff "$TMP/t1" "$TMP/t3" | head -n 10)"; fi
+done
+
+# Every example opens with a comment that says how to run it.
+for x in programs/*.x; do
+    n=$(basename "$x" .x)
+    [ "$n" = appendix_c ] && continue      # the thesis's program, kept unchanged
+    if head -n 1 "$x" | grep -q '^|' && grep -qF "bin/emu programs/$n.x" "$x"; then
+        pass "example_${n}_header"
+    else fail "example_${n}_header" "$x must open with a | comment that says: bin/emu programs/$n.x"; fi
+done
+
+# ---- the baseline benchmark (thesis requirement 3.3: over 1,000 lines) -------------
+B=bench/programs/baseline.x
+lines=$(wc -l <"$B")
+if [ "$lines" -gt 1000 ]; then pass baseline_over_1000_lines
+else fail baseline_over_1000_lines "$B has $lines lines"; fi
+run "$XC" -o "$TMP/baseline.hex" "$B"
+expect_status baseline_compiles 0
+# Two runs only (it is the slowest test under make check): the compiled image
+# with one thread, and the source, compiled in memory, with three; the whole
+# output must be the same.
+check_prints baseline_runs tests/programs/baseline.expected "$EMU" --threads 1 "$TMP/baseline.hex"
+cp "$TMP/out" "$TMP/baseline_t1"
+run "$EMU" --threads 3 "$B"
+expect_same baseline_source_threads_3_identical "$TMP/baseline_t1" "$TMP/out"

@@ -1,0 +1,181 @@
+/* Where the expected outputs of the example programs (programs/NAME.x,
+ * tests/programs/examples/NAME.expected) and of the baseline benchmark
+ * (bench/programs/baseline.x, tests/programs/baseline.expected) come from:
+ * each is worked out here in plain C, apart from the compiler and the
+ * emulator, and must equal its file. tests/cli/programs.sh then checks
+ * that the programs print exactly these files on the machine.
+ *
+ * The C follows what each program computes, not how: sorts are qsort, a
+ * distributed reduction is a loop, determinants are expanded by minors,
+ * the knapsack is solved by trying every subset. 32-bit wrapping is done in
+ * uint32_t, as the processor does it. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/check.h"
+
+typedef uint32_t u32;
+
+/* ---- output: lines "pN: value" collected in a buffer ---------------------------- */
+
+typedef struct {
+    char text[8192];
+    size_t len;
+} Out;
+
+static void out_line(Out *o, int proc, int32_t v)
+{
+    o->len += (size_t)snprintf(o->text + o->len, sizeof o->text - o->len, "p%d: %d\n",
+                               proc, (int)v);
+}
+
+/* The file's whole contents must equal o's text. */
+static void check_file(const char *path, const Out *o)
+{
+    static char file[8192];
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (f) {
+        n = fread(file, 1, sizeof file - 1, f);
+        fclose(f);
+    }
+    file[n] = '\0';
+    CHECK(f != NULL);
+    CHECK_STR(file, o->text);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- the example programs ---------------------------------------------------- */
+
+static void token_ring(void)        /* 12 processors each add i + 1, three laps */
+{
+    Out o = {0};
+    int token = 0;
+    for (int lap = 0; lap < 3; lap++) {
+        for (int i = 0; i < 12; i++)
+            token += i + 1;
+        out_line(&o, 0, token);
+    }
+    check_file("tests/programs/examples/token_ring.expected", &o);
+}
+
+static void reduce_tree(void)       /* 1 + 2 + ... + 32 */
+{
+    Out o = {0};
+    out_line(&o, 0, 32 * 33 / 2);
+    check_file("tests/programs/examples/reduce_tree.expected", &o);
+}
+
+static void all_to_all(void)        /* col[j] = 100 j + i; sum of (j + 1) col[j] */
+{
+    Out o = {0};
+    for (int i = 0; i < 16; i++) {
+        int check = 0;
+        for (int j = 0; j < 16; j++)
+            check += (j + 1) * (100 * j + i);
+        out_line(&o, i, check);
+    }
+    check_file("tests/programs/examples/all_to_all.expected", &o);
+}
+
+static void odd_even_sort(void)     /* the 16 values, sorted */
+{
+    Out o = {0};
+    int v[16];
+    for (int i = 0; i < 16; i++)
+        v[i] = (37 * i + 11) % 101 - 50;
+    qsort(v, 16, sizeof v[0], cmp_int);
+    for (int i = 0; i < 16; i++)
+        out_line(&o, i, v[i]);
+    check_file("tests/programs/examples/odd_even_sort.expected", &o);
+}
+
+static void matvec(void)            /* y = A x */
+{
+    Out o = {0};
+    for (int i = 0; i < 16; i++) {
+        int y = 0;
+        for (int j = 0; j < 16; j++)
+            y += ((i * j + 3 * i + 5 * j) % 11 - 5) * (j - 5);
+        out_line(&o, i, y);
+    }
+    check_file("tests/programs/examples/matvec.expected", &o);
+}
+
+static void prefix_sum(void)        /* running sums of 2i + 1: the squares */
+{
+    Out o = {0};
+    for (int i = 0; i < 32; i++)
+        out_line(&o, i, (i + 1) * (i + 1));
+    check_file("tests/programs/examples/prefix_sum.expected", &o);
+}
+
+static int collatz_steps(long m)
+{
+    int steps = 0;
+    for (; m != 1; steps++)
+        m = m % 2 ? 3 * m + 1 : m / 2;
+    return steps;
+}
+
+static void farm(void)              /* Collatz steps of 1 .. 90: total, most, where */
+{
+    Out o = {0};
+    int total = 0, most = -1, most_m = 0;
+    for (int m = 1; m <= 90; m++) {
+        int s = collatz_steps(m);
+        total += s;
+        if (s > most) {
+            most = s;
+            most_m = m;
+        }
+    }
+    out_line(&o, 0, total);
+    out_line(&o, 0, most);
+    out_line(&o, 0, most_m);
+    check_file("tests/programs/examples/farm.expected", &o);
+}
+
+static void primes(void)            /* primes below 10000, by a sieve */
+{
+    Out o = {0};
+    static char composite[10000];
+    int count = 0;
+    for (int k = 2; k < 10000; k++)
+        if (!composite[k]) {
+            count++;
+            for (int m = 2 * k; m < 10000; m += k)
+                composite[m] = 1;
+        }
+    out_line(&o, 0, count);
+    check_file("tests/programs/examples/primes.expected", &o);
+}
+
+static void appendix_c(void)        /* prints nothing */
+{
+    Out o = {0};
+    check_file("tests/programs/examples/appendix_c.expected", &o);
+}
+
+#include "tests/unit/baseline_model.h"
+
+int main(void)
+{
+    RUN(token_ring);
+    RUN(reduce_tree);
+    RUN(all_to_all);
+    RUN(odd_even_sort);
+    RUN(matvec);
+    RUN(prefix_sum);
+    RUN(farm);
+    RUN(primes);
+    RUN(appendix_c);
+    RUN(baseline);
+    return check_failed_tests != 0;
+}
