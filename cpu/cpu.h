@@ -59,7 +59,7 @@ typedef struct Cpu {
     uint8_t state;        /* CpuState */
     uint8_t wait;         /* CpuWait: what the last step stalled on */
     uint8_t fault;        /* CpuFault, when state is CPU_FAULTED */
-    uint8_t ready;        /* the machine's: on the list of processors to run */
+    uint8_t ready;        /* the machine's: scheduled in a due bitmap (not waiting) */
     int32_t status;       /* exit status, when state is CPU_HALTED */
     uint32_t fault_value; /* the bad address or port of a fault */
     uint32_t unused[3];   /* pads the processor to one 64-byte line */
