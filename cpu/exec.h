@@ -201,12 +201,10 @@ CPU_HOT uint8_t cpu_byte(const CpuRegs *r)
     return (uint8_t)(r->ibuf >> (8 * (r->pc & 3)));
 }
 
-/* Executes exactly one byte on registers r of processor cpu. */
-CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus)
+/* Executes `byte`, the byte at pc (fetched), on registers r of processor cpu. */
+CPU_HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
+                              uint8_t byte)
 {
-    if (!cpu_fetch(r, mem))
-        return cpu_fault(cpu, FAULT_FETCH_ADDRESS, r->pc);
-    uint8_t byte = cpu_byte(r);
     uint32_t operand = r->oreg | ISA_IMM(byte);
     uint32_t next = r->pc + 1;
 
@@ -249,6 +247,14 @@ CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
     return cpu_done(r, next);
 }
 
+/* Executes exactly one byte on registers r of processor cpu. */
+CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus)
+{
+    if (!cpu_fetch(r, mem))
+        return cpu_fault(cpu, FAULT_FETCH_ADDRESS, r->pc);
+    return cpu_step_byte(cpu, r, mem, bus, cpu_byte(r));
+}
+
 /* Executes exactly one byte of processor `cpu`, whose memory is `mem`. */
 CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
 {
@@ -289,7 +295,7 @@ CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uin
         uint8_t byte = cpu_byte(&r);
         if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r.oreg | ISA_IMM(byte)))
             break;
-        if (cpu_step_regs(cpu, &r, mem, bus) != STEP_EXECUTED) {
+        if (cpu_step_byte(cpu, &r, mem, bus, byte) != STEP_EXECUTED) {
             cpu->state = CPU_RUNNING;   /* undo the fault */
             cpu->fault = FAULT_NONE;
             cpu->fault_value = 0;
