@@ -175,16 +175,8 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->out_slot[req->src] = x;
     net->in_flight++;
     net->stats.sent++;
-    IndexList *l = &net->claimers;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        uint32_t *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            abort();
-        l->items = items;
-        l->cap = cap;
-    }
-    l->items[l->n++] = x;
+    net_list_reserve(&net->claimers, net->claimers.n + 1);
+    net->claimers.items[net->claimers.n++] = x;
     if (net->event) {
         NetEvent ev = { EV_CREATED, timestep, pk, req->src, PLACE_SLOT, 0, 0 };
         net->event(net->event_ctx, &ev);
@@ -363,16 +355,10 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
-    uint32_t link = channel_link(net, pk->at), s;
-    unsigned l = pk->layer, q;
-    if (pk->dir == DIR_DOWN && l == 1)
+    uint32_t s;
+    unsigned l, q;
+    if (!link_heading(net, pk, &s, &l, &q))
         return -1;                       /* only an input port can hold it */
-    if (pk->dir == DIR_UP) {
-        s = link >> 1;
-    } else {
-        s = down_target(net, link, l, &q);
-        l--;
-    }
     int n = 0;
     unsigned first, last;
     if (pk->dir == DIR_UP && l < pk->count) {

@@ -70,6 +70,32 @@ static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned
     return link_channel(net, port_link(net, s, pk->layer, q), pk->dir);
 }
 
+/* Where the packet on a link (pk->at, a channel) is heading: true with the
+ * switch it enters, that switch's layer and the port it arrives on (d0, d1
+ * going up; u0, u1 coming down), or false when it is coming down the last
+ * link, into processor *s. */
+static inline bool link_heading(const Net *net, const Packet *pk, uint32_t *s,
+                                unsigned *layer, unsigned *q)
+{
+    uint32_t link = channel_link(net, pk->at);
+    if (pk->dir == DIR_UP) {
+        *s = link >> 1;
+        *layer = pk->layer;
+        *q = link & 1;
+        return true;
+    }
+    if (pk->layer == 1) {
+        *s = topo_down_proc(sw_j(net, link >> 1), link & 1);
+        return false;
+    }
+    *s = down_target(net, link, pk->layer, q);
+    *layer = pk->layer - 1u;
+    return true;
+}
+
+/* Makes room for n entries in a list (step.c). */
+void net_list_reserve(IndexList *l, size_t n);
+
 /* Wakes the packets asleep on input port `port` (an index into net->ports:
  * processor * ports + port) after an IN read it (step.c). */
 void net_wake_port(Net *net, uint32_t port);

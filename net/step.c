@@ -57,7 +57,7 @@
 /* Makes room for n entries. In a timestep each packet enters each of the
  * step's lists at most once, so room for the packets in flight at its start
  * is enough, and a push needs no check. */
-static void list_reserve(IndexList *l, size_t n)
+void net_list_reserve(IndexList *l, size_t n)
 {
     if (n <= l->cap)
         return;
@@ -105,13 +105,10 @@ static void prefetch_link(const Net *net, size_t i)
     if (i + 2 * AHEAD < l->n)
         PREFETCH(&net->pool[l->items[i + 2 * AHEAD]]);
     if (i + AHEAD < l->n) {
-        const Packet *pk = &net->pool[l->items[i + AHEAD]];
-        uint32_t link = channel_link(net, pk->at), s = link >> 1;
-        if (pk->dir == DIR_DOWN && pk->layer > 1) {
-            unsigned q;
-            s = down_target(net, link, pk->layer, &q);
-        }
-        PREFETCH(&net->buffers[4 * s]);
+        uint32_t s;
+        unsigned layer, q;
+        if (link_heading(net, &net->pool[l->items[i + AHEAD]], &s, &layer, &q))
+            PREFETCH(&net->buffers[4 * s]);
     }
 }
 
@@ -165,13 +162,13 @@ static void wake_list(Net *net, uint32_t *head, IndexList *links, IndexList *cla
     for (uint32_t x = *head, next; x != NET_NIL; x = next) {
         next = net->pool[x].wait_next;
         wake(net, x);
-        list_reserve(links, links->n + 1);
+        net_list_reserve(links, links->n + 1);
         list_push(links, x);
         Channel *ch = &net->channels[net->pool[x].at];
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
             wake(net, y);
-            list_reserve(claims, claims->n + 1);
+            net_list_reserve(claims, claims->n + 1);
             list_push(claims, y);
         }
         ch->sleepers = NET_NIL;
@@ -386,18 +383,14 @@ static void handle_on_link(Net *net, uint32_t x)
     if (pk->mark == (uint32_t)net->timestep)
         return;
     pk->mark = (uint32_t)net->timestep;
-    uint32_t c = pk->at, link = channel_link(net, c);
-    unsigned l = pk->layer;
-    if (pk->dir == DIR_UP) {
-        forward_into(net, x, c, link >> 1, l, link & 1);
-    } else if (l > 1) {
-        unsigned q;
-        uint32_t s = down_target(net, link, l, &q);
-        forward_into(net, x, c, s, l - 1, q);
+    uint32_t c = pk->at, s;
+    unsigned l, q;
+    if (link_heading(net, pk, &s, &l, &q)) {
+        forward_into(net, x, c, s, l, q);
     } else {
         /* The last link: deliver, but the older of the processor's two
          * arriving packets (one per plane) first. */
-        uint32_t p = topo_down_proc(sw_j(net, link >> 1), link & 1);
+        uint32_t p = s;
         if (net->cfg.planes == 2) {
             uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
             uint32_t y = net->channels[other].main;
@@ -501,7 +494,7 @@ void net_step(Net *net, uint64_t t)
     IndexList *lists[] = { &net->next_claimers, &net->next_on_links, &net->claimed,
                            &net->touched, &net->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        list_reserve(lists[i], net->in_flight);
+        net_list_reserve(lists[i], net->in_flight);
 
     stage_claims(net);                                  /* a, b */
     for (size_t i = 0; i < net->on_links.n; i++) {      /* c, d */
