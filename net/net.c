@@ -17,6 +17,32 @@ static void *zalloc(size_t n, size_t size)
     return n ? calloc(n, size) : malloc(1);
 }
 
+/* The same, starting on a cache line, so that a switch's four buffers (or a
+ * link's channels) share one line instead of straddling two. The block
+ * calloc gave is kept in the word before the array, for line_free. */
+enum { LINE = 64 };
+
+static void *line_zalloc(size_t n, size_t size)
+{
+    if (n && size > (SIZE_MAX - 2 * LINE) / n)
+        return NULL;
+    char *block = calloc(1, n * size + 2 * LINE);
+    if (!block)
+        return NULL;
+    char *array = block + 2 * LINE - (uintptr_t)block % LINE;
+    memcpy(array - sizeof block, &block, sizeof block);
+    return array;
+}
+
+static void line_free(void *array)
+{
+    if (array) {
+        char *block;
+        memcpy(&block, (char *)array - sizeof block, sizeof block);
+        free(block);
+    }
+}
+
 Net *net_new(const NetConfig *cfg)
 {
     Net *net = calloc(1, sizeof *net);
@@ -28,10 +54,12 @@ Net *net_new(const NetConfig *cfg)
     net->nswitches = cfg->planes * cfg->k * net->half;
     size_t links = 2 * (size_t)net->nswitches;
     size_t channels = cfg->full_duplex ? 2 * links : links;
-    net->channels = zalloc(channels, sizeof *net->channels);
-    net->buffers = zalloc(4 * (size_t)net->nswitches, sizeof *net->buffers);
+    net->channels = line_zalloc(channels, sizeof *net->channels);
+    net->buffers = line_zalloc(4 * (size_t)net->nswitches, sizeof *net->buffers);
     net->ports = zalloc((size_t)net->nprocs * cfg->ports, sizeof *net->ports);
     net->out_slot = zalloc(net->nprocs, sizeof *net->out_slot);
+    net->arrivals = zalloc(net->nswitches, 1);
+    net->arrivals_down = zalloc(net->nprocs, 1);
     net->requests_made = zalloc(net->nprocs, sizeof *net->requests_made);
     for (int d = 0; d < 2; d++) {
         net->stats.link_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
@@ -40,6 +68,7 @@ Net *net_new(const NetConfig *cfg)
         net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
     }
     if (!net->channels || !net->buffers || !net->ports || !net->out_slot ||
+        !net->arrivals || !net->arrivals_down ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
         !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
         !net->stats.asleep_link[0] || !net->stats.asleep_link[1] ||
@@ -59,10 +88,12 @@ void net_free(Net *net)
     if (!net)
         return;
     free(net->pool);
-    free(net->channels);
-    free(net->buffers);
+    line_free(net->channels);
+    line_free(net->buffers);
     free(net->ports);
     free(net->out_slot);
+    free(net->arrivals);
+    free(net->arrivals_down);
     free(net->requests_made);
     for (int d = 0; d < 2; d++) {
         free(net->stats.link_collisions[d]);
@@ -500,6 +531,14 @@ int net_check(const Net *net, char *err, size_t size)
             BROKEN("net/%s: entry count not reset", name);
         in_flight += f->count;
     }
+    for (uint32_t s = 0; s < net->nswitches; s++)
+        if (net->arrivals[s]) {
+            net_buffer_name(net, 4 * s, name, sizeof name);
+            BROKEN("net/%s: arrival bits 0x%x left set after stage d", name, net->arrivals[s]);
+        }
+    for (uint32_t p = 0; p < net->nprocs; p++)
+        if (net->arrivals_down[p])
+            BROKEN("net/p%u: arrival bits 0x%x left set after stage d", p, net->arrivals_down[p]);
     for (size_t i = 0; i < (size_t)net->nprocs * net->cfg.ports; i++) {
         const Fifo *f = &net->ports[i];
         if (f->count == 0)

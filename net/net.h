@@ -178,6 +178,10 @@ typedef struct Net {
     IndexList on_links, next_on_links;  /* packets in link main slots */
     IndexList claimed;              /* channels whose temp slot was claimed */
     IndexList touched;              /* buffers entered in this stage d */
+    uint8_t *arrivals;              /* per switch: bit q, a packet arrives on
+                                       port q in this stage d (step.c) */
+    uint8_t *arrivals_down;         /* per processor: bit plane, a packet
+                                       arrives down that plane's link */
     IndexList woken;                /* processors whose input port received a
                                        packet or whose output slot emptied in
                                        this timestep's network stage (the

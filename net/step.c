@@ -112,6 +112,28 @@ static void prefetch_link(const Net *net, size_t i)
     }
 }
 
+/* Before stages c and d: sets the arrival bit of every awake packet on a
+ * link -- bit q of its switch for port q, bit `plane` of its processor for
+ * the last link down -- so that the spec's order among the packets entering
+ * one switch (or one processor) can be kept without looking at the links
+ * that have none. Handling a packet clears its bit, so all are clear again
+ * when stage d ends. */
+static void mark_arrivals(Net *net)
+{
+    const IndexList *l = &net->on_links;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i + AHEAD < l->n)
+            PREFETCH(&net->pool[l->items[i + AHEAD]]);
+        const Packet *pk = &net->pool[l->items[i]];
+        uint32_t s;
+        unsigned layer, q;
+        if (link_heading(net, pk, &s, &layer, &q))
+            net->arrivals[s] |= (uint8_t)(1u << q);
+        else
+            net->arrivals_down[s] |= (uint8_t)(1u << pk->plane);
+    }
+}
+
 /* ---- sleeping and waking ---------------------------------------------------- */
 
 /* Whether packets may sleep: not when every event must be reported. */
@@ -322,8 +344,13 @@ static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
 /* Stage d for one packet entering switch s (layer l) on port q. */
 static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned l, unsigned q)
 {
-    /* The spec's link order: the packets arriving on lower ports go first. */
-    for (unsigned lower = 0; lower < q; lower++) {
+    /* The spec's link order: the packets arriving on lower ports go first.
+     * Which ports have one still to handle is in the switch's arrival bits,
+     * so the links of the others are not looked at. */
+    unsigned waiting = net->arrivals[s] & ((1u << q) - 1);
+    for (unsigned lower = 0; waiting; lower++, waiting >>= 1) {
+        if (!(waiting & 1))
+            continue;
         uint32_t y = arriving_at(net, s, l, lower);
         if (y != NET_NIL && net->pool[y].mark != (uint32_t)net->timestep &&
             net->pool[y].asleep == AWAKE)
@@ -386,12 +413,14 @@ static void handle_on_link(Net *net, uint32_t x)
     uint32_t c = pk->at, s;
     unsigned l, q;
     if (link_heading(net, pk, &s, &l, &q)) {
+        net->arrivals[s] &= (uint8_t)~(1u << q);
         forward_into(net, x, c, s, l, q);
     } else {
         /* The last link: deliver, but the older of the processor's two
          * arriving packets (one per plane) first. */
         uint32_t p = s;
-        if (net->cfg.planes == 2) {
+        net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
+        if (net->arrivals_down[p]) {
             uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
             uint32_t y = net->channels[other].main;
             if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
@@ -497,6 +526,7 @@ void net_step(Net *net, uint64_t t)
         net_list_reserve(lists[i], net->in_flight);
 
     stage_claims(net);                                  /* a, b */
+    mark_arrivals(net);
     for (size_t i = 0; i < net->on_links.n; i++) {      /* c, d */
         prefetch_link(net, i);
         handle_on_link(net, net->on_links.items[i]);

@@ -354,6 +354,15 @@ static void invariants_name_the_component(void)
     CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
     net->channels[0].main = NET_NIL;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net->arrivals[1] = 2;               /* stage d left a switch's bit set */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s1.d0: arrival bits 0x2 left set after stage d");
+    net->arrivals[1] = 0;
+    net->arrivals_down[3] = 1;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage d");
+    net->arrivals_down[3] = 0;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
 
