@@ -433,51 +433,71 @@ static void handle_on_link(Net *net, uint32_t x)
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
+/* Makes packet x's claim on channel c (a link of layer `layer`) final if
+ * the link's main slot is empty; else a link collision. */
+static void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
+{
+    Channel *ch = &net->channels[c];
+    Packet *pk = &net->pool[x];
+    if (ch->main != NET_NIL) {
+        if (may_sleep(net) && net->pool[ch->main].asleep != AWAKE) {
+            /* The link's packet sleeps: so does the claimant, counting
+             * this timestep's collision now and the next ones by counter. */
+            net->stats.link_collisions[pk->dir][layer]++;
+            net->stats.link_total++;
+            fall_asleep(net, x, ASLEEP_CLAIM, &ch->sleepers, pk->dir, layer);
+        } else {
+            claim_failed(net, pk, c, layer);
+        }
+        return;
+    }
+    if (pk->place == PLACE_SLOT) {
+        net->out_slot[pk->src] = NET_NIL;
+        list_push(&net->woken, pk->src);
+    } else {
+        Fifo *buf = &net->buffers[pk->at];
+        buf->head = pk->next;
+        if (--buf->count == 0)
+            buf->tail = NET_NIL;
+        else
+            list_push(&net->next_claimers, buf->head);
+        if (buf->sleepers != NET_NIL)   /* room: they try next timestep */
+            wake_list(net, &buf->sleepers, &net->next_on_links, &net->next_claimers);
+    }
+    ch->main = x;
+    pk->place = PLACE_LINK;
+    pk->at = c;
+    pk->layer = (uint8_t)layer;
+    pk->links++;
+    pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
+    net->stats.links_crossed++;
+    net->moved = true;
+    list_push(&net->next_on_links, x);
+    emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+}
+
 static void stage_commit(Net *net)
 {
+    if (net->cfg.full_duplex) {
+        /* Every channel has one sender (the buffer or adapter at its tail
+         * end), so stage b had nothing to decide: its claims, in the same
+         * order, are made final here. */
+        for (size_t i = 0; i < net->claimers.n; i++) {
+            prefetch_claim(net, i);
+            uint32_t x = net->claimers.items[i];
+            unsigned layer;
+            uint32_t c = wanted_channel(net, &net->pool[x], &layer);
+            commit_claim(net, x, c, layer);
+        }
+    }
     for (size_t i = 0; i < net->claimed.n; i++) {
         if (i + AHEAD < net->claimed.n)
             PREFETCH(&net->channels[net->claimed.items[i + AHEAD]]);
         uint32_t c = net->claimed.items[i];
         Channel *ch = &net->channels[c];
         uint32_t x = ch->temp;
-        Packet *pk = &net->pool[x];
         ch->temp = NET_NIL;
-        if (ch->main != NET_NIL) {
-            if (may_sleep(net) && net->pool[ch->main].asleep != AWAKE) {
-                /* The link's packet sleeps: so does the claimant, counting
-                 * this timestep's collision now and the next ones by counter. */
-                net->stats.link_collisions[pk->dir][pk->claim_layer]++;
-                net->stats.link_total++;
-                fall_asleep(net, x, ASLEEP_CLAIM, &ch->sleepers, pk->dir, pk->claim_layer);
-            } else {
-                claim_failed(net, pk, c, pk->claim_layer);
-            }
-            continue;
-        }
-        if (pk->place == PLACE_SLOT) {
-            net->out_slot[pk->src] = NET_NIL;
-            list_push(&net->woken, pk->src);
-        } else {
-            Fifo *buf = &net->buffers[pk->at];
-            buf->head = pk->next;
-            if (--buf->count == 0)
-                buf->tail = NET_NIL;
-            else
-                list_push(&net->next_claimers, buf->head);
-            if (buf->sleepers != NET_NIL)   /* room: they try next timestep */
-                wake_list(net, &buf->sleepers, &net->next_on_links, &net->next_claimers);
-        }
-        ch->main = x;
-        pk->place = PLACE_LINK;
-        pk->at = c;
-        pk->layer = pk->claim_layer;
-        pk->links++;
-        pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
-        net->stats.links_crossed++;
-        net->moved = true;
-        list_push(&net->next_on_links, x);
-        emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+        commit_claim(net, x, c, net->pool[x].claim_layer);
     }
     net->claimed.n = 0;
 
@@ -525,7 +545,8 @@ void net_step(Net *net, uint64_t t)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         net_list_reserve(lists[i], net->in_flight);
 
-    stage_claims(net);                                  /* a, b */
+    if (!net->cfg.full_duplex)
+        stage_claims(net);                              /* a, b */
     mark_arrivals(net);
     for (size_t i = 0; i < net->on_links.n; i++) {      /* c, d */
         prefetch_link(net, i);
