@@ -14,6 +14,14 @@ static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, 
 
 static inline uint32_t sw_j(const Net *net, uint32_t s) { return s & (net->half - 1); }
 
+/* The layer (1..k) of switch s: s >> (k - 1) is plane * k + layer - 1, and
+ * the plane is 0 or 1. */
+static inline unsigned sw_layer(const Net *net, uint32_t s)
+{
+    unsigned row = s >> (net->cfg.k - 1);
+    return (row >= net->cfg.k ? row - net->cfg.k : row) + 1;
+}
+
 /* The channel of link `link` used by a packet travelling in `dir`. */
 static inline uint32_t link_channel(const Net *net, uint32_t link, unsigned dir)
 {

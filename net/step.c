@@ -94,8 +94,11 @@ static void prefetch_claim(const Net *net, size_t i)
     if (i + 2 * AHEAD < l->n)
         PREFETCH(&net->pool[l->items[i + 2 * AHEAD]]);
     if (i + AHEAD < l->n) {
+        const Packet *pk = &net->pool[l->items[i + AHEAD]];
         unsigned layer;
-        PREFETCH(&net->channels[wanted_channel(net, &net->pool[l->items[i + AHEAD]], &layer)]);
+        PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
+        if (pk->place == PLACE_BUFFER)
+            PREFETCH(&net->buffers[pk->at]);
     }
 }
 
@@ -107,7 +110,9 @@ static void prefetch_link(const Net *net, size_t i)
     if (i + AHEAD < l->n) {
         uint32_t s;
         unsigned layer, q;
-        if (link_heading(net, &net->pool[l->items[i + AHEAD]], &s, &layer, &q))
+        const Packet *pk = &net->pool[l->items[i + AHEAD]];
+        PREFETCH(&net->channels[pk->at]);
+        if (link_heading(net, pk, &s, &layer, &q))
             PREFETCH(&net->buffers[4 * s]);
     }
 }
@@ -506,22 +511,23 @@ static void stage_commit(Net *net)
      * that entered are the last `entered` of the FIFO, so the head is one of
      * them exactly when every packet in the buffer entered now. */
     for (size_t i = 0; i < net->touched.n; i++) {
+        if (i + AHEAD < net->touched.n)
+            PREFETCH(&net->buffers[net->touched.items[i + AHEAD]]);
         uint32_t b = net->touched.items[i];
         Fifo *buf = &net->buffers[b];
         uint32_t queued = buf->entered;
         if (buf->count == buf->entered)
             queued--;                         /* the head itself entered now */
         if (queued) {
-            Packet *head = &net->pool[buf->head];
-            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
-            net->stats.buffer_collisions[dir][head->layer] += queued;
+            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP, layer = sw_layer(net, b >> 2);
+            net->stats.buffer_collisions[dir][layer] += queued;
             net->stats.buffer_total += queued;
             /* Name each queued packet: the last `queued` of the FIFO. */
             if (net->event) {
                 uint32_t skip = buf->count - queued, y = buf->head;
                 for (uint32_t n = 0; y != NET_NIL; y = net->pool[y].next, n++)
                     if (n >= skip)
-                        emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, head->layer, 0);
+                        emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, layer, 0);
             }
         }
         buf->entered = 0;
