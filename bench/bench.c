@@ -12,6 +12,10 @@
  *            permutation for each round, so each also receives one per
  *            round) and reads the packet of round k - 8: eight rounds of
  *            packets per processor are in flight at once;
+ *   flood    the network as the bottleneck: in round r every processor
+ *            sends 8 packets, to p xor h(r) xor i for i = 0..7 (each a
+ *            permutation), on ports 8 (r mod 2) + i, then reads its 8; about
+ *            14 instructions per packet, and processors mostly wait;
  *   mixed    every processor sends one packet per round (to p xor h(k)) and
  *            waits for its own, with 40 instructions of arithmetic between.
  *   single   one processor (of 2) running the compute loop: the raw speed
@@ -34,9 +38,9 @@
 #include "emu/machine.h"
 #include "tests/image.h"
 
-typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_MIXED, PROG_IDLE } ProgramKind;
-static const char *const kind_names[] = { "single", "compute", "network", "mixed", "idle" };
-enum { PROG_KINDS = 5 };
+typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_FLOOD, PROG_MIXED, PROG_IDLE } ProgramKind;
+static const char *const kind_names[] = { "single", "compute", "network", "flood", "mixed", "idle" };
+enum { PROG_KINDS = 6 };
 
 /* Stack frame words: 0 rounds left, 1 this processor, 2 destination, 3 scratch. */
 static void emit_setup(Program *p, uint32_t rounds)
@@ -140,6 +144,63 @@ static void emit_receive(Program *p)
     asm_op(p, OP_STWSP, 5);
 }
 
+/* The flood program's frame, after the words of emit_setup: 4 h, a hash
+ * stepped each round (the same on every processor); 5 the round's port set
+ * (0 or 8) shifted into a destination word's port field; 6 the port set;
+ * 8 + i the constant (i << 24) | i. Rounds alternate between ports 0-7 and
+ * 8-15, so a processor a round ahead never sends to a port still holding a
+ * packet of the round before, and no packet waits for a port. */
+static void emit_flood_setup(Program *p)
+{
+    for (uint32_t i = 0; i < 8; i++) {
+        asm_op(p, OP_LDC, i << 24 | i);
+        asm_op(p, OP_STWSP, 8 + i);
+    }
+}
+
+static void emit_flood_round(Program *p, uint32_t nprocs)
+{
+    asm_op(p, OP_LDWSP, 4);                     /* h := h * a + c */
+    asm_op(p, OP_LDC, 0x9E3779B1u);
+    asm_opr(p, OPR_MUL);
+    asm_op(p, OP_LDC, 0x7F4A7C15u);
+    asm_opr(p, OPR_ADD);
+    asm_op(p, OP_STWSP, 4);
+    asm_op(p, OP_LDWSP, 5);                     /* the other port set */
+    asm_op(p, OP_LDC, 8u << 24);
+    asm_opr(p, OPR_XOR);
+    asm_op(p, OP_STWSP, 5);
+    asm_op(p, OP_LDWSP, 6);
+    asm_op(p, OP_LDC, 8);
+    asm_opr(p, OPR_XOR);
+    asm_op(p, OP_STWSP, 6);
+    asm_op(p, OP_LDWSP, 4);                     /* base := ((h >> 16) xor p) | set */
+    asm_op(p, OP_LDC, 16);
+    asm_opr(p, OPR_SHR);
+    asm_op(p, OP_LDWSP, 1);
+    asm_opr(p, OPR_XOR);
+    asm_op(p, OP_LDC, nprocs - 1);
+    asm_opr(p, OPR_AND);
+    asm_op(p, OP_LDWSP, 5);
+    asm_opr(p, OPR_OR);
+    asm_op(p, OP_STWSP, 2);
+    for (uint32_t i = 0; i < 8; i++) {          /* send p to base xor (i, port i) */
+        asm_op(p, OP_LDWSP, 2);
+        asm_op(p, OP_LDWSP, 8 + i);
+        asm_opr(p, OPR_XOR);
+        asm_op(p, OP_STWSP, 3);
+        asm_op(p, OP_LDWSP, 1);
+        asm_op(p, OP_LDWSP, 3);
+        asm_opr(p, OPR_OUT);
+    }
+    for (uint32_t i = 0; i < 8; i++) {          /* read the round's 8 */
+        asm_op(p, OP_LDWSP, 6);
+        asm_op(p, OP_ADDC, i);
+        asm_opr(p, OPR_IN);
+        asm_op(p, OP_STWSP, 3);
+    }
+}
+
 enum { LAG = 8 };   /* rounds of packets in flight per processor (network) */
 
 static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds)
@@ -160,6 +221,11 @@ static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds
         emit_count(p, LAG);                     /* and read the last LAG */
         top = p->n;
         emit_receive(p);
+        emit_count_down(p, top);
+    } else if (kind == PROG_FLOOD) {
+        emit_flood_setup(p);
+        top = p->n;
+        emit_flood_round(p, nprocs);
         emit_count_down(p, top);
     } else {
         top = p->n;
@@ -205,7 +271,8 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     Result r = { 0 };
     uint32_t programmed = kind == PROG_SINGLE || kind == PROG_IDLE ? 1 : nprocs;
     /* rounds so that the whole run executes about `budget` instructions */
-    uint32_t per_round = kind == PROG_NETWORK ? 50 : kind == PROG_MIXED ? 65 : 21;
+    uint32_t per_round = kind == PROG_NETWORK ? 50 : kind == PROG_FLOOD ? 120
+                       : kind == PROG_MIXED ? 65 : 21;
     uint64_t rounds = budget / ((uint64_t)programmed * per_round);
     if (kind == PROG_IDLE)
         rounds = 100000;
@@ -263,7 +330,7 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else {
-            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|mixed|idle] "
+            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|flood|mixed|idle] "
                             "[--procs N] [--threads T] [--routing NAME] [--duplex half|full]\n");
             return 1;
         }
