@@ -93,7 +93,7 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
     size_t used = 0;
     buf[0] = 0;
     for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u); dir++) {
-        uint32_t x = net->channels[m->cfg.full_duplex ? 2 * link + dir : link].main;
+        uint32_t x = net_link_packet(net, m->cfg.full_duplex ? 2 * link + dir : link);
         if (x != NET_NIL)
             used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
                                      (ull)net->pool[x].id, net->pool[x].dir == DIR_UP ? '^' : 'v');
@@ -115,7 +115,7 @@ static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
     uint32_t half = m->nprocs / 2;
     for (uint32_t j = 0; j < half; j++) {
         uint32_t s = (plane * m->k + l - 1) * half + j;
-        const Fifo *b = &m->net->buffers[4 * s];
+        const Buffer *b = &m->net->buffers[4 * s];
         if (l == m->k)
             snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%u %u]", j, b[0].count, b[1].count);
         else

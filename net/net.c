@@ -56,6 +56,8 @@ Net *net_new(const NetConfig *cfg)
     size_t channels = cfg->full_duplex ? 2 * links : links;
     net->channels = line_zalloc(channels, sizeof *net->channels);
     net->buffers = line_zalloc(4 * (size_t)net->nswitches, sizeof *net->buffers);
+    net->buffer_sleepers = zalloc(4 * (size_t)net->nswitches, sizeof *net->buffer_sleepers);
+    net->adapter_links = zalloc((size_t)cfg->planes * net->nprocs, sizeof *net->adapter_links);
     net->ports = zalloc((size_t)net->nprocs * cfg->ports, sizeof *net->ports);
     net->out_slot = zalloc(net->nprocs, sizeof *net->out_slot);
     net->arrivals = zalloc(net->nswitches, 1);
@@ -67,7 +69,8 @@ Net *net_new(const NetConfig *cfg)
         net->stats.asleep_link[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
         net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
     }
-    if (!net->channels || !net->buffers || !net->ports || !net->out_slot ||
+    if (!net->channels || !net->buffers || !net->buffer_sleepers || !net->adapter_links ||
+        !net->ports || !net->out_slot ||
         !net->arrivals || !net->arrivals_down ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
         !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
@@ -90,6 +93,8 @@ void net_free(Net *net)
     free(net->pool);
     line_free(net->channels);
     line_free(net->buffers);
+    free(net->buffer_sleepers);
+    free(net->adapter_links);
     free(net->ports);
     free(net->out_slot);
     free(net->arrivals);
@@ -262,7 +267,7 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
         snprintf(buf, size, "link %s %s", name, pk->dir == DIR_UP ? "up" : "down");
         return;
     case PLACE_BUFFER: {
-        const Fifo *f = &net->buffers[pk->at];
+        const Buffer *f = &net->buffers[pk->at];
         unsigned place = 1;
         for (uint32_t y = f->head; y != NET_NIL && &net->pool[y] != pk; y = net->pool[y].next)
             place++;
@@ -364,6 +369,11 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void
     free(heads);
 }
 
+uint32_t net_link_packet(const Net *net, uint32_t c)
+{
+    return *channel_main(net, c);
+}
+
 /* ---- deadlock analysis -------------------------------------------------------- */
 
 /* The packets that packet x waits for, if it cannot move now: at most two
@@ -375,7 +385,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
     Packet *pk = &net->pool[x];
     if (pk->place == PLACE_SLOT || (pk->place == PLACE_BUFFER && net->buffers[pk->at].head == x)) {
         unsigned layer;
-        uint32_t y = net->channels[wanted_channel(net, pk, &layer)].main;
+        uint32_t y = *channel_main(net, wanted_channel(net, pk, &layer));
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
@@ -403,7 +413,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        const Fifo *f = &net->buffers[4 * s + out];
+        const Buffer *f = &net->buffers[4 * s + out];
         if (f->count < net->cfg.buffer)
             return -1;
         deps[n++] = f->head;
@@ -451,12 +461,13 @@ bool net_is_stuck(Net *net)
 #define BROKEN(...) do { snprintf(err, size, __VA_ARGS__); free(seen); return -1; } while (0)
 
 /* Walks one FIFO, checking its links, count and bound; marks its packets. */
-static int check_fifo(const Net *net, const Fifo *f, uint32_t index, PacketPlace place,
-                      uint32_t bound, uint8_t *seen, const char *what, char *err, size_t size)
+static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t count,
+                      uint32_t index, PacketPlace place, uint32_t bound, uint8_t *seen,
+                      const char *what, char *err, size_t size)
 {
     uint32_t n = 0, last = NET_NIL;
-    for (uint32_t y = f->count ? f->head : NET_NIL; y != NET_NIL; y = net->pool[y].next) {
-        if (y >= net->pool_cap || seen[y] || ++n > f->count) {
+    for (uint32_t y = count ? head : NET_NIL; y != NET_NIL; y = net->pool[y].next) {
+        if (y >= net->pool_cap || seen[y] || ++n > count) {
             snprintf(err, size, "%s: broken list (packet %u)", what, y);
             return -1;
         }
@@ -468,8 +479,8 @@ static int check_fifo(const Net *net, const Fifo *f, uint32_t index, PacketPlace
         }
         last = y;
     }
-    if (n != f->count || (n && last != f->tail)) {
-        snprintf(err, size, "%s: count %u but %u packets linked", what, f->count, n);
+    if (n != count || (n && last != tail)) {
+        snprintf(err, size, "%s: count %u but %u packets linked", what, count, n);
         return -1;
     }
     if (n > bound) {
@@ -500,15 +511,17 @@ int net_check(const Net *net, char *err, size_t size)
         seen[x] = 1;
         in_flight++;
     }
+    uint64_t on_links = 0, slots_used = 0;
     for (size_t c = 0; c < channels; c++) {
         const Channel *ch = &net->channels[c];
         if (ch->temp != NET_NIL) {
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: temp slot still claimed after the timestep", name);
         }
-        if (ch->main == NET_NIL)
+        uint32_t x = *channel_main(net, (uint32_t)c);
+        if (x == NET_NIL)
             continue;
-        uint32_t x = ch->main;
+        on_links++;
         if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_LINK || net->pool[x].at != c) {
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: main slot holds a packet that is not there (lost or duplicated)", name);
@@ -516,14 +529,28 @@ int net_check(const Net *net, char *err, size_t size)
         seen[x] = 1;
         in_flight++;
     }
+    /* The slots that are no channel's (the up ports of the top layer; with
+     * --duplex half, every up port and adapter) stay empty. */
+    for (uint32_t b = 0; b < 4 * net->nswitches; b++)
+        slots_used += net->buffers[b].link != NET_NIL;
+    for (size_t i = 0; i < (size_t)net->cfg.planes * net->nprocs; i++)
+        slots_used += net->adapter_links[i] != NET_NIL;
+    if (slots_used != on_links)
+        BROKEN("net: %llu link slots hold packets, but only %llu are channels' slots",
+               (unsigned long long)slots_used, (unsigned long long)on_links);
     for (uint32_t b = 0; b < 4 * net->nswitches; b++) {
-        const Fifo *f = &net->buffers[b];
+        const Buffer *f = &net->buffers[b];
+        if ((net->buffer_sleepers[b] != NET_NIL) != f->sleepy) {
+            net_buffer_name(net, b, name, sizeof name);
+            BROKEN("net/%s: sleeper flag %u disagrees with its sleeper list", name, f->sleepy);
+        }
         if (f->count == 0 && f->entered == 0)
             continue;                 /* empty: head and tail mean nothing */
         net_buffer_name(net, b, name, sizeof name);
         char what[80];
         snprintf(what, sizeof what, "net/%s", name);
-        if (check_fifo(net, f, b, PLACE_BUFFER, net->cfg.buffer, seen, what, err, size) != 0) {
+        if (check_fifo(net, f->head, f->tail, f->count, b, PLACE_BUFFER, net->cfg.buffer, seen,
+                       what, err, size) != 0) {
             free(seen);
             return -1;
         }
@@ -545,7 +572,8 @@ int net_check(const Net *net, char *err, size_t size)
             continue;
         char what[80];
         snprintf(what, sizeof what, "net/p%zu.port%zu", i / net->cfg.ports, i % net->cfg.ports);
-        if (check_fifo(net, f, (uint32_t)i, PLACE_PORT, net->cfg.port_depth, seen, what, err, size) != 0) {
+        if (check_fifo(net, f->head, f->tail, f->count, (uint32_t)i, PLACE_PORT, net->cfg.port_depth,
+                       seen, what, err, size) != 0) {
             free(seen);
             return -1;
         }
@@ -582,14 +610,14 @@ int net_check(const Net *net, char *err, size_t size)
         heads += head;
         links += pk->place == PLACE_LINK;
     }
-    const Fifo *lists[2] = { net->buffers, net->ports };
-    size_t sizes[2] = { 4 * (size_t)net->nswitches, (size_t)net->nprocs * net->cfg.ports };
-    for (int kind = 0; kind < 2; kind++)
-        for (size_t i = 0; i < sizes[kind]; i++)
-            for (uint32_t y = lists[kind][i].sleepers; y != NET_NIL; y = net->pool[y].wait_next) {
-                if (++listed > asleep)
-                    BROKEN("net: a sleeper list is broken");
-            }
+    for (size_t b = 0; b < 4 * (size_t)net->nswitches; b++)
+        for (uint32_t y = net->buffer_sleepers[b]; y != NET_NIL; y = net->pool[y].wait_next)
+            if (++listed > asleep)
+                BROKEN("net: a sleeper list is broken");
+    for (size_t i = 0; i < (size_t)net->nprocs * net->cfg.ports; i++)
+        for (uint32_t y = net->ports[i].sleepers; y != NET_NIL; y = net->pool[y].wait_next)
+            if (++listed > asleep)
+                BROKEN("net: a sleeper list is broken");
     for (size_t c = 0; c < channels; c++)
         for (uint32_t y = net->channels[c].sleepers; y != NET_NIL; y = net->pool[y].wait_next)
             if (++listed > asleep)

@@ -97,19 +97,33 @@ typedef struct Packet {
 
 _Static_assert(sizeof(Packet) == 64, "a packet is one cache line");
 
-/* A FIFO of packets threaded through Packet.next: a switch output buffer or
- * an input port. */
+/* An input port: a FIFO of packets threaded through Packet.next. */
 typedef struct Fifo {
     uint32_t head, tail;   /* packet indices, NET_NIL when empty */
     uint16_t count;        /* packets in it (at most 1024) */
-    uint16_t entered;      /* packets that entered it in this timestep's stage d */
+    uint16_t unused;
     uint32_t sleepers;     /* packets asleep until it has room (via wait_next) */
 } Fifo;
 
+/* An output port q of switch S: its buffer, a FIFO threaded through
+ * Packet.next, and the main slot of the channel the port sends into. A
+ * switch's four are one cache line, so a packet's hop touches the line of
+ * the switch it leaves and of the one it enters, and little else (see
+ * channel_main in net_internal.h for where every channel's slot is). */
+typedef struct Buffer {
+    uint32_t head, tail;   /* packet indices, NET_NIL when empty */
+    uint16_t count;        /* packets in it (at most 1024) */
+    uint8_t entered;       /* packets that entered it in this timestep's stage d (<= 4) */
+    uint8_t sleepy;        /* packets sleep until it has room, on buffer_sleepers */
+    uint32_t link;         /* a channel's main slot: the packet on the link, or NET_NIL */
+} Buffer;
+
+_Static_assert(sizeof(Buffer) == 16, "a switch's four buffers are one cache line");
+
+/* What a channel has besides its main slot, used far less often. */
 typedef struct Channel {
-    uint32_t main;         /* the packet on the link, or NET_NIL */
     uint32_t temp;         /* the packet claiming it this timestep, or NET_NIL */
-    uint32_t sleepers;     /* claimants asleep until `main` wakes (via wait_next) */
+    uint32_t sleepers;     /* claimants asleep until its packet wakes (via wait_next) */
 } Channel;
 
 /* A growable vector of packet (or other) indices. */
@@ -169,7 +183,10 @@ typedef struct Net {
     uint32_t pool_cap, free_list, outstanding;
     uint64_t next_id;               /* id of the next packet made */
     Channel *channels;              /* per link (half) or link and direction (full) */
-    Fifo *buffers;                  /* 4 per switch */
+    Buffer *buffers;                /* 4 per switch, 4S + q */
+    uint32_t *buffer_sleepers;      /* per buffer: packets asleep until it has room */
+    uint32_t *adapter_links;        /* full duplex: the main slots of the processors'
+                                       up channels, plane * N + p */
     Fifo *ports;                    /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */
@@ -241,6 +258,10 @@ void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const Packet *pk), v
 /* Calls fn for every packet waiting in an input port: by processor, port,
  * then oldest first. */
 void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void *ctx);
+
+/* The packet on channel c (2 * link + dir with --duplex full, else link),
+ * or NET_NIL. */
+uint32_t net_link_packet(const Net *net, uint32_t c);
 
 /* Names a packet's place the way reports and traces show it:
  * "slot of p3", "link p0.cpu3 up", "link p0.l1.s1.u0 down",

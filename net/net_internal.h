@@ -64,6 +64,28 @@ static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, un
     return s - j - net->half + topo_down_switch(l, j, x);
 }
 
+/* Where the main slot of channel c is: with the output port that sends into
+ * it, so that a packet leaving a buffer finds its link's slot on the
+ * buffer's own line. With --duplex full the down channel of link 2S + x is
+ * sent into by down port x of S, and its up channel by the up port of the
+ * switch below that the link leaves (at layer 1, by processor 2j + x's
+ * adapter). With --duplex half a link's one channel is sent into from both
+ * ends; its slot is with down port x of S. */
+static inline uint32_t *channel_main(const Net *net, uint32_t c)
+{
+    uint32_t link = channel_link(net, c), s = link >> 1;
+    if (!net->cfg.full_duplex || (c & 1) == DIR_DOWN)
+        return &net->buffers[4 * s + (link & 1)].link;
+    unsigned l = sw_layer(net, s);
+    if (l == 1) {
+        size_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        return &net->adapter_links[(plane << net->cfg.k) + topo_down_proc(sw_j(net, s), link & 1)];
+    }
+    unsigned q;
+    uint32_t below = down_target(net, link, l, &q);
+    return &net->buffers[4 * below + q].link;
+}
+
 /* The channel a claimant (an output-slot packet or a buffer head) wants in
  * stages a and b, and that link's layer. */
 static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned *layer)

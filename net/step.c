@@ -96,9 +96,10 @@ static void prefetch_claim(const Net *net, size_t i)
     if (i + AHEAD < l->n) {
         const Packet *pk = &net->pool[l->items[i + AHEAD]];
         unsigned layer;
-        PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
-        if (pk->place == PLACE_BUFFER)
-            PREFETCH(&net->buffers[pk->at]);
+        if (pk->place == PLACE_BUFFER && net->cfg.full_duplex)
+            PREFETCH(&net->buffers[pk->at]);    /* and its link's slot */
+        else
+            PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
     }
 }
 
@@ -111,7 +112,7 @@ static void prefetch_link(const Net *net, size_t i)
         uint32_t s;
         unsigned layer, q;
         const Packet *pk = &net->pool[l->items[i + AHEAD]];
-        PREFETCH(&net->channels[pk->at]);
+        PREFETCH(channel_main(net, pk->at));
         if (link_heading(net, pk, &s, &layer, &q))
             PREFETCH(&net->buffers[4 * s]);
     }
@@ -275,14 +276,15 @@ static void stage_claims(Net *net)
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
 
-static void fifo_push(Net *net, Fifo *f, uint32_t x)
+/* Appends packet x to the FIFO (head, tail) that held `count` packets. */
+static void fifo_push(Net *net, uint32_t *head, uint32_t *tail, uint32_t count, uint32_t x)
 {
     net->pool[x].next = NET_NIL;
-    if (f->count++ == 0)
-        f->head = x;
+    if (count == 0)
+        *head = x;
     else
-        net->pool[f->tail].next = x;
-    f->tail = x;
+        net->pool[*tail].next = x;
+    *tail = x;
 }
 
 static void record_latency(NetStats *st, uint64_t latency)
@@ -322,10 +324,10 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
             list_push(&net->next_on_links, x);
         return;
     }
-    net->channels[c].main = NET_NIL;
+    *channel_main(net, c) = NET_NIL;
     pk->place = PLACE_PORT;
     pk->at = slot;
-    fifo_push(net, port, x);
+    fifo_push(net, &port->head, &port->tail, port->count++, x);
     net->in_flight--;
     list_push(&net->woken, p);
     net->stats.delivered++;
@@ -342,7 +344,7 @@ static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
     unsigned dir = q < 2 ? DIR_UP : DIR_DOWN;
     if (q >= 2 && l == net->cfg.k)
         return NET_NIL;                      /* the top layer has no up links */
-    uint32_t x = net->channels[link_channel(net, port_link(net, s, l, q), dir)].main;
+    uint32_t x = *channel_main(net, link_channel(net, port_link(net, s, l, q), dir));
     return x != NET_NIL && net->pool[x].dir == dir ? x : NET_NIL;
 }
 
@@ -377,18 +379,19 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
         out = (pk->addressing >> bit) & 1;   /* the turn, or on the way down */
     }
     uint32_t b = 4 * s + out;
-    Fifo *buf = &net->buffers[b];
+    Buffer *buf = &net->buffers[b];
     if (buf->count >= net->cfg.buffer) {
         net->stats.buffer_collisions[dir][l]++;
         net->stats.buffer_total++;
         emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
-        if (may_sleep(net) && !choice)
-            fall_asleep(net, x, ASLEEP_BUFFER, &buf->sleepers, dir, l);
-        else
+        if (may_sleep(net) && !choice) {
+            fall_asleep(net, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
+            buf->sleepy = 1;
+        } else
             list_push(&net->next_on_links, x);
         return;
     }
-    net->channels[c].main = NET_NIL;
+    *channel_main(net, c) = NET_NIL;
     if (choice) {
         pk->routing |= (uint32_t)(out - 2) << bit;
         emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
@@ -397,7 +400,7 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->layer = (uint8_t)l;
-    fifo_push(net, buf, x);
+    fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
     if (buf->entered++ == 0)
         list_push(&net->touched, b);
     if (buf->count == 1)
@@ -427,7 +430,7 @@ static void handle_on_link(Net *net, uint32_t x)
         net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
         if (net->arrivals_down[p]) {
             uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
-            uint32_t y = net->channels[other].main;
+            uint32_t y = *channel_main(net, other);
             if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
                 net->pool[y].asleep == AWAKE)
                 handle_on_link(net, y);
@@ -442,15 +445,17 @@ static void handle_on_link(Net *net, uint32_t x)
  * the link's main slot is empty; else a link collision. */
 static void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
 {
-    Channel *ch = &net->channels[c];
     Packet *pk = &net->pool[x];
-    if (ch->main != NET_NIL) {
-        if (may_sleep(net) && net->pool[ch->main].asleep != AWAKE) {
+    uint32_t *link = pk->place == PLACE_BUFFER && net->cfg.full_duplex
+                   ? &net->buffers[pk->at].link      /* the slot it sends into */
+                   : channel_main(net, c);
+    if (*link != NET_NIL) {
+        if (may_sleep(net) && net->pool[*link].asleep != AWAKE) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
             net->stats.link_collisions[pk->dir][layer]++;
             net->stats.link_total++;
-            fall_asleep(net, x, ASLEEP_CLAIM, &ch->sleepers, pk->dir, layer);
+            fall_asleep(net, x, ASLEEP_CLAIM, &net->channels[c].sleepers, pk->dir, layer);
         } else {
             claim_failed(net, pk, c, layer);
         }
@@ -460,16 +465,19 @@ static void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
         net->out_slot[pk->src] = NET_NIL;
         list_push(&net->woken, pk->src);
     } else {
-        Fifo *buf = &net->buffers[pk->at];
+        Buffer *buf = &net->buffers[pk->at];
         buf->head = pk->next;
         if (--buf->count == 0)
             buf->tail = NET_NIL;
         else
             list_push(&net->next_claimers, buf->head);
-        if (buf->sleepers != NET_NIL)   /* room: they try next timestep */
-            wake_list(net, &buf->sleepers, &net->next_on_links, &net->next_claimers);
+        if (buf->sleepy) {              /* room: they try next timestep */
+            buf->sleepy = 0;
+            wake_list(net, &net->buffer_sleepers[pk->at], &net->next_on_links,
+                      &net->next_claimers);
+        }
     }
-    ch->main = x;
+    *link = x;
     pk->place = PLACE_LINK;
     pk->at = c;
     pk->layer = (uint8_t)layer;
@@ -497,7 +505,7 @@ static void stage_commit(Net *net)
     }
     for (size_t i = 0; i < net->claimed.n; i++) {
         if (i + AHEAD < net->claimed.n)
-            PREFETCH(&net->channels[net->claimed.items[i + AHEAD]]);
+            PREFETCH(channel_main(net, net->claimed.items[i + AHEAD]));
         uint32_t c = net->claimed.items[i];
         Channel *ch = &net->channels[c];
         uint32_t x = ch->temp;
@@ -514,7 +522,7 @@ static void stage_commit(Net *net)
         if (i + AHEAD < net->touched.n)
             PREFETCH(&net->buffers[net->touched.items[i + AHEAD]]);
         uint32_t b = net->touched.items[i];
-        Fifo *buf = &net->buffers[b];
+        Buffer *buf = &net->buffers[b];
         uint32_t queued = buf->entered;
         if (buf->count == buf->entered)
             queued--;                         /* the head itself entered now */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "net/net.h"
+#include "net/net_internal.h"
 #include "tests/check.h"
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
@@ -339,7 +340,7 @@ static void invariants_name_the_component(void)
     step(net, 1);
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    Fifo *buf = &net->buffers[packet(net, a)->at];
+    Buffer *buf = &net->buffers[packet(net, a)->at];
     buf->count = 3;                     /* more than it holds, and than B */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: count 3 but 1 packets linked");
@@ -349,10 +350,10 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: 0 packets found in flight, 1 counted");
     buf->count = 1;
-    net->channels[0].main = x;          /* and now also on a link: duplicated */
+    *channel_main(net, 0) = x;          /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
-    net->channels[0].main = NET_NIL;
+    *channel_main(net, 0) = NET_NIL;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net->arrivals[1] = 2;               /* stage d left a switch's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
