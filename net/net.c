@@ -107,8 +107,10 @@ void net_free(Net *net)
         free(net->stats.asleep_buffer[d]);
     }
     free(net->stats.latency_hist);
-    IndexList *lists[] = { &net->claimers, &net->next_claimers, &net->on_links,
-                           &net->next_on_links, &net->claimed, &net->touched, &net->woken };
+    IndexList *lists[] = { &net->claimers, &net->next_claimers, &net->claimed,
+                           &net->touched, &net->woken };
+    free(net->on_links.items);
+    free(net->next_on_links.items);
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         free(lists[i]->items);
     free(net);
@@ -629,6 +631,16 @@ int net_check(const Net *net, char *err, size_t size)
     if (net->claimers.n != heads)
         BROKEN("net: %zu packets will claim a link, %llu should", net->claimers.n,
                (unsigned long long)heads);
+    for (size_t i = 0; i < net->on_links.n; i++) {
+        const OnLink *e = &net->on_links.items[i];
+        if (e->packet >= net->pool_cap || net->pool[e->packet].place != PLACE_LINK ||
+            net->pool[e->packet].asleep != AWAKE)
+            BROKEN("net: the list of packets on links holds one that is not (entry %zu)", i);
+        if (e->heading != heading_of(net, &net->pool[e->packet]))
+            BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
+                   (unsigned long long)net->pool[e->packet].id, e->heading,
+                   heading_of(net, &net->pool[e->packet]));
+    }
     if (net->on_links.n != links)
         BROKEN("net: %zu packets listed on links, %llu are", net->on_links.n,
                (unsigned long long)links);

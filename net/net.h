@@ -132,6 +132,18 @@ typedef struct IndexList {
     size_t n, cap;
 } IndexList;
 
+/* A packet on a link and where it is heading (net_internal.h, heading_of):
+ * kept with the packet in the lists of stage d, so that the stage finds the
+ * switch a packet enters without reading the packet first. */
+typedef struct OnLink {
+    uint32_t packet, heading;
+} OnLink;
+
+typedef struct OnLinkList {
+    OnLink *items;
+    size_t n, cap;
+} OnLinkList;
+
 /* Counters of machine.md's statistics that the network keeps. Layers are
  * numbered 1..k; index 0 is unused. */
 typedef struct NetStats {
@@ -192,7 +204,7 @@ typedef struct Net {
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
     IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
-    IndexList on_links, next_on_links;  /* packets in link main slots */
+    OnLinkList on_links, next_on_links; /* awake packets in link main slots */
     IndexList claimed;              /* channels whose temp slot was claimed */
     IndexList touched;              /* buffers entered in this stage d */
     uint8_t *arrivals;              /* per switch: bit q, a packet arrives on

@@ -123,8 +123,21 @@ static inline bool link_heading(const Net *net, const Packet *pk, uint32_t *s,
     return true;
 }
 
+/* Where a packet on a link is heading, as one number: (4S + q) << 1 when it
+ * enters port q of switch S, (p << 2 | plane << 1 | 1) when it comes down the
+ * last link of its plane to processor p. */
+static inline uint32_t heading_of(const Net *net, const Packet *pk)
+{
+    uint32_t s;
+    unsigned layer, q;
+    if (link_heading(net, pk, &s, &layer, &q))
+        return (4 * s + q) << 1;
+    return s << 2 | (uint32_t)pk->plane << 1 | 1;
+}
+
 /* Makes room for n entries in a list (step.c). */
 void net_list_reserve(IndexList *l, size_t n);
+void net_links_reserve(OnLinkList *l, size_t n);
 
 /* Wakes the packets asleep on input port `port` (an index into net->ports:
  * processor * ports + port) after an IN read it (step.c). */

@@ -71,9 +71,28 @@ void net_list_reserve(IndexList *l, size_t n)
     l->cap = cap;
 }
 
+void net_links_reserve(OnLinkList *l, size_t n)
+{
+    if (n <= l->cap)
+        return;
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    while (cap < n)
+        cap *= 2;
+    OnLink *items = realloc(l->items, cap * sizeof *items);
+    if (!items)
+        abort();
+    l->items = items;
+    l->cap = cap;
+}
+
 static inline void list_push(IndexList *l, uint32_t x)
 {
     l->items[l->n++] = x;
+}
+
+static inline void links_push(OnLinkList *l, uint32_t x, uint32_t heading)
+{
+    l->items[l->n++] = (OnLink){ x, heading };
 }
 
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
@@ -103,18 +122,15 @@ static void prefetch_claim(const Net *net, size_t i)
     }
 }
 
+/* The packet, and the switch it enters, AHEAD on: both known from the list. */
 static void prefetch_link(const Net *net, size_t i)
 {
-    const IndexList *l = &net->on_links;
-    if (i + 2 * AHEAD < l->n)
-        PREFETCH(&net->pool[l->items[i + 2 * AHEAD]]);
+    const OnLinkList *l = &net->on_links;
     if (i + AHEAD < l->n) {
-        uint32_t s;
-        unsigned layer, q;
-        const Packet *pk = &net->pool[l->items[i + AHEAD]];
-        PREFETCH(channel_main(net, pk->at));
-        if (link_heading(net, pk, &s, &layer, &q))
-            PREFETCH(&net->buffers[4 * s]);
+        const OnLink *e = &l->items[i + AHEAD];
+        PREFETCH(&net->pool[e->packet]);
+        if (!(e->heading & 1))
+            PREFETCH(&net->buffers[(e->heading >> 1) & ~3u]);
     }
 }
 
@@ -126,17 +142,13 @@ static void prefetch_link(const Net *net, size_t i)
  * when stage d ends. */
 static void mark_arrivals(Net *net)
 {
-    const IndexList *l = &net->on_links;
+    const OnLinkList *l = &net->on_links;
     for (size_t i = 0; i < l->n; i++) {
-        if (i + AHEAD < l->n)
-            PREFETCH(&net->pool[l->items[i + AHEAD]]);
-        const Packet *pk = &net->pool[l->items[i]];
-        uint32_t s;
-        unsigned layer, q;
-        if (link_heading(net, pk, &s, &layer, &q))
-            net->arrivals[s] |= (uint8_t)(1u << q);
+        uint32_t h = l->items[i].heading;
+        if (h & 1)
+            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
         else
-            net->arrivals_down[s] |= (uint8_t)(1u << pk->plane);
+            net->arrivals[h >> 3] |= (uint8_t)(1u << ((h >> 1) & 3));
     }
 }
 
@@ -185,13 +197,13 @@ static void wake(Net *net, uint32_t x)
 /* Wakes the packets on list *head: link packets onto `links`, and with each
  * the claimants asleep on its channel onto `claims`. Pushes are checked:
  * waking from stage 1 happens outside net_step's reserved lists. */
-static void wake_list(Net *net, uint32_t *head, IndexList *links, IndexList *claims)
+static void wake_list(Net *net, uint32_t *head, OnLinkList *links, IndexList *claims)
 {
     for (uint32_t x = *head, next; x != NET_NIL; x = next) {
         next = net->pool[x].wait_next;
         wake(net, x);
-        net_list_reserve(links, links->n + 1);
-        list_push(links, x);
+        net_links_reserve(links, links->n + 1);
+        links_push(links, x, heading_of(net, &net->pool[x]));
         Channel *ch = &net->channels[net->pool[x].at];
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
@@ -310,7 +322,7 @@ static void record_latency(NetStats *st, uint64_t latency)
 }
 
 /* Stage c for one packet on the last link down to processor p. */
-static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
+static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t heading)
 {
     Packet *pk = &net->pool[x];
     uint32_t slot = p * net->cfg.ports + pk->port;
@@ -321,7 +333,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
         if (may_sleep(net))
             fall_asleep(net, x, ASLEEP_PORT, &port->sleepers, 0, 0);
         else
-            list_push(&net->next_on_links, x);
+            links_push(&net->next_on_links, x, heading);
         return;
     }
     *channel_main(net, c) = NET_NIL;
@@ -336,7 +348,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p)
     emit(net, EV_DELIVERED, pk, p, PLACE_PORT, 0, 0);
 }
 
-static void handle_on_link(Net *net, uint32_t x);
+static void handle_on_link(Net *net, uint32_t x, uint32_t heading);
 
 /* The packet on switch s's port q that is travelling into s, or NET_NIL. */
 static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
@@ -349,7 +361,8 @@ static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
 }
 
 /* Stage d for one packet entering switch s (layer l) on port q. */
-static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned l, unsigned q)
+static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned l, unsigned q,
+                         uint32_t heading)
 {
     /* The spec's link order: the packets arriving on lower ports go first.
      * Which ports have one still to handle is in the switch's arrival bits,
@@ -361,7 +374,7 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
         uint32_t y = arriving_at(net, s, l, lower);
         if (y != NET_NIL && net->pool[y].mark != (uint32_t)net->timestep &&
             net->pool[y].asleep == AWAKE)
-            handle_on_link(net, y);
+            handle_on_link(net, y, (4 * s + lower) << 1);
     }
     Packet *pk = &net->pool[x];
     unsigned out, dir = DIR_DOWN, bit = l - 1;
@@ -388,7 +401,7 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
             fall_asleep(net, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
         } else
-            list_push(&net->next_on_links, x);
+            links_push(&net->next_on_links, x, heading);
         return;
     }
     *channel_main(net, c) = NET_NIL;
@@ -412,30 +425,31 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
 }
 
 /* Stages c and d for one packet in a link's main slot, once per timestep. */
-static void handle_on_link(Net *net, uint32_t x)
+static void handle_on_link(Net *net, uint32_t x, uint32_t heading)
 {
     Packet *pk = &net->pool[x];
     if (pk->mark == (uint32_t)net->timestep)
         return;
     pk->mark = (uint32_t)net->timestep;
-    uint32_t c = pk->at, s;
-    unsigned l, q;
-    if (link_heading(net, pk, &s, &l, &q)) {
+    uint32_t c = pk->at;
+    if (!(heading & 1)) {
+        uint32_t s = heading >> 3;
+        unsigned q = (heading >> 1) & 3;
         net->arrivals[s] &= (uint8_t)~(1u << q);
-        forward_into(net, x, c, s, l, q);
+        forward_into(net, x, c, s, sw_layer(net, s), q, heading);
     } else {
         /* The last link: deliver, but the older of the processor's two
          * arriving packets (one per plane) first. */
-        uint32_t p = s;
+        uint32_t p = heading >> 2;
         net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
         if (net->arrivals_down[p]) {
             uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
             uint32_t y = *channel_main(net, other);
             if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
                 net->pool[y].asleep == AWAKE)
-                handle_on_link(net, y);
+                handle_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
         }
-        deliver(net, x, c, p);
+        deliver(net, x, c, p, heading);
     }
 }
 
@@ -485,7 +499,7 @@ static void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
     pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
     net->stats.links_crossed++;
     net->moved = true;
-    list_push(&net->next_on_links, x);
+    links_push(&net->next_on_links, x, heading_of(net, pk));
     emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
 }
 
@@ -554,24 +568,24 @@ void net_step(Net *net, uint64_t t)
         return;                 /* nothing awake in slots, on links or in buffers */
     net->next_claimers.n = 0;
     net->next_on_links.n = 0;
-    IndexList *lists[] = { &net->next_claimers, &net->next_on_links, &net->claimed,
-                           &net->touched, &net->woken };
+    IndexList *lists[] = { &net->next_claimers, &net->claimed, &net->touched, &net->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         net_list_reserve(lists[i], net->in_flight);
+    net_links_reserve(&net->next_on_links, net->in_flight);
 
     if (!net->cfg.full_duplex)
         stage_claims(net);                              /* a, b */
     mark_arrivals(net);
     for (size_t i = 0; i < net->on_links.n; i++) {      /* c, d */
         prefetch_link(net, i);
-        handle_on_link(net, net->on_links.items[i]);
+        handle_on_link(net, net->on_links.items[i].packet, net->on_links.items[i].heading);
     }
     stage_commit(net);                                  /* e */
 
     swap = net->claimers;
     net->claimers = net->next_claimers;
     net->next_claimers = swap;
-    swap = net->on_links;
+    OnLinkList links = net->on_links;
     net->on_links = net->next_on_links;
-    net->next_on_links = swap;
+    net->next_on_links = links;
 }
