@@ -14,7 +14,14 @@
  *                       link's layer is the layer of the switch above it.
  *   channel a link's slots: with --duplex half one channel per link, shared
  *           by both directions; with --duplex full one per direction,
- *           2 * link + dir (dir 0 up, 1 down).
+ *           2 * link + dir (dir 0 up, 1 down). A channel's main slot (the
+ *           packet on the link) is kept in the Buffer of the output port
+ *           that sends into it, its temp slot and sleepers in Channel.
+ *
+ * Memory layout follows the hops: a switch's four Buffers are one cache
+ * line and hold the main slots of the links they send into, so a packet
+ * leaving a buffer finds its link on the same line, and a hop touches about
+ * two lines besides the packet's own (docs/performance.md).
  *
  * Buffers and input ports are FIFOs threaded through the packets (a packet
  * is in at most one), so their storage does not grow with B or the port
