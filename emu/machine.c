@@ -101,6 +101,13 @@ static unsigned log2_ceil(uint64_t n)
     return k;
 }
 
+/* The network's runner for its lanes: the same workers as the processors'. */
+static void run_network_lanes(void *ctx, NetLaneFn *fn, void *arg)
+{
+    Machine *m = ctx;
+    workers_run(m->workers, fn, arg);
+}
+
 int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
                  const MachineObserver *obs, char *err, size_t errsize)
 {
@@ -156,6 +163,10 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     }
     if (shares_ok && threads > 1)
         shares_ok = (m->workers = workers_new(threads)) != NULL;
+    /* The two planes' network stages on two threads, unless an observer
+     * wants every event in one order (net.h). */
+    if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
+        shares_ok = net_use_lanes(m->net, run_network_lanes, m, cfg->parallel_min) == 0;
     if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {

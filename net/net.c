@@ -83,6 +83,8 @@ Net *net_new(const NetConfig *cfg)
     /* Zeroed memory is an empty network (NET_NIL is 0): nothing is filled,
      * so the pages of unused links, buffers and ports are never touched. */
     net->free_list = NET_NIL;
+    net->nlanes = 1;
+    net->lane[0].stats = &net->stats;
     return net;
 }
 
@@ -107,13 +109,49 @@ void net_free(Net *net)
         free(net->stats.asleep_buffer[d]);
     }
     free(net->stats.latency_hist);
-    IndexList *lists[] = { &net->claimers, &net->next_claimers, &net->claimed,
-                           &net->touched, &net->woken };
-    free(net->on_links.items);
-    free(net->next_on_links.items);
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        free(lists[i]->items);
+    free(net->woken.items);
+    for (unsigned i = 0; i < 2; i++) {
+        NetLane *ln = &net->lane[i];
+        IndexList *lists[] = { &ln->claimers, &ln->next_claimers, &ln->claimed,
+                               &ln->touched, &ln->woken };
+        for (size_t j = 0; j < sizeof lists / sizeof lists[0]; j++)
+            free(lists[j]->items);
+        free(ln->on_links.items);
+        free(ln->next_on_links.items);
+        free(ln->deliveries.items);
+        for (int d = 0; d < 2; d++) {
+            free(ln->delta.link_collisions[d]);
+            free(ln->delta.buffer_collisions[d]);
+            free(ln->delta.asleep_link[d]);
+            free(ln->delta.asleep_buffer[d]);
+        }
+    }
     free(net);
+}
+
+int net_use_lanes(Net *net, NetRunner *runner, void *ctx, size_t parallel_min)
+{
+    if (net->cfg.planes != 2 || net->outstanding != 0 || net->event)
+        return -1;
+    for (unsigned i = 0; i < 2; i++) {
+        NetStats *d = &net->lane[i].delta;
+        for (int dir = 0; dir < 2; dir++) {
+            d->link_collisions[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
+            d->buffer_collisions[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
+            d->asleep_link[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
+            d->asleep_buffer[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
+            if (!d->link_collisions[dir] || !d->buffer_collisions[dir] ||
+                !d->asleep_link[dir] || !d->asleep_buffer[dir])
+                return -1;              /* freed with the network */
+        }
+    }
+    for (unsigned i = 0; i < 2; i++)
+        net->lane[i].stats = &net->lane[i].delta;
+    net->nlanes = 2;
+    net->runner = runner;
+    net->runner_ctx = ctx;
+    net->parallel_min = parallel_min;
+    return 0;
 }
 
 /* ---- the packet pool ------------------------------------------------------ */
@@ -213,8 +251,9 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->out_slot[req->src] = x;
     net->in_flight++;
     net->stats.sent++;
-    net_list_reserve(&net->claimers, net->claimers.n + 1);
-    net->claimers.items[net->claimers.n++] = x;
+    IndexList *claimers = &lane_of(net, pk)->claimers;
+    net_list_reserve(claimers, claimers->n + 1);
+    claimers->items[claimers->n++] = x;
     if (net->event) {
         NetEvent ev = { EV_CREATED, timestep, pk, req->src, PLACE_SLOT, 0, 0 };
         net->event(net->event_ctx, &ev);
@@ -628,21 +667,33 @@ int net_check(const Net *net, char *err, size_t size)
         BROKEN("net: %llu packets asleep, %llu on sleeper lists, %llu counted",
                (unsigned long long)asleep, (unsigned long long)listed,
                (unsigned long long)net->stats.asleep);
-    if (net->claimers.n != heads)
-        BROKEN("net: %zu packets will claim a link, %llu should", net->claimers.n,
-               (unsigned long long)heads);
-    for (size_t i = 0; i < net->on_links.n; i++) {
-        const OnLink *e = &net->on_links.items[i];
-        if (e->packet >= net->pool_cap || net->pool[e->packet].place != PLACE_LINK ||
-            net->pool[e->packet].asleep != AWAKE)
-            BROKEN("net: the list of packets on links holds one that is not (entry %zu)", i);
-        if (e->heading != heading_of(net, &net->pool[e->packet]))
-            BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
-                   (unsigned long long)net->pool[e->packet].id, e->heading,
-                   heading_of(net, &net->pool[e->packet]));
+    size_t claimers = 0, listed_links = 0;
+    for (unsigned l = 0; l < net->nlanes; l++) {
+        const NetLane *ln = &net->lane[l];
+        claimers += ln->claimers.n;
+        listed_links += ln->on_links.n;
+        for (size_t i = 0; i < ln->claimers.n; i++)
+            if (ln->claimers.items[i] >= net->pool_cap ||
+                lane_index(net, &net->pool[ln->claimers.items[i]]) != l)
+                BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
+        for (size_t i = 0; i < ln->on_links.n; i++) {
+            const OnLink *e = &ln->on_links.items[i];
+            if (e->packet >= net->pool_cap || net->pool[e->packet].place != PLACE_LINK ||
+                net->pool[e->packet].asleep != AWAKE || lane_index(net, &net->pool[e->packet]) != l)
+                BROKEN("net: the list of packets on links holds one that is not (entry %zu)", i);
+            if (e->heading != heading_of(net, &net->pool[e->packet]))
+                BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
+                       (unsigned long long)net->pool[e->packet].id, e->heading,
+                       heading_of(net, &net->pool[e->packet]));
+        }
+        if (ln->deliveries.n)
+            BROKEN("net: lane %u left %zu packets undelivered", l, ln->deliveries.n);
     }
-    if (net->on_links.n != links)
-        BROKEN("net: %zu packets listed on links, %llu are", net->on_links.n,
+    if (claimers != heads)
+        BROKEN("net: %zu packets will claim a link, %llu should", claimers,
+               (unsigned long long)heads);
+    if (listed_links != links)
+        BROKEN("net: %zu packets listed on links, %llu are", listed_links,
                (unsigned long long)links);
     free(seen);
     return 0;

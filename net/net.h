@@ -194,6 +194,27 @@ typedef struct NetEvent {
 
 typedef void NetEventFn(void *ctx, const NetEvent *ev);
 
+/* One lane of the network stage (step.c): the active lists of the packets
+ * it handles and the counters it adds to. Without lanes there is one, for
+ * both planes, counting straight into the network's statistics; with lanes
+ * each plane has its own, and its counters are added after each timestep. */
+typedef struct NetLane {
+    IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
+    OnLinkList on_links, next_on_links; /* awake packets in link main slots */
+    IndexList claimed;              /* channels whose temp slot was claimed */
+    IndexList touched;              /* buffers entered in this stage d */
+    IndexList woken;                /* processors whose output slot emptied */
+    OnLinkList deliveries;          /* with lanes: packets on last links, for stage c */
+    NetStats *stats;                /* where it counts: the network's, or delta */
+    NetStats delta;                 /* with lanes: this timestep's counts */
+    bool moved;
+} NetLane;
+
+/* Runs fn(arg, i) for i = 0, 1, ... on threads of the caller's, at least one
+ * per lane, and returns when all are done (emu/machine.c lends its workers). */
+typedef void NetLaneFn(void *arg, unsigned lane);
+typedef void NetRunner(void *ctx, NetLaneFn *fn, void *arg);
+
 typedef struct Net {
     NetConfig cfg;
     uint32_t nprocs, half;          /* N and H = N/2 */
@@ -210,10 +231,11 @@ typedef struct Net {
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
-    IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
-    OnLinkList on_links, next_on_links; /* awake packets in link main slots */
-    IndexList claimed;              /* channels whose temp slot was claimed */
-    IndexList touched;              /* buffers entered in this stage d */
+    NetLane lane[2];                /* the active lists: one lane, or one per plane */
+    unsigned nlanes;
+    NetRunner *runner;              /* with lanes: runs them at once */
+    void *runner_ctx;
+    size_t parallel_min;            /* ...when a timestep has this many packets to handle */
     uint8_t *arrivals;              /* per switch: bit q, a packet arrives on
                                        port q in this stage d (step.c) */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
@@ -233,6 +255,14 @@ typedef struct Net {
 
 /* Builds an empty network; NULL if memory cannot be had (errno set). */
 Net *net_new(const NetConfig *cfg);
+
+/* Gives each of two planes a lane of its own, which `runner` runs on two
+ * threads at once in every timestep with at least `parallel_min` packets to
+ * handle (step.c explains why that changes nothing). Call before the first
+ * packet is injected, with no observer (events would come in another
+ * order). Returns 0, or -1 if memory cannot be had or the network has one
+ * plane (nothing is changed then). */
+int net_use_lanes(Net *net, NetRunner *runner, void *ctx, size_t parallel_min);
 void net_free(Net *net);
 
 /* Stage 1, for OUT: whether processor p's output slot is empty, and taking it

@@ -135,6 +135,17 @@ static inline uint32_t heading_of(const Net *net, const Packet *pk)
     return s << 2 | (uint32_t)pk->plane << 1 | 1;
 }
 
+/* The lane that handles packet pk: its plane's, or the only one. */
+static inline unsigned lane_index(const Net *net, const Packet *pk)
+{
+    return net->nlanes > 1 ? pk->plane : 0;
+}
+
+static inline NetLane *lane_of(Net *net, const Packet *pk)
+{
+    return &net->lane[lane_index(net, pk)];
+}
+
 /* Makes room for n entries in a list (step.c). */
 void net_list_reserve(IndexList *l, size_t n);
 void net_links_reserve(OnLinkList *l, size_t n);

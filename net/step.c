@@ -49,8 +49,22 @@
  * is exact because a sleeper can take no room. Adaptive packets never sleep
  * (which buffer they want changes), and nothing sleeps while an observer
  * (--trace) wants every event; a test checks that both ways give the same
- * statistics. */
+ * statistics.
+ *
+ * Planes in parallel. The two planes share nothing between injection and
+ * delivery: no packet changes plane, and each switch, buffer and link
+ * belongs to one. So with --threads 2 or more (and no observer), each plane
+ * is a lane of its own -- its own active lists and its own counters, added
+ * to the network's after the timestep -- and the lanes run stages a, b and
+ * d, then stage e, on two threads. Deliveries (stage c) put packets of both
+ * planes into one processor's ports, oldest first, so the lanes only list
+ * the packets on last links, and they are delivered between d and e by one
+ * thread. Stage c touches only input ports and last links, and stage d only
+ * buffers and the other links, so running c after d changes nothing. The
+ * lanes' lists come out in another order than one lane's would, which,
+ * as above, changes nothing either; tests compare every statistic. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/net_internal.h"
 
@@ -111,9 +125,9 @@ enum { AHEAD = 8 };
 
 /* Two steps ahead of use: the packet 2 * AHEAD on, and the channel or the
  * switch that the packet AHEAD on will touch (its line has arrived). */
-static void prefetch_claim(const Net *net, size_t i)
+static void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
 {
-    const IndexList *l = &net->claimers;
+    const IndexList *l = &ln->claimers;
     if (i + 2 * AHEAD < l->n)
         PREFETCH(&net->pool[l->items[i + 2 * AHEAD]]);
     if (i + AHEAD < l->n) {
@@ -127,9 +141,9 @@ static void prefetch_claim(const Net *net, size_t i)
 }
 
 /* The packet, and the switch it enters, AHEAD on: both known from the list. */
-static void prefetch_link(const Net *net, size_t i)
+static void prefetch_link(const Net *net, const NetLane *ln, size_t i)
 {
-    const OnLinkList *l = &net->on_links;
+    const OnLinkList *l = &ln->on_links;
     if (i + AHEAD < l->n) {
         const OnLink *e = &l->items[i + AHEAD];
         PREFETCH(&net->pool[e->packet]);
@@ -144,15 +158,27 @@ static void prefetch_link(const Net *net, size_t i)
  * one switch (or one processor) can be kept without looking at the links
  * that have none. Handling a packet clears its bit, so all are clear again
  * when stage d ends. */
-static void mark_arrivals(Net *net)
+static void mark_arrivals(Net *net, NetLane *ln)
 {
-    const OnLinkList *l = &net->on_links;
+    const OnLinkList *l = &ln->on_links;
     for (size_t i = 0; i < l->n; i++) {
         uint32_t h = l->items[i].heading;
-        if (h & 1)
-            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
-        else
+        if (!(h & 1))
             net->arrivals[h >> 3] |= (uint8_t)(1u << ((h >> 1) & 3));
+        else if (net->nlanes == 1)
+            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
+        /* (with lanes, deliveries are marked when they are made) */
+    }
+}
+
+static void mark_deliveries(Net *net)
+{
+    for (unsigned i = 0; i < net->nlanes; i++) {
+        const OnLinkList *l = &net->lane[i].deliveries;
+        for (size_t j = 0; j < l->n; j++) {
+            uint32_t h = l->items[j].heading;
+            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
+        }
     }
 }
 
@@ -164,20 +190,20 @@ static bool may_sleep(const Net *net)
     return net->event == NULL;
 }
 
-/* The counter a sleeper adds to every timestep. */
-static uint64_t *sleep_counter(Net *net, const Packet *pk)
+/* The counter a sleeper adds to every timestep, among the counters st. */
+static uint64_t *sleep_counter(NetStats *st, const Packet *pk)
 {
     switch ((PacketSleep)pk->asleep) {
-    case ASLEEP_BUFFER: return &net->stats.asleep_buffer[pk->sleep_dir][pk->sleep_layer];
-    case ASLEEP_CLAIM:  return &net->stats.asleep_link[pk->sleep_dir][pk->sleep_layer];
-    case ASLEEP_PORT:   return &net->stats.asleep_port;
+    case ASLEEP_BUFFER: return &st->asleep_buffer[pk->sleep_dir][pk->sleep_layer];
+    case ASLEEP_CLAIM:  return &st->asleep_link[pk->sleep_dir][pk->sleep_layer];
+    case ASLEEP_PORT:   return &st->asleep_port;
     case AWAKE:         break;
     }
     return NULL;
 }
 
 /* Puts packet x to sleep on list *head, charged to (dir, layer). */
-static void fall_asleep(Net *net, uint32_t x, PacketSleep why, uint32_t *head,
+static void fall_asleep(Net *net, NetStats *st, uint32_t x, PacketSleep why, uint32_t *head,
                         unsigned dir, unsigned layer)
 {
     Packet *pk = &net->pool[x];
@@ -186,32 +212,38 @@ static void fall_asleep(Net *net, uint32_t x, PacketSleep why, uint32_t *head,
     pk->sleep_layer = (uint8_t)layer;
     pk->wait_next = *head;
     *head = x;
-    (*sleep_counter(net, pk))++;
-    net->stats.asleep++;
+    (*sleep_counter(st, pk))++;
+    st->asleep++;
 }
 
-static void wake(Net *net, uint32_t x)
+static void wake(Net *net, NetStats *st, uint32_t x)
 {
     Packet *pk = &net->pool[x];
-    (*sleep_counter(net, pk))--;
-    net->stats.asleep--;
+    (*sleep_counter(st, pk))--;
+    st->asleep--;
     pk->asleep = AWAKE;
 }
 
-/* Wakes the packets on list *head: link packets onto `links`, and with each
- * the claimants asleep on its channel onto `claims`. Pushes are checked:
- * waking from stage 1 happens outside net_step's reserved lists. */
-static void wake_list(Net *net, uint32_t *head, OnLinkList *links, IndexList *claims)
+/* Wakes the packets on list *head: link packets onto a lane's list of
+ * packets on links, and with each the claimants asleep on its channel onto
+ * its list of claimants -- this timestep's lists or (`next`) the next
+ * timestep's -- of lane ln, or with ln NULL of each packet's own lane.
+ * Pushes are checked: waking from stage 1 happens outside net_step's
+ * reserved lists. */
+static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool next)
 {
-    for (uint32_t x = *head, next; x != NET_NIL; x = next) {
-        next = net->pool[x].wait_next;
-        wake(net, x);
+    for (uint32_t x = *head, nx; x != NET_NIL; x = nx) {
+        nx = net->pool[x].wait_next;
+        wake(net, st, x);
+        NetLane *own = ln ? ln : lane_of(net, &net->pool[x]);
+        OnLinkList *links = next ? &own->next_on_links : &own->on_links;
+        IndexList *claims = next ? &own->next_claimers : &own->claimers;
         net_links_reserve(links, links->n + 1);
         links_push(links, x, heading_of(net, &net->pool[x]));
         Channel *ch = &net->channels[net->pool[x].at];
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
-            wake(net, y);
+            wake(net, st, y);
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, y);
         }
@@ -224,7 +256,7 @@ void net_wake_port(Net *net, uint32_t port)
 {
     /* Stage 1 of this timestep: they try again in this timestep's stage c,
      * and their claimants in its stage b. */
-    wake_list(net, &net->ports[port].sleepers, &net->on_links, &net->claimers);
+    wake_list(net, NULL, &net->stats, &net->ports[port].sleepers, false);
 }
 
 /* Each timestep, every sleeper fails once more: its collision or wait. */
@@ -257,19 +289,19 @@ static void emit(Net *net, NetEventKind kind, const Packet *pk, uint32_t place,
 
 /* A failed claim: one link collision, charged to the claimant's direction
  * and the link's layer; the claimant stays and tries again next timestep. */
-static void claim_failed(Net *net, Packet *pk, uint32_t c, unsigned layer)
+static void claim_failed(Net *net, NetLane *ln, Packet *pk, uint32_t c, unsigned layer)
 {
-    net->stats.link_collisions[pk->dir][layer]++;
-    net->stats.link_total++;
+    ln->stats->link_collisions[pk->dir][layer]++;
+    ln->stats->link_total++;
     emit(net, EV_LINK_COLLISION, pk, c, PLACE_LINK, layer, 0);
-    list_push(&net->next_claimers, (uint32_t)(pk - net->pool));
+    list_push(&ln->next_claimers, (uint32_t)(pk - net->pool));
 }
 
-static void stage_claims(Net *net)
+static void stage_claims(Net *net, NetLane *ln)
 {
-    for (size_t i = 0; i < net->claimers.n; i++) {
-        prefetch_claim(net, i);
-        uint32_t x = net->claimers.items[i];
+    for (size_t i = 0; i < ln->claimers.n; i++) {
+        prefetch_claim(net, ln, i);
+        uint32_t x = ln->claimers.items[i];
         Packet *pk = &net->pool[x];
         unsigned layer;
         uint32_t c = wanted_channel(net, pk, &layer);
@@ -277,15 +309,15 @@ static void stage_claims(Net *net)
         pk->claim_layer = (uint8_t)layer;
         if (ch->temp == NET_NIL) {
             ch->temp = x;
-            list_push(&net->claimed, c);
+            list_push(&ln->claimed, c);
         } else if (pk->dir == DIR_UP) {
             /* Half duplex: the downward claimant came second in the spec's
              * order and failed at once. */
             Packet *loser = &net->pool[ch->temp];
             ch->temp = x;
-            claim_failed(net, loser, c, layer);
+            claim_failed(net, ln, loser, c, layer);
         } else {
-            claim_failed(net, pk, c, layer);
+            claim_failed(net, ln, pk, c, layer);
         }
     }
 }
@@ -335,9 +367,9 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
         net->stats.port_waits++;
         emit(net, EV_PORT_WAIT, pk, p, PLACE_PORT, 1, 0);
         if (may_sleep(net))
-            fall_asleep(net, x, ASLEEP_PORT, &port->sleepers, 0, 0);
+            fall_asleep(net, &net->stats, x, ASLEEP_PORT, &port->sleepers, 0, 0);
         else
-            links_push(&net->next_on_links, x, heading);
+            links_push(&lane_of(net, pk)->next_on_links, x, heading);
         return;
     }
     *channel_main(net, c) = NET_NIL;
@@ -355,7 +387,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
 /* Handling a packet may first handle another (the spec's order); that call
  * goes through handle_earlier, so the loop of stage d gets its own copy of
  * handle_on_link, inlined, without the cost of a call per packet. */
-NOINLINE void handle_earlier(Net *net, uint32_t x, uint32_t heading);
+NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading);
 
 /* The packet on switch s's port q that is travelling into s, or NET_NIL. */
 static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
@@ -368,8 +400,8 @@ static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
 }
 
 /* Stage d for one packet entering switch s (layer l) on port q. */
-static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned l, unsigned q,
-                         uint32_t heading)
+static void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t s, unsigned l,
+                         unsigned q, uint32_t heading)
 {
     /* The spec's link order: the packets arriving on lower ports go first.
      * Which ports have one still to handle is in the switch's arrival bits,
@@ -381,7 +413,7 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
         uint32_t y = arriving_at(net, s, l, lower);
         if (y != NET_NIL && net->pool[y].mark != (uint32_t)net->timestep &&
             net->pool[y].asleep == AWAKE)
-            handle_earlier(net, y, (4 * s + lower) << 1);
+            handle_earlier(net, ln, y, (4 * s + lower) << 1);
     }
     Packet *pk = &net->pool[x];
     unsigned out, dir = DIR_DOWN, bit = l - 1;
@@ -401,14 +433,14 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
     uint32_t b = 4 * s + out;
     Buffer *buf = &net->buffers[b];
     if (buf->count >= net->cfg.buffer) {
-        net->stats.buffer_collisions[dir][l]++;
-        net->stats.buffer_total++;
+        ln->stats->buffer_collisions[dir][l]++;
+        ln->stats->buffer_total++;
         emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
         if (may_sleep(net) && !choice) {
-            fall_asleep(net, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
+            fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
         } else
-            links_push(&net->next_on_links, x, heading);
+            links_push(&ln->next_on_links, x, heading);
         return;
     }
     *channel_main(net, c) = NET_NIL;
@@ -422,17 +454,17 @@ static void forward_into(Net *net, uint32_t x, uint32_t c, uint32_t s, unsigned 
     pk->layer = (uint8_t)l;
     fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
     if (buf->entered++ == 0)
-        list_push(&net->touched, b);
+        list_push(&ln->touched, b);
     if (buf->count == 1)
-        list_push(&net->next_claimers, x);   /* at the head: claims next timestep */
-    if (buf->count > net->stats.max_buffer)
-        net->stats.max_buffer = buf->count;
-    net->moved = true;
+        list_push(&ln->next_claimers, x);    /* at the head: claims next timestep */
+    if (buf->count > ln->stats->max_buffer)
+        ln->stats->max_buffer = buf->count;
+    ln->moved = true;
     emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
 }
 
 /* Stages c and d for one packet in a link's main slot, once per timestep. */
-INLINE void handle_on_link(Net *net, uint32_t x, uint32_t heading)
+INLINE void handle_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
 {
     Packet *pk = &net->pool[x];
     if (pk->mark == (uint32_t)net->timestep)
@@ -443,7 +475,11 @@ INLINE void handle_on_link(Net *net, uint32_t x, uint32_t heading)
         uint32_t s = heading >> 3;
         unsigned q = (heading >> 1) & 3;
         net->arrivals[s] &= (uint8_t)~(1u << q);
-        forward_into(net, x, c, s, sw_layer(net, s), q, heading);
+        forward_into(net, ln, x, c, s, sw_layer(net, s), q, heading);
+    } else if (net->nlanes > 1 && ln != NULL) {
+        /* A lane on its own thread: delivered after stage d (see above). */
+        pk->mark = 0;
+        links_push(&ln->deliveries, x, heading);
     } else {
         /* The last link: deliver, but the older of the processor's two
          * arriving packets (one per plane) first. */
@@ -454,22 +490,36 @@ INLINE void handle_on_link(Net *net, uint32_t x, uint32_t heading)
             uint32_t y = *channel_main(net, other);
             if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
                 net->pool[y].asleep == AWAKE)
-                handle_earlier(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
+                handle_earlier(net, NULL, y, p << 2 | (1u - pk->plane) << 1 | 1);
         }
         deliver(net, x, c, p, heading);
     }
 }
 
-NOINLINE void handle_earlier(Net *net, uint32_t x, uint32_t heading)
+NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
 {
-    handle_on_link(net, x, heading);
+    handle_on_link(net, ln, x, heading);
+}
+
+/* Stage c with lanes: the packets the lanes found on last links, delivered
+ * by one thread (handle_on_link with no lane), oldest first at each
+ * processor as always. */
+static void stage_deliveries(Net *net)
+{
+    mark_deliveries(net);
+    for (unsigned i = 0; i < net->nlanes; i++) {
+        OnLinkList *l = &net->lane[i].deliveries;
+        for (size_t j = 0; j < l->n; j++)
+            handle_on_link(net, NULL, l->items[j].packet, l->items[j].heading);
+        l->n = 0;
+    }
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
 /* Makes packet x's claim on channel c (a link of layer `layer`) final if
  * the link's main slot is empty; else a link collision. */
-INLINE void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
+INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, uint32_t c, unsigned layer)
 {
     Packet *pk = &net->pool[x];
     uint32_t *link = pk->place == PLACE_BUFFER && net->cfg.full_duplex
@@ -479,28 +529,28 @@ INLINE void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
         if (may_sleep(net) && net->pool[*link].asleep != AWAKE) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
-            net->stats.link_collisions[pk->dir][layer]++;
-            net->stats.link_total++;
-            fall_asleep(net, x, ASLEEP_CLAIM, &net->channels[c].sleepers, pk->dir, layer);
+            ln->stats->link_collisions[pk->dir][layer]++;
+            ln->stats->link_total++;
+            fall_asleep(net, ln->stats, x, ASLEEP_CLAIM, &net->channels[c].sleepers, pk->dir,
+                        layer);
         } else {
-            claim_failed(net, pk, c, layer);
+            claim_failed(net, ln, pk, c, layer);
         }
         return;
     }
     if (pk->place == PLACE_SLOT) {
         net->out_slot[pk->src] = NET_NIL;
-        list_push(&net->woken, pk->src);
+        list_push(&ln->woken, pk->src);
     } else {
         Buffer *buf = &net->buffers[pk->at];
         buf->head = pk->next;
         if (--buf->count == 0)
             buf->tail = NET_NIL;
         else
-            list_push(&net->next_claimers, buf->head);
+            list_push(&ln->next_claimers, buf->head);
         if (buf->sleepy) {              /* room: they try next timestep */
             buf->sleepy = 0;
-            wake_list(net, &net->buffer_sleepers[pk->at], &net->next_on_links,
-                      &net->next_claimers);
+            wake_list(net, ln, ln->stats, &net->buffer_sleepers[pk->at], true);
         }
     }
     *link = x;
@@ -509,53 +559,53 @@ INLINE void commit_claim(Net *net, uint32_t x, uint32_t c, unsigned layer)
     pk->layer = (uint8_t)layer;
     pk->links++;
     pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
-    net->stats.links_crossed++;
-    net->moved = true;
-    links_push(&net->next_on_links, x, heading_of(net, pk));
+    ln->stats->links_crossed++;
+    ln->moved = true;
+    links_push(&ln->next_on_links, x, heading_of(net, pk));
     emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
 }
 
-static void stage_commit(Net *net)
+static void stage_commit(Net *net, NetLane *ln)
 {
     if (net->cfg.full_duplex) {
         /* Every channel has one sender (the buffer or adapter at its tail
          * end), so stage b had nothing to decide: its claims, in the same
          * order, are made final here. */
-        for (size_t i = 0; i < net->claimers.n; i++) {
-            prefetch_claim(net, i);
-            uint32_t x = net->claimers.items[i];
+        for (size_t i = 0; i < ln->claimers.n; i++) {
+            prefetch_claim(net, ln, i);
+            uint32_t x = ln->claimers.items[i];
             unsigned layer;
             uint32_t c = wanted_channel(net, &net->pool[x], &layer);
-            commit_claim(net, x, c, layer);
+            commit_claim(net, ln, x, c, layer);
         }
     }
-    for (size_t i = 0; i < net->claimed.n; i++) {
-        if (i + AHEAD < net->claimed.n)
-            PREFETCH(channel_main(net, net->claimed.items[i + AHEAD]));
-        uint32_t c = net->claimed.items[i];
+    for (size_t i = 0; i < ln->claimed.n; i++) {
+        if (i + AHEAD < ln->claimed.n)
+            PREFETCH(channel_main(net, ln->claimed.items[i + AHEAD]));
+        uint32_t c = ln->claimed.items[i];
         Channel *ch = &net->channels[c];
         uint32_t x = ch->temp;
         ch->temp = NET_NIL;
-        commit_claim(net, x, c, net->pool[x].claim_layer);
+        commit_claim(net, ln, x, c, net->pool[x].claim_layer);
     }
-    net->claimed.n = 0;
+    ln->claimed.n = 0;
 
     /* A packet that entered a buffer this timestep and is not at its head
      * queues behind another packet: one buffer collision each. The packets
      * that entered are the last `entered` of the FIFO, so the head is one of
      * them exactly when every packet in the buffer entered now. */
-    for (size_t i = 0; i < net->touched.n; i++) {
-        if (i + AHEAD < net->touched.n)
-            PREFETCH(&net->buffers[net->touched.items[i + AHEAD]]);
-        uint32_t b = net->touched.items[i];
+    for (size_t i = 0; i < ln->touched.n; i++) {
+        if (i + AHEAD < ln->touched.n)
+            PREFETCH(&net->buffers[ln->touched.items[i + AHEAD]]);
+        uint32_t b = ln->touched.items[i];
         Buffer *buf = &net->buffers[b];
         uint32_t queued = buf->entered;
         if (buf->count == buf->entered)
             queued--;                         /* the head itself entered now */
         if (queued) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP, layer = sw_layer(net, b >> 2);
-            net->stats.buffer_collisions[dir][layer] += queued;
-            net->stats.buffer_total += queued;
+            ln->stats->buffer_collisions[dir][layer] += queued;
+            ln->stats->buffer_total += queued;
             /* Name each queued packet: the last `queued` of the FIFO. */
             if (net->event) {
                 uint32_t skip = buf->count - queued, y = buf->head;
@@ -566,38 +616,117 @@ static void stage_commit(Net *net)
         }
         buf->entered = 0;
     }
-    net->touched.n = 0;
+    ln->touched.n = 0;
+}
+
+/* Stages a, b and d of one lane. */
+static void lane_first_half(Net *net, NetLane *ln)
+{
+    ln->next_claimers.n = 0;
+    ln->next_on_links.n = 0;
+    ln->woken.n = 0;
+    ln->moved = false;
+    if (ln->claimers.n == 0 && ln->on_links.n == 0)
+        return;
+    IndexList *lists[] = { &ln->next_claimers, &ln->claimed, &ln->touched, &ln->woken };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        net_list_reserve(lists[i], net->in_flight);
+    net_links_reserve(&ln->next_on_links, net->in_flight);
+    net_links_reserve(&ln->deliveries, net->in_flight);
+
+    if (!net->cfg.full_duplex)
+        stage_claims(net, ln);                          /* a, b */
+    mark_arrivals(net, ln);
+    for (size_t i = 0; i < ln->on_links.n; i++) {       /* c, d */
+        prefetch_link(net, ln, i);
+        handle_on_link(net, ln, ln->on_links.items[i].packet, ln->on_links.items[i].heading);
+    }
+}
+
+/* Stage e of one lane, and its lists made the next timestep's. */
+static void lane_second_half(Net *net, NetLane *ln)
+{
+    if (ln->claimers.n == 0 && ln->on_links.n == 0)
+        return;
+    stage_commit(net, ln);                              /* e */
+    IndexList swap = ln->claimers;
+    ln->claimers = ln->next_claimers;
+    ln->next_claimers = swap;
+    OnLinkList links = ln->on_links;
+    ln->on_links = ln->next_on_links;
+    ln->next_on_links = links;
+}
+
+static void run_first_halves(void *arg, unsigned lane)
+{
+    Net *net = arg;
+    if (lane < net->nlanes)
+        lane_first_half(net, &net->lane[lane]);
+}
+
+static void run_second_halves(void *arg, unsigned lane)
+{
+    Net *net = arg;
+    if (lane < net->nlanes)
+        lane_second_half(net, &net->lane[lane]);
+}
+
+/* Adds a lane's counters to the network's, and clears them. Sums of
+ * unsigned differences are exact modulo 2^64, so counters that went down in
+ * a lane (sleepers woken) are added the same way. */
+static void merge_lane(Net *net, NetLane *ln)
+{
+    NetStats *st = &net->stats, *d = &ln->delta;
+    for (int dir = 0; dir < 2; dir++)
+        for (unsigned l = 1; l <= net->cfg.k; l++) {
+            st->link_collisions[dir][l] += d->link_collisions[dir][l];
+            st->buffer_collisions[dir][l] += d->buffer_collisions[dir][l];
+            st->asleep_link[dir][l] += d->asleep_link[dir][l];
+            st->asleep_buffer[dir][l] += d->asleep_buffer[dir][l];
+            d->link_collisions[dir][l] = d->buffer_collisions[dir][l] = 0;
+            d->asleep_link[dir][l] = d->asleep_buffer[dir][l] = 0;
+        }
+    st->link_total += d->link_total;
+    st->buffer_total += d->buffer_total;
+    st->links_crossed += d->links_crossed;
+    st->asleep += d->asleep;
+    if (d->max_buffer > st->max_buffer)
+        st->max_buffer = d->max_buffer;
+    d->link_total = d->buffer_total = d->links_crossed = d->asleep = 0;
+    d->max_buffer = 0;
 }
 
 void net_step(Net *net, uint64_t t)
 {
-    IndexList swap;
     net->timestep = t;
     net->moved = false;
     net->woken.n = 0;
     count_sleepers(net);
-    if (net->claimers.n == 0 && net->on_links.n == 0)
+    size_t work = 0;
+    for (unsigned i = 0; i < net->nlanes; i++)
+        work += net->lane[i].claimers.n + net->lane[i].on_links.n;
+    if (work == 0)
         return;                 /* nothing awake in slots, on links or in buffers */
-    net->next_claimers.n = 0;
-    net->next_on_links.n = 0;
-    IndexList *lists[] = { &net->next_claimers, &net->claimed, &net->touched, &net->woken };
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        net_list_reserve(lists[i], net->in_flight);
-    net_links_reserve(&net->next_on_links, net->in_flight);
-
-    if (!net->cfg.full_duplex)
-        stage_claims(net);                              /* a, b */
-    mark_arrivals(net);
-    for (size_t i = 0; i < net->on_links.n; i++) {      /* c, d */
-        prefetch_link(net, i);
-        handle_on_link(net, net->on_links.items[i].packet, net->on_links.items[i].heading);
+    net_list_reserve(&net->woken, net->in_flight);
+    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
+    if (parallel)
+        net->runner(net->runner_ctx, run_first_halves, net);
+    else
+        for (unsigned i = 0; i < net->nlanes; i++)
+            lane_first_half(net, &net->lane[i]);
+    if (net->nlanes > 1)
+        stage_deliveries(net);                          /* c, for the lanes */
+    if (parallel)
+        net->runner(net->runner_ctx, run_second_halves, net);
+    else
+        for (unsigned i = 0; i < net->nlanes; i++)
+            lane_second_half(net, &net->lane[i]);
+    for (unsigned i = 0; i < net->nlanes; i++) {
+        NetLane *ln = &net->lane[i];
+        if (ln->stats != &net->stats)
+            merge_lane(net, ln);
+        memcpy(net->woken.items + net->woken.n, ln->woken.items, ln->woken.n * sizeof *ln->woken.items);
+        net->woken.n += ln->woken.n;
+        net->moved |= ln->moved;
     }
-    stage_commit(net);                                  /* e */
-
-    swap = net->claimers;
-    net->claimers = net->next_claimers;
-    net->next_claimers = swap;
-    OnLinkList links = net->on_links;
-    net->on_links = net->next_on_links;
-    net->next_on_links = links;
 }

@@ -370,9 +370,9 @@ static void invariants_name_the_component(void)
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* on link p0.cpu0, heading up */
-    CHECK_EQ(net->on_links.n, 1);
+    CHECK_EQ(net->lane[0].on_links.n, 1);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->on_links.items[0].heading ^= 2;
+    net->lane[0].on_links.items[0].heading ^= 2;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed heading for 0x2, but heads for 0x0");
     net_free(net);
