@@ -725,8 +725,11 @@ void net_step(Net *net, uint64_t t)
         NetLane *ln = &net->lane[i];
         if (ln->stats != &net->stats)
             merge_lane(net, ln);
-        memcpy(net->woken.items + net->woken.n, ln->woken.items, ln->woken.n * sizeof *ln->woken.items);
-        net->woken.n += ln->woken.n;
+        if (ln->woken.n) {              /* (a lane with no work has no list yet) */
+            memcpy(net->woken.items + net->woken.n, ln->woken.items,
+                   ln->woken.n * sizeof *ln->woken.items);
+            net->woken.n += ln->woken.n;
+        }
         net->moved |= ln->moved;
     }
 }
