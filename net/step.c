@@ -478,7 +478,7 @@ INLINE void handle_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
         forward_into(net, ln, x, c, s, sw_layer(net, s), q, heading);
     } else if (net->nlanes > 1 && ln != NULL) {
         /* A lane on its own thread: delivered after stage d (see above). */
-        pk->mark = 0;
+        pk->mark = (uint32_t)net->timestep - 1;   /* not yet handled */
         links_push(&ln->deliveries, x, heading);
     } else {
         /* The last link: deliver, but the older of the processor's two
