@@ -235,6 +235,9 @@ static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool 
     for (uint32_t x = *head, nx; x != NET_NIL; x = nx) {
         nx = net->pool[x].wait_next;
         wake(net, st, x);
+        /* Not handled in the stage d it wakes for, however long it slept
+         * (marks keep 32 bits of a timestep). */
+        net->pool[x].mark = (uint32_t)net->timestep - (next ? 0 : 1);
         NetLane *own = ln ? ln : lane_of(net, &net->pool[x]);
         OnLinkList *links = next ? &own->next_on_links : &own->on_links;
         IndexList *claims = next ? &own->next_claimers : &own->claimers;
