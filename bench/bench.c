@@ -95,18 +95,25 @@ static void emit_count_down(Program *p, uint32_t top)
     emit_brt_back(p, top);
 }
 
-/* Frame word 2 := (p xor h(word `k`)) & (N - 1), h a multiplicative hash. */
-static void emit_destination(Program *p, uint32_t nprocs, uint32_t k)
+/* areg := ((areg >> 16) xor p) & (N - 1): a processor p xor a hash's top
+ * bits, a permutation of the processors for each hash. */
+static void emit_scramble(Program *p, uint32_t nprocs)
 {
-    asm_op(p, OP_LDWSP, k);
-    asm_op(p, OP_LDC, 0x9E3779B1u);
-    asm_opr(p, OPR_MUL);
     asm_op(p, OP_LDC, 16);
     asm_opr(p, OPR_SHR);
     asm_op(p, OP_LDWSP, 1);
     asm_opr(p, OPR_XOR);
     asm_op(p, OP_LDC, nprocs - 1);
     asm_opr(p, OPR_AND);
+}
+
+/* Frame word 2 := (p xor h(word `k`)) & (N - 1), h a multiplicative hash. */
+static void emit_destination(Program *p, uint32_t nprocs, uint32_t k)
+{
+    asm_op(p, OP_LDWSP, k);
+    asm_op(p, OP_LDC, 0x9E3779B1u);
+    asm_opr(p, OPR_MUL);
+    emit_scramble(p, nprocs);
     asm_op(p, OP_STWSP, 2);
 }
 
@@ -175,12 +182,7 @@ static void emit_flood_round(Program *p, uint32_t nprocs)
     asm_opr(p, OPR_XOR);
     asm_op(p, OP_STWSP, 6);
     asm_op(p, OP_LDWSP, 4);                     /* base := ((h >> 16) xor p) | set */
-    asm_op(p, OP_LDC, 16);
-    asm_opr(p, OPR_SHR);
-    asm_op(p, OP_LDWSP, 1);
-    asm_opr(p, OPR_XOR);
-    asm_op(p, OP_LDC, nprocs - 1);
-    asm_opr(p, OPR_AND);
+    emit_scramble(p, nprocs);
     asm_op(p, OP_LDWSP, 5);
     asm_opr(p, OPR_OR);
     asm_op(p, OP_STWSP, 2);

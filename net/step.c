@@ -68,35 +68,36 @@
 
 #include "net/net_internal.h"
 
-/* Makes room for n entries. In a timestep each packet enters each of the
- * step's lists at most once, so room for the packets in flight at its start
- * is enough, and a push needs no check. */
+/* Makes room for n entries of `size` bytes in the array *items of capacity
+ * *cap. In a timestep each packet enters each of the step's lists at most
+ * once, so room for the packets in flight at its start is enough, and a push
+ * needs no check. */
+static void reserve(void **items, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap)
+        return;
+    size_t grown = *cap ? 2 * *cap : 256;
+    while (grown < n)
+        grown *= 2;
+    void *p = realloc(*items, grown * size);
+    if (!p)
+        abort();        /* a few bytes per packet in flight: cannot fail in practice */
+    *items = p;
+    *cap = grown;
+}
+
 void net_list_reserve(IndexList *l, size_t n)
 {
-    if (n <= l->cap)
-        return;
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    while (cap < n)
-        cap *= 2;
-    uint32_t *items = realloc(l->items, cap * sizeof *items);
-    if (!items)
-        abort();        /* a few bytes per packet in flight: cannot fail in practice */
+    void *items = l->items;
+    reserve(&items, &l->cap, n, sizeof *l->items);
     l->items = items;
-    l->cap = cap;
 }
 
 void net_links_reserve(OnLinkList *l, size_t n)
 {
-    if (n <= l->cap)
-        return;
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    while (cap < n)
-        cap *= 2;
-    OnLink *items = realloc(l->items, cap * sizeof *items);
-    if (!items)
-        abort();
+    void *items = l->items;
+    reserve(&items, &l->cap, n, sizeof *l->items);
     l->items = items;
-    l->cap = cap;
 }
 
 static inline void list_push(IndexList *l, uint32_t x)
