@@ -159,6 +159,11 @@ static void prefetch_link(const Net *net, const NetLane *ln, size_t i)
  * one switch (or one processor) can be kept without looking at the links
  * that have none. Handling a packet clears its bit, so all are clear again
  * when stage d ends. */
+static void mark_delivery(Net *net, uint32_t heading)
+{
+    net->arrivals_down[heading >> 2] |= (uint8_t)(1u << ((heading >> 1) & 1));
+}
+
 static void mark_arrivals(Net *net, NetLane *ln)
 {
     const OnLinkList *l = &ln->on_links;
@@ -167,7 +172,7 @@ static void mark_arrivals(Net *net, NetLane *ln)
         if (!(h & 1))
             net->arrivals[h >> 3] |= (uint8_t)(1u << ((h >> 1) & 3));
         else if (net->nlanes == 1)
-            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
+            mark_delivery(net, h);
         /* (with lanes, deliveries are marked when they are made) */
     }
 }
@@ -176,10 +181,8 @@ static void mark_deliveries(Net *net)
 {
     for (unsigned i = 0; i < net->nlanes; i++) {
         const OnLinkList *l = &net->lane[i].deliveries;
-        for (size_t j = 0; j < l->n; j++) {
-            uint32_t h = l->items[j].heading;
-            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
-        }
+        for (size_t j = 0; j < l->n; j++)
+            mark_delivery(net, l->items[j].heading);
     }
 }
 
@@ -636,7 +639,8 @@ static void lane_first_half(Net *net, NetLane *ln)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         net_list_reserve(lists[i], net->in_flight);
     net_links_reserve(&ln->next_on_links, net->in_flight);
-    net_links_reserve(&ln->deliveries, net->in_flight);
+    if (net->nlanes > 1)
+        net_links_reserve(&ln->deliveries, net->in_flight);
 
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
@@ -673,6 +677,16 @@ static void run_second_halves(void *arg, unsigned lane)
     Net *net = arg;
     if (lane < net->nlanes)
         lane_second_half(net, &net->lane[lane]);
+}
+
+/* Runs fn for every lane: on the runner's threads, or one after another. */
+static void run_lanes(Net *net, bool parallel, NetLaneFn *fn)
+{
+    if (parallel)
+        net->runner(net->runner_ctx, fn, net);
+    else
+        for (unsigned i = 0; i < net->nlanes; i++)
+            fn(net, i);
 }
 
 /* Adds a lane's counters to the network's, and clears them. Sums of
@@ -713,18 +727,10 @@ void net_step(Net *net, uint64_t t)
         return;                 /* nothing awake in slots, on links or in buffers */
     net_list_reserve(&net->woken, net->in_flight);
     bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
-    if (parallel)
-        net->runner(net->runner_ctx, run_first_halves, net);
-    else
-        for (unsigned i = 0; i < net->nlanes; i++)
-            lane_first_half(net, &net->lane[i]);
+    run_lanes(net, parallel, run_first_halves);         /* a, b, d (and c, one lane) */
     if (net->nlanes > 1)
         stage_deliveries(net);                          /* c, for the lanes */
-    if (parallel)
-        net->runner(net->runner_ctx, run_second_halves, net);
-    else
-        for (unsigned i = 0; i < net->nlanes; i++)
-            lane_second_half(net, &net->lane[i]);
+    run_lanes(net, parallel, run_second_halves);        /* e */
     for (unsigned i = 0; i < net->nlanes; i++) {
         NetLane *ln = &net->lane[i];
         if (ln->stats != &net->stats)
