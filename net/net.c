@@ -52,6 +52,7 @@ Net *net_new(const NetConfig *cfg)
     net->nprocs = 1u << cfg->k;
     net->half = net->nprocs / 2;
     net->nswitches = cfg->planes * cfg->k * net->half;
+    net->sort_min = NET_SORT_MIN;
     size_t links = 2 * (size_t)net->nswitches;
     size_t channels = cfg->full_duplex ? 2 * links : links;
     net->channels = line_zalloc(channels, sizeof *net->channels);
@@ -119,6 +120,7 @@ void net_free(Net *net)
         free(ln->on_links.items);
         free(ln->next_on_links.items);
         free(ln->deliveries.items);
+        free(ln->scratch.items);
         for (int d = 0; d < 2; d++) {
             free(ln->delta.link_collisions[d]);
             free(ln->delta.buffer_collisions[d]);

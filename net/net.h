@@ -205,6 +205,7 @@ typedef struct NetLane {
     IndexList touched;              /* buffers entered in this stage d */
     IndexList woken;                /* processors whose output slot emptied */
     OnLinkList deliveries;          /* with lanes: packets on last links, for stage c */
+    OnLinkList scratch;             /* room for sorting a list (step.c) */
     NetStats *stats;                /* where it counts: the network's, or delta */
     NetStats delta;                 /* with lanes: this timestep's counts */
     bool moved;
@@ -236,6 +237,8 @@ typedef struct Net {
     NetRunner *runner;              /* with lanes: runs them at once */
     void *runner_ctx;
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
+    size_t sort_min;                /* sort a lane's lists of at least this many packets
+                                       (step.c; NET_SORT_MIN, tests set 1) */
     uint8_t *arrivals;              /* per switch: bit q, a packet arrives on
                                        port q in this stage d (step.c) */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
@@ -252,6 +255,7 @@ typedef struct Net {
 } Net;
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
+#define NET_SORT_MIN 8192         /* Net.sort_min unless changed: 512 KiB of packets */
 
 /* Builds an empty network; NULL if memory cannot be had (errno set). */
 Net *net_new(const NetConfig *cfg);

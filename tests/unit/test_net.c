@@ -432,7 +432,10 @@ static void lanes_backwards(void *ctx, NetLaneFn *fn, void *arg)
  * that no packet sleeps) and one not: after every timestep every packet
  * must be in the same place and every statistic equal. Reads are sparse and
  * loads heavy, so that many packets sleep for a long time. With two planes
- * a third network gets it too, with a lane per plane (run backwards). */
+ * a third network gets it too, with a lane per plane (run backwards). The
+ * first sorts its active lists at every timestep, the second never, the
+ * third when they hold 16 packets or more: the order of the lists must not
+ * matter either. */
 /* The first timestep of the runs below is t_base + 1. */
 static uint64_t t_base;
 
@@ -444,8 +447,12 @@ static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool
     uint64_t events = 0;
     b->event = count_events;
     b->event_ctx = &events;
-    if (c)
+    a->sort_min = 1;                      /* sorted lists, against b's unsorted */
+    b->sort_min = SIZE_MAX;
+    if (c) {
+        c->sort_min = 16;
         CHECK_EQ(net_use_lanes(c, lanes_backwards, NULL, 0), 0);
+    }
     CHECK_EQ(net_use_lanes(b, lanes_backwards, NULL, 0), -1);   /* an observer */
     if (!c)
         CHECK_EQ(net_use_lanes(a, lanes_backwards, NULL, 0), -1);   /* one plane */
