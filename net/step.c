@@ -193,7 +193,7 @@ static void sort_lane(const Net *net, NetLane *ln)
 #define INLINE static inline
 #define NOINLINE static
 #endif
-enum { AHEAD = 8 };
+enum { AHEAD = 16 };
 
 /* Two steps ahead of use: the packet 2 * AHEAD on, and the channel or the
  * switch that the packet AHEAD on will touch (its line has arrived). */
