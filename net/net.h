@@ -88,18 +88,17 @@ typedef struct Packet {
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
-    uint8_t claim_layer;   /* layer of the link it claims this timestep */
     uint8_t count, plane;  /* route */
     uint8_t port;          /* destination input port */
     uint8_t links;         /* links crossed so far (at most 2k) */
+    uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
     uint32_t src, dst, data;
     uint64_t id;           /* creation order, from 0 */
     uint64_t created;      /* timestep of its OUT */
     uint32_t wait_next;    /* next sleeper on the same buffer, port or channel */
-    uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
     uint8_t sleep_dir;     /* the direction and layer its collision or wait */
     uint8_t sleep_layer;   /* is charged to, each timestep it sleeps */
-    uint8_t unused;        /* pads the packet to one 64-byte line */
+    uint8_t unused[2];     /* pads the packet to one 64-byte line */
 } Packet;
 
 _Static_assert(sizeof(Packet) == 64, "a packet is one cache line");

@@ -6,6 +6,14 @@
 #include "net/net.h"
 #include "net/topology.h"
 
+/* For the few helpers of the hot loops that the compiler would otherwise
+ * call rather than inline. */
+#if defined(__GNUC__)
+#define NET_HOT static inline __attribute__((always_inline))
+#else
+#define NET_HOT static inline
+#endif
+
 /* Switch (plane, layer, j). */
 static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, uint32_t j)
 {
@@ -87,17 +95,44 @@ static inline uint32_t *channel_main(const Net *net, uint32_t c)
 }
 
 /* The channel a claimant (an output-slot packet or a buffer head) wants in
- * stages a and b, and that link's layer. */
-static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned *layer)
+ * stages a and b, that link's layer, and where the claimant will be heading
+ * once it is on the link (what heading_of, below, will say then), all from
+ * the slot or buffer it leaves. A buffer's direction is its port's: down
+ * ports 0, 1 send down, up ports 2, 3 up. */
+NET_HOT uint32_t claim_target(const Net *net, const Packet *pk, unsigned *layer,
+                              uint32_t *heading)
 {
     if (pk->place == PLACE_SLOT) {
+        uint32_t s = sw_index(net, pk->plane, 1, topo_proc_switch(pk->src));
+        unsigned x = topo_proc_port(pk->src);
         *layer = 1;
-        return link_channel(net, proc_link(net, pk->src, pk->plane), DIR_UP);
+        *heading = (4 * s + x) << 1;
+        return link_channel(net, 2 * s + x, DIR_UP);
     }
     uint32_t s = pk->at >> 2;
-    unsigned q = pk->at & 3;
-    *layer = q < 2 ? pk->layer : pk->layer + 1u;
-    return link_channel(net, port_link(net, s, pk->layer, q), pk->dir);
+    unsigned q = pk->at & 3, l = pk->layer;
+    if (q >= 2) {                   /* up, into a down port of the switch above */
+        uint32_t link = up_link(net, s, l, q - 2);
+        *layer = l + 1;
+        *heading = (4 * (link >> 1) + (link & 1)) << 1;
+        return link_channel(net, link, DIR_UP);
+    }
+    uint32_t link = 2 * s + q;      /* down: to the switch below, or a processor */
+    *layer = l;
+    if (l == 1) {
+        *heading = topo_down_proc(sw_j(net, s), q) << 2 | (uint32_t)pk->plane << 1 | 1;
+    } else {
+        unsigned arrival;
+        uint32_t below = down_target(net, link, l, &arrival);
+        *heading = (4 * below + arrival) << 1;
+    }
+    return link_channel(net, link, DIR_DOWN);
+}
+
+static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned *layer)
+{
+    uint32_t heading;
+    return claim_target(net, pk, layer, &heading);
 }
 
 /* Where the packet on a link (pk->at, a channel) is heading: true with the

@@ -384,7 +384,6 @@ static void stage_claims(Net *net, NetLane *ln)
         unsigned layer;
         uint32_t c = wanted_channel(net, pk, &layer);
         Channel *ch = &net->channels[c];
-        pk->claim_layer = (uint8_t)layer;
         if (ch->temp == NET_NIL) {
             ch->temp = x;
             list_push(&ln->claimed, c);
@@ -466,6 +465,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
  * goes through handle_earlier, so the loop of stage d gets its own copy of
  * handle_on_link, inlined, without the cost of a call per packet. */
 NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading);
+NOINLINE void deliver_on_link(Net *net, uint32_t x, uint32_t heading);
 
 /* The packet on switch s's port q that is travelling into s, or NET_NIL. */
 static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
@@ -478,7 +478,7 @@ static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
 }
 
 /* Stage d for one packet entering switch s (layer l) on port q. */
-static void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t s, unsigned l,
+INLINE void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t s, unsigned l,
                          unsigned q, uint32_t heading)
 {
     /* The spec's link order: the packets arriving on lower ports go first.
@@ -541,6 +541,26 @@ static void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t
     emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
 }
 
+/* Stage c for packet x, marked as handled, on the last link down to
+ * processor heading >> 2: delivered, but the older of the processor's two
+ * arriving packets (one per plane) first. */
+NOINLINE void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
+{
+    Packet *pk = &net->pool[x];
+    uint32_t p = heading >> 2;
+    net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
+    if (net->arrivals_down[p]) {
+        uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
+        uint32_t y = *channel_main(net, other);
+        if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
+            net->pool[y].asleep == AWAKE && net->pool[y].mark != (uint32_t)net->timestep) {
+            net->pool[y].mark = (uint32_t)net->timestep;
+            deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
+        }
+    }
+    deliver(net, x, pk->at, p, heading);
+}
+
 /* Stages c and d for one packet in a link's main slot, once per timestep. */
 INLINE void handle_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
 {
@@ -548,29 +568,17 @@ INLINE void handle_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
     if (pk->mark == (uint32_t)net->timestep)
         return;
     pk->mark = (uint32_t)net->timestep;
-    uint32_t c = pk->at;
     if (!(heading & 1)) {
         uint32_t s = heading >> 3;
         unsigned q = (heading >> 1) & 3;
         net->arrivals[s] &= (uint8_t)~(1u << q);
-        forward_into(net, ln, x, c, s, sw_layer(net, s), q, heading);
-    } else if (net->nlanes > 1 && ln != NULL) {
+        forward_into(net, ln, x, pk->at, s, sw_layer(net, s), q, heading);
+    } else if (net->nlanes > 1) {
         /* A lane on its own thread: delivered after stage d (see above). */
         pk->mark = (uint32_t)net->timestep - 1;   /* not yet handled */
         links_push(&ln->deliveries, x, heading);
     } else {
-        /* The last link: deliver, but the older of the processor's two
-         * arriving packets (one per plane) first. */
-        uint32_t p = heading >> 2;
-        net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
-        if (net->arrivals_down[p]) {
-            uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
-            uint32_t y = *channel_main(net, other);
-            if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
-                net->pool[y].asleep == AWAKE)
-                handle_earlier(net, NULL, y, p << 2 | (1u - pk->plane) << 1 | 1);
-        }
-        deliver(net, x, c, p, heading);
+        deliver_on_link(net, x, heading);
     }
 }
 
@@ -580,26 +588,32 @@ NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading
 }
 
 /* Stage c with lanes: the packets the lanes found on last links, delivered
- * by one thread (handle_on_link with no lane), oldest first at each
- * processor as always. */
+ * by one thread, oldest first at each processor as always. */
 static void stage_deliveries(Net *net)
 {
     mark_deliveries(net);
     for (unsigned i = 0; i < net->nlanes; i++) {
         OnLinkList *l = &net->lane[i].deliveries;
-        for (size_t j = 0; j < l->n; j++)
-            handle_on_link(net, NULL, l->items[j].packet, l->items[j].heading);
+        for (size_t j = 0; j < l->n; j++) {
+            Packet *pk = &net->pool[l->items[j].packet];
+            if (pk->mark != (uint32_t)net->timestep) {    /* (not delivered first already) */
+                pk->mark = (uint32_t)net->timestep;
+                deliver_on_link(net, l->items[j].packet, l->items[j].heading);
+            }
+        }
         l->n = 0;
     }
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
-/* Makes packet x's claim on channel c (a link of layer `layer`) final if
- * the link's main slot is empty; else a link collision. */
-INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, uint32_t c, unsigned layer)
+/* Makes claimant x's claim final if the main slot of the link it claims is
+ * empty; else a link collision. */
+INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
 {
     Packet *pk = &net->pool[x];
+    unsigned layer;
+    uint32_t heading, c = claim_target(net, pk, &layer, &heading);
     uint32_t *link = pk->place == PLACE_BUFFER && net->cfg.full_duplex
                    ? &net->buffers[pk->at].link      /* the slot it sends into */
                    : channel_main(net, c);
@@ -639,7 +653,7 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, uint32_t c, unsigned
     pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
     ln->stats->links_crossed++;
     ln->moved = true;
-    links_push(&ln->next_on_links, x, heading_of(net, pk));
+    links_push(&ln->next_on_links, x, heading);
     emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
 }
 
@@ -651,10 +665,7 @@ static void stage_commit(Net *net, NetLane *ln)
          * order, are made final here. */
         for (size_t i = 0; i < ln->claimers.n; i++) {
             prefetch_claim(net, ln, i);
-            uint32_t x = ln->claimers.items[i];
-            unsigned layer;
-            uint32_t c = wanted_channel(net, &net->pool[x], &layer);
-            commit_claim(net, ln, x, c, layer);
+            commit_claim(net, ln, ln->claimers.items[i]);
         }
     }
     for (size_t i = 0; i < ln->claimed.n; i++) {
@@ -664,7 +675,7 @@ static void stage_commit(Net *net, NetLane *ln)
         Channel *ch = &net->channels[c];
         uint32_t x = ch->temp;
         ch->temp = NET_NIL;
-        commit_claim(net, ln, x, c, net->pool[x].claim_layer);
+        commit_claim(net, ln, x);
     }
     ln->claimed.n = 0;
 
