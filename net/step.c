@@ -182,15 +182,16 @@ static void sort_lane(const Net *net, NetLane *ln)
 }
 
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
- * has no way to say it). The stages visit packets in no particular order,
- * so each packet is a cache miss; asking a few packets ahead overlaps them. */
+ * has no way to say it). The stages visit packets in no order that the
+ * memory system could guess, so each packet and switch is a cache miss;
+ * asking AHEAD packets ahead overlaps them (a miss costs 125-200 ns on the
+ * machine of docs/performance.md: more than eight iterations). */
+#define INLINE NET_HOT
 #if defined(__GNUC__)
 #define PREFETCH(address) __builtin_prefetch(address)
-#define INLINE static inline __attribute__((always_inline))
 #define NOINLINE static __attribute__((noinline))
 #else
 #define PREFETCH(address) ((void)(address))
-#define INLINE static inline
 #define NOINLINE static
 #endif
 enum { AHEAD = 16 };
