@@ -61,7 +61,6 @@ Net *net_new(const NetConfig *cfg)
     net->adapter_links = zalloc((size_t)cfg->planes * net->nprocs, sizeof *net->adapter_links);
     net->ports = zalloc((size_t)net->nprocs * cfg->ports, sizeof *net->ports);
     net->out_slot = zalloc(net->nprocs, sizeof *net->out_slot);
-    net->arrivals = zalloc(net->nswitches, 1);
     net->arrivals_down = zalloc(net->nprocs, 1);
     net->requests_made = zalloc(net->nprocs, sizeof *net->requests_made);
     for (int d = 0; d < 2; d++) {
@@ -72,7 +71,7 @@ Net *net_new(const NetConfig *cfg)
     }
     if (!net->channels || !net->buffers || !net->buffer_sleepers || !net->adapter_links ||
         !net->ports || !net->out_slot ||
-        !net->arrivals || !net->arrivals_down ||
+        !net->arrivals_down ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
         !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
         !net->stats.asleep_link[0] || !net->stats.asleep_link[1] ||
@@ -100,7 +99,6 @@ void net_free(Net *net)
     free(net->adapter_links);
     free(net->ports);
     free(net->out_slot);
-    free(net->arrivals);
     free(net->arrivals_down);
     free(net->requests_made);
     for (int d = 0; d < 2; d++) {
@@ -117,9 +115,10 @@ void net_free(Net *net)
                                &ln->touched, &ln->woken };
         for (size_t j = 0; j < sizeof lists / sizeof lists[0]; j++)
             free(lists[j]->items);
-        free(ln->on_links.items);
-        free(ln->next_on_links.items);
-        free(ln->deliveries.items);
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+            free(ln->on_links[c].items);
+            free(ln->next_on_links[c].items);
+        }
         free(ln->scratch.items);
         for (int d = 0; d < 2; d++) {
             free(ln->delta.link_collisions[d]);
@@ -601,11 +600,6 @@ int net_check(const Net *net, char *err, size_t size)
             BROKEN("net/%s: entry count not reset", name);
         in_flight += f->count;
     }
-    for (uint32_t s = 0; s < net->nswitches; s++)
-        if (net->arrivals[s]) {
-            net_buffer_name(net, 4 * s, name, sizeof name);
-            BROKEN("net/%s: arrival bits 0x%x left set after stage d", name, net->arrivals[s]);
-        }
     for (uint32_t p = 0; p < net->nprocs; p++)
         if (net->arrivals_down[p])
             BROKEN("net/p%u: arrival bits 0x%x left set after stage d", p, net->arrivals_down[p]);
@@ -673,23 +667,29 @@ int net_check(const Net *net, char *err, size_t size)
     for (unsigned l = 0; l < net->nlanes; l++) {
         const NetLane *ln = &net->lane[l];
         claimers += ln->claimers.n;
-        listed_links += ln->on_links.n;
         for (size_t i = 0; i < ln->claimers.n; i++)
             if (ln->claimers.items[i] >= net->pool_cap ||
                 lane_index(net, &net->pool[ln->claimers.items[i]]) != l)
                 BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
-        for (size_t i = 0; i < ln->on_links.n; i++) {
-            const OnLink *e = &ln->on_links.items[i];
-            if (e->packet >= net->pool_cap || net->pool[e->packet].place != PLACE_LINK ||
-                net->pool[e->packet].asleep != AWAKE || lane_index(net, &net->pool[e->packet]) != l)
-                BROKEN("net: the list of packets on links holds one that is not (entry %zu)", i);
-            if (e->heading != heading_of(net, &net->pool[e->packet]))
-                BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
-                       (unsigned long long)net->pool[e->packet].id, e->heading,
-                       heading_of(net, &net->pool[e->packet]));
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+            listed_links += ln->on_links[c].n;
+            for (size_t i = 0; i < ln->on_links[c].n; i++) {
+                const OnLink *e = &ln->on_links[c].items[i];
+                if (e->packet >= net->pool_cap || net->pool[e->packet].place != PLACE_LINK ||
+                    net->pool[e->packet].asleep != AWAKE ||
+                    lane_index(net, &net->pool[e->packet]) != l)
+                    BROKEN("net: the list of packets on links holds one that is not "
+                           "(list %u, entry %zu)", c, i);
+                if (e->heading != heading_of(net, &net->pool[e->packet]))
+                    BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
+                           (unsigned long long)net->pool[e->packet].id, e->heading,
+                           heading_of(net, &net->pool[e->packet]));
+                if (arrival_class(e->heading) != c)
+                    BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
+                           (unsigned long long)net->pool[e->packet].id, c,
+                           arrival_class(e->heading));
+            }
         }
-        if (ln->deliveries.n)
-            BROKEN("net: lane %u left %zu packets undelivered", l, ln->deliveries.n);
     }
     if (claimers != heads)
         BROKEN("net: %zu packets will claim a link, %llu should", claimers,

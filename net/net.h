@@ -84,7 +84,8 @@ typedef struct Packet {
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
     uint32_t mark;         /* low 32 bits of the timestep it was last handled
-                              on a link (stages c/d); set when it gets on one */
+                              on a last link (stage c delivers it once); set
+                              when it gets on a link */
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
@@ -150,6 +151,12 @@ typedef struct OnLinkList {
     size_t n, cap;
 } OnLinkList;
 
+/* Stage d visits the packets on links in four rounds, by the port they
+ * arrive on (d0, d1, u0, u1), then stage c delivers those coming down last
+ * links: so the packets on links are kept in five lists, by arrival class
+ * (step.c explains). */
+enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5 };
+
 /* Counters of machine.md's statistics that the network keeps. Layers are
  * numbered 1..k; index 0 is unused. */
 typedef struct NetStats {
@@ -199,11 +206,11 @@ typedef void NetEventFn(void *ctx, const NetEvent *ev);
  * each plane has its own, and its counters are added after each timestep. */
 typedef struct NetLane {
     IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
-    OnLinkList on_links, next_on_links; /* awake packets in link main slots */
+    OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets in link main slots, */
+    OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
     IndexList claimed;              /* channels whose temp slot was claimed */
     IndexList touched;              /* buffers entered in this stage d */
     IndexList woken;                /* processors whose output slot emptied */
-    OnLinkList deliveries;          /* with lanes: packets on last links, for stage c */
     OnLinkList scratch;             /* room for sorting a list (step.c) */
     NetStats *stats;                /* where it counts: the network's, or delta */
     NetStats delta;                 /* with lanes: this timestep's counts */
@@ -238,8 +245,6 @@ typedef struct Net {
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
     size_t sort_min;                /* sort a lane's lists of at least this many packets
                                        (step.c; NET_SORT_MIN, tests set 1) */
-    uint8_t *arrivals;              /* per switch: bit q, a packet arrives on
-                                       port q in this stage d (step.c) */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
                                        arrives down that plane's link */
     IndexList woken;                /* processors whose input port received a

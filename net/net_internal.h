@@ -172,6 +172,13 @@ static inline uint32_t heading_of(const Net *net, const Packet *pk)
     return s << 2 | (uint32_t)pk->plane << 1 | 1;
 }
 
+/* The list (net.h, ARRIVAL_CLASSES) of a packet on a link heading `heading`:
+ * the port it arrives on, or ARRIVE_DELIVERY on the last link down. */
+static inline unsigned arrival_class(uint32_t heading)
+{
+    return heading & 1 ? ARRIVE_DELIVERY : (heading >> 1) & 3;
+}
+
 /* The lane that handles packet pk: its plane's, or the only one. */
 static inline unsigned lane_index(const Net *net, const Packet *pk)
 {

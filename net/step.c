@@ -23,12 +23,16 @@
  *     layer) the upward claimant always comes first, so it wins;
  *   - packets entering one switch in stage d (where they may compete for one
  *     buffer, or for adaptive's choice of up buffer) go in port order d0, d1,
- *     u0, u1, the order of their links in the spec's link loop: before
- *     handling a packet, forward_into handles the packets waiting on the
- *     switch's lower-numbered ports;
+ *     u0, u1, the order of their links in the spec's link loop. The packets
+ *     on links are listed by the port they arrive on, and stage d takes the
+ *     lists in turn: every packet arriving on a d0 port, then on a d1 port,
+ *     and so on. One port receives at most one packet, so inside every
+ *     switch this is the spec's order;
  *   - packets coming down one processor's two links go oldest first.
  * Everything else -- counting, and moves into different buffers -- does not
- * depend on order.
+ * depend on order. Stage c (delivery) touches only input ports and last
+ * links, and stage d only buffers and the other links, so stage c is run
+ * after stage d.
  *
  * Waiting packets sleep. Under load most packets in flight are waiting, and
  * handling each of them every timestep only to see it fail again would make
@@ -57,12 +61,10 @@
  * is a lane of its own -- its own active lists and its own counters, added
  * to the network's after the timestep -- and the lanes run stages a, b and
  * d, then stage e, on two threads. Deliveries (stage c) put packets of both
- * planes into one processor's ports, oldest first, so the lanes only list
- * the packets on last links, and they are delivered between d and e by one
- * thread. Stage c touches only input ports and last links, and stage d only
- * buffers and the other links, so running c after d changes nothing. The
- * lanes' lists come out in another order than one lane's would, which,
- * as above, changes nothing either; tests compare every statistic. */
+ * planes into one processor's ports, oldest first, so they are made between
+ * d and e by one thread. The lanes' lists come out in another order than
+ * one lane's would, which, as above, changes nothing; tests compare every
+ * statistic. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,14 +173,26 @@ static void radix_plan(uint32_t limit, unsigned *passes, unsigned *bits)
 DEFINE_SORT_BY_PACKET(sort_indices, uint32_t, INDEX_KEY)
 DEFINE_SORT_BY_PACKET(sort_on_links, OnLink, ON_LINK_KEY)
 
-/* Sorts a lane's two lists of this timestep (see above). */
+/* The packets on a lane's links, in all its lists. */
+static size_t on_links_count(const NetLane *ln)
+{
+    size_t n = 0;
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        n += ln->on_links[c].n;
+    return n;
+}
+
+/* Sorts a lane's lists of this timestep (see above): the claimants, and the
+ * packets on links when there are as many of them, class by class. */
 static void sort_lane(const Net *net, NetLane *ln)
 {
     if (ln->claimers.n >= net->sort_min)
         sort_indices(ln->claimers.items, ln->claimers.n, (uint32_t *)ln->scratch.items,
                      net->pool_cap);
-    if (ln->on_links.n >= net->sort_min)
-        sort_on_links(ln->on_links.items, ln->on_links.n, ln->scratch.items, net->pool_cap);
+    if (on_links_count(ln) >= net->sort_min)
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            sort_on_links(ln->on_links[c].items, ln->on_links[c].n, ln->scratch.items,
+                          net->pool_cap);
 }
 
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
@@ -189,9 +203,11 @@ static void sort_lane(const Net *net, NetLane *ln)
 #define INLINE NET_HOT
 #if defined(__GNUC__)
 #define PREFETCH(address) __builtin_prefetch(address)
+#define PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
 #define NOINLINE static __attribute__((noinline))
 #else
 #define PREFETCH(address) ((void)(address))
+#define PREFETCH_WRITE(address) ((void)(address))
 #define NOINLINE static
 #endif
 enum { AHEAD = 16 };
@@ -213,48 +229,35 @@ static void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
     }
 }
 
-/* The packet, and the switch it enters, AHEAD on: both known from the list. */
-static void prefetch_link(const Net *net, const NetLane *ln, size_t i)
+/* The packet, and the switch it enters, AHEAD on in stage d (entry i of
+ * list q now): both known from the list. Stage d takes the lists one after
+ * another, so AHEAD on may be in a later list. */
+static void prefetch_link(const Net *net, const NetLane *ln, unsigned q, size_t i)
 {
-    const OnLinkList *l = &ln->on_links;
-    if (i + AHEAD < l->n) {
-        const OnLink *e = &l->items[i + AHEAD];
-        PREFETCH(&net->pool[e->packet]);
-        if (!(e->heading & 1))
-            PREFETCH(&net->buffers[(e->heading >> 1) & ~3u]);
+    size_t ahead = i + AHEAD;
+    while (ahead >= ln->on_links[q].n) {
+        ahead -= ln->on_links[q].n;
+        if (++q == ARRIVE_DELIVERY)
+            return;
     }
+    const OnLink *e = &ln->on_links[q].items[ahead];
+    PREFETCH(&net->pool[e->packet]);
+    PREFETCH(&net->buffers[(e->heading >> 1) & ~3u]);
 }
 
-/* Before stages c and d: sets the arrival bit of every awake packet on a
- * link -- bit q of its switch for port q, bit `plane` of its processor for
- * the last link down -- so that the spec's order among the packets entering
- * one switch (or one processor) can be kept without looking at the links
- * that have none. Handling a packet clears its bit, so all are clear again
- * when stage d ends. */
-static void mark_delivery(Net *net, uint32_t heading)
-{
-    net->arrivals_down[heading >> 2] |= (uint8_t)(1u << ((heading >> 1) & 1));
-}
-
-static void mark_arrivals(Net *net, NetLane *ln)
-{
-    const OnLinkList *l = &ln->on_links;
-    for (size_t i = 0; i < l->n; i++) {
-        uint32_t h = l->items[i].heading;
-        if (!(h & 1))
-            net->arrivals[h >> 3] |= (uint8_t)(1u << ((h >> 1) & 3));
-        else if (net->nlanes == 1)
-            mark_delivery(net, h);
-        /* (with lanes, deliveries are marked when they are made) */
-    }
-}
-
+/* Before stage c: sets the arrival bit of every awake packet on a last
+ * link -- bit `plane` of the processor it comes down to -- so that the
+ * older of two packets arriving at one processor can be delivered first
+ * without looking at the other plane's link when it has none. Delivering a
+ * packet clears its bit, so all are clear again when stage c ends. */
 static void mark_deliveries(Net *net)
 {
     for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].deliveries;
-        for (size_t j = 0; j < l->n; j++)
-            mark_delivery(net, l->items[j].heading);
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
+        for (size_t j = 0; j < l->n; j++) {
+            uint32_t h = l->items[j].heading;
+            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
+        }
     }
 }
 
@@ -311,14 +314,16 @@ static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool 
     for (uint32_t x = *head, nx; x != NET_NIL; x = nx) {
         nx = net->pool[x].wait_next;
         wake(net, st, x);
-        /* Not handled in the stage d it wakes for, however long it slept
-         * (marks keep 32 bits of a timestep). */
+        /* Not taken for handled already in the stage c or d it wakes for,
+         * however long it slept (marks keep 32 bits of a timestep). */
         net->pool[x].mark = (uint32_t)net->timestep - (next ? 0 : 1);
         NetLane *own = ln ? ln : lane_of(net, &net->pool[x]);
-        OnLinkList *links = next ? &own->next_on_links : &own->on_links;
+        uint32_t heading = heading_of(net, &net->pool[x]);
+        unsigned class = arrival_class(heading);
+        OnLinkList *links = next ? &own->next_on_links[class] : &own->on_links[class];
         IndexList *claims = next ? &own->next_claimers : &own->claimers;
         net_links_reserve(links, links->n + 1);
-        links_push(links, x, heading_of(net, &net->pool[x]));
+        links_push(links, x, heading);
         Channel *ch = &net->channels[net->pool[x].at];
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
@@ -447,7 +452,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
         if (may_sleep(net))
             fall_asleep(net, &net->stats, x, ASLEEP_PORT, &port->sleepers, 0, 0);
         else
-            links_push(&lane_of(net, pk)->next_on_links, x, heading);
+            links_push(&lane_of(net, pk)->next_on_links[ARRIVE_DELIVERY], x, heading);
         return;
     }
     *channel_main(net, c) = NET_NIL;
@@ -462,39 +467,13 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
     emit(net, EV_DELIVERED, pk, p, PLACE_PORT, 0, 0);
 }
 
-/* Handling a packet may first handle another (the spec's order); that call
- * goes through handle_earlier, so the loop of stage d gets its own copy of
- * handle_on_link, inlined, without the cost of a call per packet. */
-NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading);
-NOINLINE void deliver_on_link(Net *net, uint32_t x, uint32_t heading);
-
-/* The packet on switch s's port q that is travelling into s, or NET_NIL. */
-static uint32_t arriving_at(const Net *net, uint32_t s, unsigned l, unsigned q)
+/* Stage d for packet x on a link, heading (4s + q) << 1: it enters an
+ * output buffer of switch s, arriving on port q, if there is room. */
+INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
 {
-    unsigned dir = q < 2 ? DIR_UP : DIR_DOWN;
-    if (q >= 2 && l == net->cfg.k)
-        return NET_NIL;                      /* the top layer has no up links */
-    uint32_t x = *channel_main(net, link_channel(net, port_link(net, s, l, q), dir));
-    return x != NET_NIL && net->pool[x].dir == dir ? x : NET_NIL;
-}
-
-/* Stage d for one packet entering switch s (layer l) on port q. */
-INLINE void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t s, unsigned l,
-                         unsigned q, uint32_t heading)
-{
-    /* The spec's link order: the packets arriving on lower ports go first.
-     * Which ports have one still to handle is in the switch's arrival bits,
-     * so the links of the others are not looked at. */
-    unsigned waiting = net->arrivals[s] & ((1u << q) - 1);
-    for (unsigned lower = 0; waiting; lower++, waiting >>= 1) {
-        if (!(waiting & 1))
-            continue;
-        uint32_t y = arriving_at(net, s, l, lower);
-        if (y != NET_NIL && net->pool[y].mark != (uint32_t)net->timestep &&
-            net->pool[y].asleep == AWAKE)
-            handle_earlier(net, ln, y, (4 * s + lower) << 1);
-    }
     Packet *pk = &net->pool[x];
+    uint32_t s = heading >> 3;
+    unsigned l = sw_layer(net, s);
     unsigned out, dir = DIR_DOWN, bit = l - 1;
     bool choice = false;
     if (pk->dir == DIR_UP && l < pk->count) {
@@ -519,10 +498,10 @@ INLINE void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t
             fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
         } else
-            links_push(&ln->next_on_links, x, heading);
+            links_push(&ln->next_on_links[(heading >> 1) & 3], x, heading);
         return;
     }
-    *channel_main(net, c) = NET_NIL;
+    *channel_main(net, pk->at) = NET_NIL;
     if (choice) {
         pk->routing |= (uint32_t)(out - 2) << bit;
         emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
@@ -531,6 +510,13 @@ INLINE void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->layer = (uint8_t)l;
+    if (buf->count != 0) {
+        /* Behind another packet: a buffer collision, unless that packet
+         * leaves in this stage e and this one is then at the head, when
+         * commit_claim takes it back. */
+        ln->stats->buffer_collisions[dir][l]++;
+        ln->stats->buffer_total++;
+    }
     fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
     if (buf->entered++ == 0)
         list_push(&ln->touched, b);
@@ -545,7 +531,7 @@ INLINE void forward_into(Net *net, NetLane *ln, uint32_t x, uint32_t c, uint32_t
 /* Stage c for packet x, marked as handled, on the last link down to
  * processor heading >> 2: delivered, but the older of the processor's two
  * arriving packets (one per plane) first. */
-NOINLINE void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
+static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
 {
     Packet *pk = &net->pool[x];
     uint32_t p = heading >> 2;
@@ -562,47 +548,26 @@ NOINLINE void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
     deliver(net, x, pk->at, p, heading);
 }
 
-/* Stages c and d for one packet in a link's main slot, once per timestep. */
-INLINE void handle_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
-{
-    Packet *pk = &net->pool[x];
-    if (pk->mark == (uint32_t)net->timestep)
-        return;
-    pk->mark = (uint32_t)net->timestep;
-    if (!(heading & 1)) {
-        uint32_t s = heading >> 3;
-        unsigned q = (heading >> 1) & 3;
-        net->arrivals[s] &= (uint8_t)~(1u << q);
-        forward_into(net, ln, x, pk->at, s, sw_layer(net, s), q, heading);
-    } else if (net->nlanes > 1) {
-        /* A lane on its own thread: delivered after stage d (see above). */
-        pk->mark = (uint32_t)net->timestep - 1;   /* not yet handled */
-        links_push(&ln->deliveries, x, heading);
-    } else {
-        deliver_on_link(net, x, heading);
-    }
-}
-
-NOINLINE void handle_earlier(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
-{
-    handle_on_link(net, ln, x, heading);
-}
-
-/* Stage c with lanes: the packets the lanes found on last links, delivered
- * by one thread, oldest first at each processor as always. */
+/* Stage c: the packets on the lanes' last links, delivered by one thread
+ * after stage d (for one lane as for two), oldest first at each processor. */
 static void stage_deliveries(Net *net)
 {
     mark_deliveries(net);
     for (unsigned i = 0; i < net->nlanes; i++) {
-        OnLinkList *l = &net->lane[i].deliveries;
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
         for (size_t j = 0; j < l->n; j++) {
+            if (j + 2 * AHEAD < l->n)
+                PREFETCH(&net->pool[l->items[j + 2 * AHEAD].packet]);
+            if (j + AHEAD < l->n) {             /* the input port it enters */
+                const OnLink *e = &l->items[j + AHEAD];
+                PREFETCH(&net->ports[(e->heading >> 2) * net->cfg.ports + net->pool[e->packet].port]);
+            }
             Packet *pk = &net->pool[l->items[j].packet];
             if (pk->mark != (uint32_t)net->timestep) {    /* (not delivered first already) */
                 pk->mark = (uint32_t)net->timestep;
                 deliver_on_link(net, l->items[j].packet, l->items[j].heading);
             }
         }
-        l->n = 0;
     }
 }
 
@@ -637,10 +602,18 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
     } else {
         Buffer *buf = &net->buffers[pk->at];
         buf->head = pk->next;
-        if (--buf->count == 0)
+        if (--buf->count == 0) {
             buf->tail = NET_NIL;
-        else
+        } else {
             list_push(&ln->next_claimers, buf->head);
+            if (buf->count == buf->entered) {
+                /* The new head entered in this stage d, behind pk, and was
+                 * counted as a buffer collision then: it is not one. */
+                unsigned dir = (pk->at & 3) < 2 ? DIR_DOWN : DIR_UP;
+                ln->stats->buffer_collisions[dir][pk->layer]--;
+                ln->stats->buffer_total--;
+            }
+        }
         if (buf->sleepy) {              /* room: they try next timestep */
             buf->sleepy = 0;
             wake_list(net, ln, ln->stats, &net->buffer_sleepers[pk->at], true);
@@ -654,8 +627,23 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
     pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
     ln->stats->links_crossed++;
     ln->moved = true;
-    links_push(&ln->next_on_links, x, heading);
+    links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
     emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+}
+
+/* For an observer, after stage e: an EV_QUEUED event for every packet that
+ * entered buffer b in this timestep and is not at its head (the buffer
+ * collisions of the timestep, counted in stages d and e). */
+static void report_queued(Net *net, uint32_t b)
+{
+    const Buffer *buf = &net->buffers[b];
+    uint32_t queued = buf->entered;
+    if (buf->count == buf->entered)
+        queued--;                         /* the head itself entered now */
+    uint32_t skip = buf->count - queued, y = buf->head;
+    for (uint32_t n = 0; y != NET_NIL; y = net->pool[y].next, n++)
+        if (n >= skip)
+            emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
 }
 
 static void stage_commit(Net *net, NetLane *ln)
@@ -680,74 +668,65 @@ static void stage_commit(Net *net, NetLane *ln)
     }
     ln->claimed.n = 0;
 
-    /* A packet that entered a buffer this timestep and is not at its head
-     * queues behind another packet: one buffer collision each. The packets
-     * that entered are the last `entered` of the FIFO, so the head is one of
-     * them exactly when every packet in the buffer entered now. */
+    /* The entry counts of stage d are cleared for the next; an observer is
+     * told which packets queued: those that entered this timestep and are
+     * not at the head, the last `entered` of the FIFO but the head. */
     for (size_t i = 0; i < ln->touched.n; i++) {
         if (i + AHEAD < ln->touched.n)
-            PREFETCH(&net->buffers[ln->touched.items[i + AHEAD]]);
-        uint32_t b = ln->touched.items[i];
-        Buffer *buf = &net->buffers[b];
-        uint32_t queued = buf->entered;
-        if (buf->count == buf->entered)
-            queued--;                         /* the head itself entered now */
-        if (queued) {
-            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP, layer = sw_layer(net, b >> 2);
-            ln->stats->buffer_collisions[dir][layer] += queued;
-            ln->stats->buffer_total += queued;
-            /* Name each queued packet: the last `queued` of the FIFO. */
-            if (net->event) {
-                uint32_t skip = buf->count - queued, y = buf->head;
-                for (uint32_t n = 0; y != NET_NIL; y = net->pool[y].next, n++)
-                    if (n >= skip)
-                        emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, layer, 0);
-            }
-        }
+            PREFETCH_WRITE(&net->buffers[ln->touched.items[i + AHEAD]]);
+        Buffer *buf = &net->buffers[ln->touched.items[i]];
+        if (net->event)
+            report_queued(net, ln->touched.items[i]);
         buf->entered = 0;
     }
     ln->touched.n = 0;
 }
 
-/* Stages a, b and d of one lane. */
+/* Stages a, b and d of one lane. Stage d goes round by round: first every
+ * packet arriving on a d0 port, then d1, u0 and u1 (see the head of this
+ * file). */
 static void lane_first_half(Net *net, NetLane *ln)
 {
     ln->next_claimers.n = 0;
-    ln->next_on_links.n = 0;
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        ln->next_on_links[c].n = 0;
     ln->woken.n = 0;
     ln->moved = false;
-    if (ln->claimers.n == 0 && ln->on_links.n == 0)
+    if (ln->claimers.n == 0 && on_links_count(ln) == 0)
         return;
     IndexList *lists[] = { &ln->next_claimers, &ln->claimed, &ln->touched, &ln->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         net_list_reserve(lists[i], net->in_flight);
-    net_links_reserve(&ln->next_on_links, net->in_flight);
-    if (net->nlanes > 1)
-        net_links_reserve(&ln->deliveries, net->in_flight);
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        net_links_reserve(&ln->next_on_links[c], net->in_flight);
     net_links_reserve(&ln->scratch, net->in_flight);
     sort_lane(net, ln);
 
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
-    mark_arrivals(net, ln);
-    for (size_t i = 0; i < ln->on_links.n; i++) {       /* c, d */
-        prefetch_link(net, ln, i);
-        handle_on_link(net, ln, ln->on_links.items[i].packet, ln->on_links.items[i].heading);
+    for (unsigned q = 0; q < 4; q++) {                  /* d */
+        const OnLinkList *l = &ln->on_links[q];
+        for (size_t i = 0; i < l->n; i++) {
+            prefetch_link(net, ln, q, i);
+            forward_on_link(net, ln, l->items[i].packet, l->items[i].heading);
+        }
     }
 }
 
 /* Stage e of one lane, and its lists made the next timestep's. */
 static void lane_second_half(Net *net, NetLane *ln)
 {
-    if (ln->claimers.n == 0 && ln->on_links.n == 0)
+    if (ln->claimers.n == 0 && on_links_count(ln) == 0)
         return;
     stage_commit(net, ln);                              /* e */
     IndexList swap = ln->claimers;
     ln->claimers = ln->next_claimers;
     ln->next_claimers = swap;
-    OnLinkList links = ln->on_links;
-    ln->on_links = ln->next_on_links;
-    ln->next_on_links = links;
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+        OnLinkList links = ln->on_links[c];
+        ln->on_links[c] = ln->next_on_links[c];
+        ln->next_on_links[c] = links;
+    }
 }
 
 static void run_first_halves(void *arg, unsigned lane)
@@ -807,14 +786,13 @@ void net_step(Net *net, uint64_t t)
     count_sleepers(net);
     size_t work = 0;
     for (unsigned i = 0; i < net->nlanes; i++)
-        work += net->lane[i].claimers.n + net->lane[i].on_links.n;
+        work += net->lane[i].claimers.n + on_links_count(&net->lane[i]);
     if (work == 0)
         return;                 /* nothing awake in slots, on links or in buffers */
     net_list_reserve(&net->woken, net->in_flight);
     bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
-    run_lanes(net, parallel, run_first_halves);         /* a, b, d (and c, one lane) */
-    if (net->nlanes > 1)
-        stage_deliveries(net);                          /* c, for the lanes */
+    run_lanes(net, parallel, run_first_halves);         /* a, b, d */
+    stage_deliveries(net);                              /* c */
     run_lanes(net, parallel, run_second_halves);        /* e */
     for (unsigned i = 0; i < net->nlanes; i++) {
         NetLane *ln = &net->lane[i];

@@ -355,11 +355,7 @@ static void invariants_name_the_component(void)
     CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
     *channel_main(net, 0) = NET_NIL;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->arrivals[1] = 2;               /* stage d left a switch's bit set */
-    CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s1.d0: arrival bits 0x2 left set after stage d");
-    net->arrivals[1] = 0;
-    net->arrivals_down[3] = 1;
+    net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage d");
     net->arrivals_down[3] = 0;
@@ -370,11 +366,20 @@ static void invariants_name_the_component(void)
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* on link p0.cpu0, heading up */
-    CHECK_EQ(net->lane[0].on_links.n, 1);
+    CHECK_EQ(net->lane[0].on_links[0].n, 1);   /* arriving on port d0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->lane[0].on_links.items[0].heading ^= 2;
+    net->lane[0].on_links[0].items[0].heading ^= 2;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed heading for 0x2, but heads for 0x0");
+    net->lane[0].on_links[0].items[0].heading ^= 2;
+    OnLinkList d0 = net->lane[0].on_links[0];          /* moved to the d1 list */
+    net->lane[0].on_links[0] = net->lane[0].on_links[1];
+    net->lane[0].on_links[1] = d0;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed arriving in class 1, not 0");
+    net->lane[0].on_links[1] = net->lane[0].on_links[0];
+    net->lane[0].on_links[0] = d0;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
 
