@@ -67,8 +67,8 @@ static void show_event(void *ctx, const NetEvent *ev)
         trace_write(run->trace, run->m->net, ev);
     if (ev->kind == EV_ADAPTIVE_CHOICE && run->opt->routes)
         fprintf(run->out, "t=%llu route #%llu p%u->p%u layer %u up port %u\n",
-                (unsigned long long)ev->timestep, (unsigned long long)ev->packet->id,
-                ev->packet->src, ev->packet->dst, ev->layer, ev->value);
+                (unsigned long long)ev->timestep, (unsigned long long)ev->info->id,
+                ev->info->src, ev->info->dst, ev->layer, ev->value);
 }
 
 /* ---- loading ------------------------------------------------------------------ */

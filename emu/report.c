@@ -29,16 +29,17 @@ static void packet_line(void *ctx, const Packet *pk)
 {
     Emit *e = ctx;
     char place[96];
+    const PacketInfo *in = net_info(e->m->net, pk);
     net_place_name(e->m->net, pk, place, sizeof place);
     if (e->json)
         fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": %u, \"port\": %u, "
                 "\"data\": %d, \"sent\": %llu, \"place\": \"%s\"}", e->count ? ", " : "",
-                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
-                (ull)pk->created, place);
+                (ull)in->id, in->src, in->dst, pk->port, (int32_t)in->data,
+                (ull)in->created, place);
     else
         fprintf(e->out, "  packet #%llu p%u->p%u port %u data %d (sent at t=%llu): %s\n",
-                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
-                (ull)pk->created, place);
+                (ull)in->id, in->src, in->dst, pk->port, (int32_t)in->data,
+                (ull)in->created, place);
     e->count++;
 }
 

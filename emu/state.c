@@ -55,7 +55,7 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
     if (slot == NET_NIL || slot == NET_RESERVED)
         fprintf(out, "  slot -");
     else
-        fprintf(out, "  slot #%llu", (ull)net->pool[slot].id);
+        fprintf(out, "  slot #%llu", (ull)net->info[slot].id);
     fprintf(out, "  ports");
     int any = 0;
     for (unsigned port = 0; port < m->cfg.ports; port++) {
@@ -64,7 +64,7 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
             continue;
         fprintf(out, " %u:[", port);
         for (uint32_t y = f->head; y != NET_NIL; y = net->pool[y].next)
-            fprintf(out, "%s#%llu", y == f->head ? "" : " ", (ull)net->pool[y].id);
+            fprintf(out, "%s#%llu", y == f->head ? "" : " ", (ull)net->info[y].id);
         fputc(']', out);
         any = 1;
     }
@@ -79,9 +79,10 @@ static void packet_line(void *ctx_, const Packet *pk)
     char place[96], route[96];
     Route r = { pk->plane, pk->count, pk->routing, pk->addressing };
     route_describe(route, sizeof route, &r, 0);
+    const PacketInfo *in = net_info(ctx->m->net, pk);
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)pk->id, pk->src,
-            pk->dst, pk->port, (int32_t)pk->data, route, place);
+    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)in->id, in->src,
+            in->dst, pk->port, (int32_t)in->data, route, place);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */
@@ -96,7 +97,7 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
         uint32_t x = net_link_packet(net, m->cfg.full_duplex ? 2 * link + dir : link);
         if (x != NET_NIL)
             used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
-                                     (ull)net->pool[x].id, net->pool[x].dir == DIR_UP ? '^' : 'v');
+                                     (ull)net->info[x].id, net->pool[x].dir == DIR_UP ? '^' : 'v');
     }
     if (used == 0)
         snprintf(buf, size, ".");

@@ -93,6 +93,7 @@ void net_free(Net *net)
     if (!net)
         return;
     free(net->pool);
+    free(net->info);
     line_free(net->channels);
     line_free(net->buffers);
     free(net->buffer_sleepers);
@@ -163,10 +164,14 @@ static uint32_t packet_alloc(Net *net)
         /* Grow the pool; index 0 stays unused (it is NET_NIL). */
         uint32_t old = net->pool_cap ? net->pool_cap : 1;
         uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
-        /* Packets are cache-line sized and aligned: one line each. */
+        /* Packets are half a cache line, aligned: two a line. */
         Packet *pool = NULL;
         if (cap >= NET_RESERVED || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
             abort();            /* more packets than slots, links and buffers: cannot happen */
+        PacketInfo *info = realloc(net->info, (size_t)cap * sizeof *info);
+        if (!info)
+            abort();
+        net->info = info;
         if (net->pool)
             memcpy(pool, net->pool, (size_t)net->pool_cap * sizeof *pool);
         free(net->pool);
@@ -202,7 +207,7 @@ uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
         return NET_NIL;
     uint32_t x = f->head;
     Packet *pk = &net->pool[x];
-    *word = pk->data;
+    *word = net->info[x].data;
     f->head = pk->next;
     if (--f->count == 0)
         f->tail = NET_NIL;
@@ -215,7 +220,8 @@ void net_release_read(Net *net, uint32_t x)
     uint32_t port = pk->at;
     net->stats.read++;
     if (net->event) {
-        NetEvent ev = { EV_READ, net->timestep, pk, pk->dst, PLACE_PORT, 0, 0 };
+        NetEvent ev = { EV_READ, net->timestep, pk, &net->info[x], net->info[x].dst, PLACE_PORT,
+                        0, 0 };
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
@@ -242,10 +248,12 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
 {
     uint32_t x = packet_alloc(net);
     Packet *pk = &net->pool[x];
+    PacketInfo *info = &net->info[x];
+    *info = (PacketInfo){
+        .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst, .data = data,
+    };
     *pk = (Packet){
-        .id = net->next_id++, .created = timestep, .next = NET_NIL, .at = req->src,
-        .src = req->src, .dst = req->dst, .data = data,
-        .routing = route->routing, .addressing = route->addressing,
+        .next = NET_NIL, .at = req->src, .routing = route->routing, .addressing = route->addressing,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0, .mark = 0,
     };
@@ -256,10 +264,10 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net_list_reserve(claimers, claimers->n + 1);
     claimers->items[claimers->n++] = x;
     if (net->event) {
-        NetEvent ev = { EV_CREATED, timestep, pk, req->src, PLACE_SLOT, 0, 0 };
+        NetEvent ev = { EV_CREATED, timestep, pk, info, req->src, PLACE_SLOT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
-    return pk->id;
+    return info->id;
 }
 
 /* ---- names ----------------------------------------------------------------- */
@@ -302,7 +310,7 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
     char name[64];
     switch ((PacketPlace)pk->place) {
     case PLACE_SLOT:
-        snprintf(buf, size, "output slot of p%u", pk->src);
+        snprintf(buf, size, "output slot of p%u", net_info(net, pk)->src);
         return;
     case PLACE_LINK:
         net_link_name(net, channel_link(net, pk->at), name, sizeof name);
@@ -318,7 +326,7 @@ void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
         return;
     }
     case PLACE_PORT:
-        snprintf(buf, size, "input port %u of p%u", pk->port, pk->dst);
+        snprintf(buf, size, "input port %u of p%u", pk->port, net_info(net, pk)->dst);
         return;
     case PLACE_FREE:
         snprintf(buf, size, "(free)");
@@ -516,7 +524,7 @@ static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t cou
         seen[y] = 1;
         if (net->pool[y].place != place || net->pool[y].at != index) {
             snprintf(err, size, "%s: holds packet #%llu that places itself elsewhere",
-                     what, (unsigned long long)net->pool[y].id);
+                     what, (unsigned long long)net->info[y].id);
             return -1;
         }
         last = y;
@@ -548,7 +556,7 @@ int net_check(const Net *net, char *err, size_t size)
             BROKEN("net/p%u: output slot reserved between timesteps", p);
         if (x == NET_NIL)
             continue;
-        if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_SLOT || net->pool[x].src != p)
+        if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_SLOT || net->info[x].src != p)
             BROKEN("net/p%u: output slot holds a packet that is not there", p);
         seen[x] = 1;
         in_flight++;
@@ -641,7 +649,7 @@ int net_check(const Net *net, char *err, size_t size)
             bool right = pk->asleep == ASLEEP_CLAIM ? head : pk->place == PLACE_LINK;
             if (!right)
                 BROKEN("net: packet #%llu sleeps in the wrong place",
-                       (unsigned long long)pk->id);
+                       (unsigned long long)net_info(net, pk)->id);
             continue;
         }
         heads += head;
@@ -682,11 +690,11 @@ int net_check(const Net *net, char *err, size_t size)
                            "(list %u, entry %zu)", c, i);
                 if (e->heading != heading_of(net, &net->pool[e->packet]))
                     BROKEN("net: packet #%llu is listed heading for 0x%x, but heads for 0x%x",
-                           (unsigned long long)net->pool[e->packet].id, e->heading,
+                           (unsigned long long)net->info[e->packet].id, e->heading,
                            heading_of(net, &net->pool[e->packet]));
                 if (arrival_class(e->heading) != c)
                     BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
-                           (unsigned long long)net->pool[e->packet].id, c,
+                           (unsigned long long)net->info[e->packet].id, c,
                            arrival_class(e->heading));
             }
         }

@@ -77,15 +77,25 @@ typedef enum PacketSleep {
     ASLEEP_CLAIM           /* claiming a link whose packet sleeps */
 } PacketSleep;
 
-/* A packet: one cache line, the fields the network stage uses most first. */
+/* A packet, as the network stage sees it: what a hop reads and writes, in
+ * half a cache line, so that two packets share one. What it carries besides
+ * (its number, source, destination, word and time of sending) is in a
+ * PacketInfo of the same pool index, read once or twice in its life. */
 typedef struct Packet {
     uint32_t next;         /* next packet in the same FIFO, or NET_NIL */
-    uint32_t at;           /* place index: processor, channel or buffer */
+    uint32_t at;           /* place index: processor (its source, in the
+                              output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
-    uint32_t mark;         /* low 32 bits of the timestep it was last handled
-                              on a last link (stage c delivers it once); set
-                              when it gets on a link */
+    union {
+        uint32_t mark;     /* awake: low 32 bits of the timestep it was last
+                              handled on a last link (stage c delivers it
+                              once); set when it gets on a link */
+        struct {           /* asleep: the direction and layer its collision */
+            uint8_t sleep_dir, sleep_layer;  /* or wait is charged to */
+        };
+    };
+    uint32_t wait_next;    /* next sleeper on the same buffer, port or channel */
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
@@ -93,16 +103,17 @@ typedef struct Packet {
     uint8_t port;          /* destination input port */
     uint8_t links;         /* links crossed so far (at most 2k) */
     uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
-    uint32_t src, dst, data;
-    uint64_t id;           /* creation order, from 0 */
-    uint64_t created;      /* timestep of its OUT */
-    uint32_t wait_next;    /* next sleeper on the same buffer, port or channel */
-    uint8_t sleep_dir;     /* the direction and layer its collision or wait */
-    uint8_t sleep_layer;   /* is charged to, each timestep it sleeps */
-    uint8_t unused[2];     /* pads the packet to one 64-byte line */
 } Packet;
 
-_Static_assert(sizeof(Packet) == 64, "a packet is one cache line");
+_Static_assert(sizeof(Packet) == 32, "two packets share a cache line");
+
+/* The rest of a packet (Net.info, by pool index). */
+typedef struct PacketInfo {
+    uint64_t id;           /* creation order, from 0 */
+    uint64_t created;      /* timestep of its OUT */
+    uint32_t src, dst, data;
+    uint32_t unused;
+} PacketInfo;
 
 /* An input port: a FIFO of packets threaded through Packet.next. */
 typedef struct Fifo {
@@ -193,6 +204,7 @@ typedef struct NetEvent {
     NetEventKind kind;
     uint64_t timestep;
     const Packet *packet;
+    const PacketInfo *info;
     uint32_t place;        /* the place concerned (channel, buffer, processor) */
     uint8_t place_kind;    /* PacketPlace of `place` */
     uint8_t layer, value;
@@ -227,6 +239,7 @@ typedef struct Net {
     uint32_t nprocs, half;          /* N and H = N/2 */
     uint32_t nswitches;             /* planes * k * H */
     Packet *pool;                   /* packet storage */
+    PacketInfo *info;               /* the rest of each packet, by pool index */
     uint32_t pool_cap, free_list, outstanding;
     uint64_t next_id;               /* id of the next packet made */
     Channel *channels;              /* per link (half) or link and direction (full) */
@@ -260,6 +273,12 @@ typedef struct Net {
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
 #define NET_SORT_MIN 8192         /* Net.sort_min unless changed: 512 KiB of packets */
+
+/* The rest of packet pk of the pool. */
+static inline const PacketInfo *net_info(const Net *net, const Packet *pk)
+{
+    return &net->info[pk - net->pool];
+}
 
 /* Builds an empty network; NULL if memory cannot be had (errno set). */
 Net *net_new(const NetConfig *cfg);

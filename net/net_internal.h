@@ -105,8 +105,8 @@ NET_HOT uint32_t claim_target(const Net *net, const Packet *pk, unsigned *layer,
                               uint32_t *heading)
 {
     if (pk->place == PLACE_SLOT) {
-        uint32_t s = sw_index(net, pk->plane, 1, topo_proc_switch(pk->src));
-        unsigned x = topo_proc_port(pk->src);
+        uint32_t s = sw_index(net, pk->plane, 1, topo_proc_switch(pk->at));   /* its source */
+        unsigned x = topo_proc_port(pk->at);
         *layer = 1;
         *heading = (4 * s + x) << 1;
         return link_channel(net, 2 * s + x, DIR_UP);

@@ -363,7 +363,7 @@ static void emit(Net *net, NetEventKind kind, const Packet *pk, uint32_t place,
                  PacketPlace place_kind, unsigned layer, unsigned value)
 {
     if (net->event) {
-        NetEvent ev = { kind, net->timestep, pk, place, (uint8_t)place_kind,
+        NetEvent ev = { kind, net->timestep, pk, net_info(net, pk), place, (uint8_t)place_kind,
                         (uint8_t)layer, (uint8_t)value };
         net->event(net->event_ctx, &ev);
     }
@@ -462,7 +462,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
     net->in_flight--;
     list_push(&net->woken, p);
     net->stats.delivered++;
-    record_latency(&net->stats, net->timestep - pk->created);
+    record_latency(&net->stats, net->timestep - net->info[x].created);
     net->moved = true;
     emit(net, EV_DELIVERED, pk, p, PLACE_PORT, 0, 0);
 }
@@ -480,7 +480,8 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
         dir = DIR_UP;
         if (net->cfg.adaptive) {
             uint32_t c0 = net->buffers[4 * s + 2].count, c1 = net->buffers[4 * s + 3].count;
-            out = 2 + (c0 == c1 ? (pk->dst >> bit) & 1 : c1 < c0);
+            /* (ties: bit `bit` of the destination, which is in addressing) */
+            out = 2 + (c0 == c1 ? (pk->addressing >> bit) & 1 : c1 < c0);
             choice = true;
         } else {
             out = 2 + ((pk->routing >> bit) & 1);
@@ -539,7 +540,7 @@ static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
     if (net->arrivals_down[p]) {
         uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
         uint32_t y = *channel_main(net, other);
-        if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->pool[y].id < pk->id &&
+        if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->info[y].id < net->info[x].id &&
             net->pool[y].asleep == AWAKE && net->pool[y].mark != (uint32_t)net->timestep) {
             net->pool[y].mark = (uint32_t)net->timestep;
             deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
@@ -563,7 +564,8 @@ static void stage_deliveries(Net *net)
                 PREFETCH(&net->ports[(e->heading >> 2) * net->cfg.ports + net->pool[e->packet].port]);
             }
             Packet *pk = &net->pool[l->items[j].packet];
-            if (pk->mark != (uint32_t)net->timestep) {    /* (not delivered first already) */
+            /* (Not delivered first already, nor put to sleep then.) */
+            if (pk->asleep == AWAKE && pk->mark != (uint32_t)net->timestep) {
                 pk->mark = (uint32_t)net->timestep;
                 deliver_on_link(net, l->items[j].packet, l->items[j].heading);
             }
@@ -597,8 +599,8 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
         return;
     }
     if (pk->place == PLACE_SLOT) {
-        net->out_slot[pk->src] = NET_NIL;
-        list_push(&ln->woken, pk->src);
+        net->out_slot[pk->at] = NET_NIL;       /* (at: its source) */
+        list_push(&ln->woken, pk->at);
     } else {
         Buffer *buf = &net->buffers[pk->at];
         buf->head = pk->next;

@@ -71,8 +71,8 @@ static uint64_t arrival[MAX_N];
 static void on_event(void *ctx, const NetEvent *ev)
 {
     (void)ctx;
-    if (ev->kind == EV_DELIVERED && ev->packet->data < MAX_N)
-        arrival[ev->packet->data] = ev->timestep;
+    if (ev->kind == EV_DELIVERED && ev->info->data < MAX_N)
+        arrival[ev->info->data] = ev->timestep;
 }
 
 static Net *rig_net(const NetConfig *cfg)
@@ -115,8 +115,8 @@ static void collect(Rig *r, Batch *b)
             continue;
         const Packet *pk = &r->net->pool[x];
         CHECK_EQ(word, i);
-        CHECK_EQ(pk->src, b->reqs[i].src);
-        b->latency[word] = arrival[word] - pk->created;
+        CHECK_EQ(net_info(r->net, pk)->src, b->reqs[i].src);
+        b->latency[word] = arrival[word] - net_info(r->net, pk)->created;
         b->links[word] = pk->links;
         b->plane[word] = pk->plane;
         b->delivered++;
@@ -644,8 +644,9 @@ static void greedy_deadlock_01243567(void)
     for (uint32_t x = 0; x < r.net->pool_cap; x++) {
         const Packet *pk = &r.net->pool[x];
         bool held = pk->place == PLACE_LINK || pk->place == PLACE_BUFFER;
-        if (held && (pk->src == 3 || pk->src == 7))
-            net_place_name(r.net, pk, where[pk->src == 7], sizeof where[0]);
+        uint32_t src = r.net->info[x].src;
+        if (held && (src == 3 || src == 7))
+            net_place_name(r.net, pk, where[src == 7], sizeof where[0]);
     }
     CHECK_STR(where[0], "buffer p0.l3.s3.d1 place 1 of 1");
     CHECK_STR(where[1], "link p0.l2.s3.u1 up");

@@ -40,7 +40,7 @@ static void step(Net *net, uint64_t t)
 static const Packet *packet(Net *net, uint64_t id)
 {
     for (uint32_t x = 0; x < net->pool_cap; x++)
-        if (net->pool[x].place != PLACE_FREE && net->pool[x].id == id)
+        if (net->pool[x].place != PLACE_FREE && net->info[x].id == id)
             return &net->pool[x];
     return NULL;
 }
@@ -400,7 +400,7 @@ static uint64_t fingerprint(const Net *net)
         const Packet *pk = &net->pool[x];
         if (pk->place == PLACE_FREE)
             continue;
-        MIX(pk->id); MIX(pk->place); MIX(pk->at); MIX(pk->dir); MIX(pk->routing);
+        MIX(net->info[x].id); MIX(pk->place); MIX(pk->at); MIX(pk->dir); MIX(pk->routing);
     }
     const NetStats *st = &net->stats;
     for (int d = 0; d < 2; d++)
@@ -412,11 +412,11 @@ static uint64_t fingerprint(const Net *net)
     for (size_t i = 0; i < (size_t)net->nprocs * net->cfg.ports; i++)
         for (uint32_t y = net->ports[i].head; net->ports[i].count && y != NET_NIL;
              y = net->pool[y].next)
-            MIX(net->pool[y].id);
+            MIX(net->info[y].id);
     for (size_t b = 0; b < 4 * (size_t)net->nswitches; b++)
         for (uint32_t y = net->buffers[b].head; net->buffers[b].count && y != NET_NIL;
              y = net->pool[y].next)
-            MIX(net->pool[y].id);
+            MIX(net->info[y].id);
     MIX(st->link_total); MIX(st->buffer_total);
     MIX(st->sent); MIX(st->delivered); MIX(st->read); MIX(st->links_crossed);
     MIX(st->port_waits); MIX(st->latency_sum); MIX(st->max_buffer); MIX(net->moved);
