@@ -112,7 +112,7 @@ void net_free(Net *net)
     free(net->woken.items);
     for (unsigned i = 0; i < 2; i++) {
         NetLane *ln = &net->lane[i];
-        IndexList *lists[] = { &ln->claimers, &ln->next_claimers, &ln->claimed,
+        IndexList *lists[] = { &ln->claimers, &ln->next_claimers,
                                &ln->touched, &ln->woken };
         for (size_t j = 0; j < sizeof lists / sizeof lists[0]; j++)
             free(lists[j]->items);
@@ -610,7 +610,7 @@ int net_check(const Net *net, char *err, size_t size)
     }
     for (uint32_t p = 0; p < net->nprocs; p++)
         if (net->arrivals_down[p])
-            BROKEN("net/p%u: arrival bits 0x%x left set after stage d", p, net->arrivals_down[p]);
+            BROKEN("net/p%u: arrival bits 0x%x left set after stage c", p, net->arrivals_down[p]);
     for (size_t i = 0; i < (size_t)net->nprocs * net->cfg.ports; i++) {
         const Fifo *f = &net->ports[i];
         if (f->count == 0)

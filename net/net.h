@@ -220,7 +220,6 @@ typedef struct NetLane {
     IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
     OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets in link main slots, */
     OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
-    IndexList claimed;              /* channels whose temp slot was claimed */
     IndexList touched;              /* buffers entered in this stage d */
     IndexList woken;                /* processors whose output slot emptied */
     OnLinkList scratch;             /* room for sorting a list (step.c) */

@@ -222,10 +222,14 @@ static void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
     if (i + AHEAD < l->n) {
         const Packet *pk = &net->pool[l->items[i + AHEAD]];
         unsigned layer;
-        if (pk->place == PLACE_BUFFER && net->cfg.full_duplex)
+        if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
             PREFETCH(&net->buffers[pk->at]);    /* and its link's slot */
-        else
-            PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
+        } else {
+            uint32_t c = wanted_channel(net, pk, &layer);
+            PREFETCH(channel_main(net, c));
+            if (!net->cfg.full_duplex)
+                PREFETCH(&net->channels[c]);    /* its temp slot */
+        }
     }
 }
 
@@ -392,7 +396,6 @@ static void stage_claims(Net *net, NetLane *ln)
         Channel *ch = &net->channels[c];
         if (ch->temp == NET_NIL) {
             ch->temp = x;
-            list_push(&ln->claimed, c);
         } else if (pk->dir == DIR_UP) {
             /* Half duplex: the downward claimant came second in the spec's
              * order and failed at once. */
@@ -650,25 +653,23 @@ static void report_queued(Net *net, uint32_t b)
 
 static void stage_commit(Net *net, NetLane *ln)
 {
-    if (net->cfg.full_duplex) {
-        /* Every channel has one sender (the buffer or adapter at its tail
-         * end), so stage b had nothing to decide: its claims, in the same
-         * order, are made final here. */
-        for (size_t i = 0; i < ln->claimers.n; i++) {
-            prefetch_claim(net, ln, i);
-            commit_claim(net, ln, ln->claimers.items[i]);
+    /* The claims of stages a and b, in the claimants' order. With --duplex
+     * full every channel has one sender (the buffer or adapter at its tail
+     * end), so stage b had nothing to decide and every claim is made final
+     * here; with --duplex half, those that hold their channel's temp slot
+     * (the others lost in stage b), and the slot is emptied. */
+    for (size_t i = 0; i < ln->claimers.n; i++) {
+        prefetch_claim(net, ln, i);
+        uint32_t x = ln->claimers.items[i];
+        if (!net->cfg.full_duplex) {
+            unsigned layer;
+            Channel *ch = &net->channels[wanted_channel(net, &net->pool[x], &layer)];
+            if (ch->temp != x)
+                continue;
+            ch->temp = NET_NIL;
         }
-    }
-    for (size_t i = 0; i < ln->claimed.n; i++) {
-        if (i + AHEAD < ln->claimed.n)
-            PREFETCH(channel_main(net, ln->claimed.items[i + AHEAD]));
-        uint32_t c = ln->claimed.items[i];
-        Channel *ch = &net->channels[c];
-        uint32_t x = ch->temp;
-        ch->temp = NET_NIL;
         commit_claim(net, ln, x);
     }
-    ln->claimed.n = 0;
 
     /* The entry counts of stage d are cleared for the next; an observer is
      * told which packets queued: those that entered this timestep and are
@@ -696,7 +697,7 @@ static void lane_first_half(Net *net, NetLane *ln)
     ln->moved = false;
     if (ln->claimers.n == 0 && on_links_count(ln) == 0)
         return;
-    IndexList *lists[] = { &ln->next_claimers, &ln->claimed, &ln->touched, &ln->woken };
+    IndexList *lists[] = { &ln->next_claimers, &ln->touched, &ln->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         net_list_reserve(lists[i], net->in_flight);
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)

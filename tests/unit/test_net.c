@@ -357,7 +357,7 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage d");
+    CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage c");
     net->arrivals_down[3] = 0;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
