@@ -556,7 +556,8 @@ int net_check(const Net *net, char *err, size_t size)
             BROKEN("net/p%u: output slot reserved between timesteps", p);
         if (x == NET_NIL)
             continue;
-        if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_SLOT || net->info[x].src != p)
+        if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_SLOT ||
+            net->pool[x].at != p || net->info[x].src != p)
             BROKEN("net/p%u: output slot holds a packet that is not there", p);
         seen[x] = 1;
         in_flight++;

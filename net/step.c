@@ -564,7 +564,8 @@ static void stage_deliveries(Net *net)
                 PREFETCH(&net->pool[l->items[j + 2 * AHEAD].packet]);
             if (j + AHEAD < l->n) {             /* the input port it enters */
                 const OnLink *e = &l->items[j + AHEAD];
-                PREFETCH(&net->ports[(e->heading >> 2) * net->cfg.ports + net->pool[e->packet].port]);
+                uint32_t p = e->heading >> 2;
+                PREFETCH(&net->ports[p * net->cfg.ports + net->pool[e->packet].port]);
             }
             Packet *pk = &net->pool[l->items[j].packet];
             /* (Not delivered first already, nor put to sleep then.) */

@@ -355,6 +355,13 @@ static void invariants_name_the_component(void)
     CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
     *channel_main(net, 0) = NET_NIL;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
+    uint64_t b = send(net, 1, 3, 0, 0, 2, 0, 3);      /* in p1's output slot */
+    Packet *slot = (Packet *)packet(net, b);
+    slot->at = 0;                       /* the slot's packet names another source */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p1: output slot holds a packet that is not there");
+    slot->at = 1;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
     net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage c");
