@@ -580,12 +580,20 @@ static void stage_deliveries(Net *net)
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
 /* Makes claimant x's claim final if the main slot of the link it claims is
- * empty; else a link collision. */
+ * empty; else a link collision. With --duplex half, only if it holds the
+ * channel's temp slot, which it empties (else it lost in stage b, and that
+ * collision is counted). */
 INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
 {
     Packet *pk = &net->pool[x];
     unsigned layer;
     uint32_t heading, c = claim_target(net, pk, &layer, &heading);
+    if (!net->cfg.full_duplex) {
+        Channel *ch = &net->channels[c];
+        if (ch->temp != x)
+            return;                      /* it lost the temp slot in stage b */
+        ch->temp = NET_NIL;
+    }
     uint32_t *link = pk->place == PLACE_BUFFER && net->cfg.full_duplex
                    ? &net->buffers[pk->at].link      /* the slot it sends into */
                    : channel_main(net, c);
@@ -658,18 +666,10 @@ static void stage_commit(Net *net, NetLane *ln)
      * full every channel has one sender (the buffer or adapter at its tail
      * end), so stage b had nothing to decide and every claim is made final
      * here; with --duplex half, those that hold their channel's temp slot
-     * (the others lost in stage b), and the slot is emptied. */
+     * (commit_claim passes over the others, which lost in stage b). */
     for (size_t i = 0; i < ln->claimers.n; i++) {
         prefetch_claim(net, ln, i);
-        uint32_t x = ln->claimers.items[i];
-        if (!net->cfg.full_duplex) {
-            unsigned layer;
-            Channel *ch = &net->channels[wanted_channel(net, &net->pool[x], &layer)];
-            if (ch->temp != x)
-                continue;
-            ch->temp = NET_NIL;
-        }
-        commit_claim(net, ln, x);
+        commit_claim(net, ln, ln->claimers.items[i]);
     }
 
     /* The entry counts of stage d are cleared for the next; an observer is
