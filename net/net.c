@@ -10,6 +10,10 @@
 
 #include "net/net_internal.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 /* Large arrays come from calloc, which maps fresh zero pages: a component
  * that is never used costs no memory. */
 static void *zalloc(size_t n, size_t size)
@@ -43,8 +47,23 @@ static void line_free(void *array)
     }
 }
 
+/* Keeps every large block (from 256 KiB) in a mapping of its own. The
+ * packet pool and the active lists grow, by copying or realloc, to many
+ * MiB; by default glibc raises its mapping threshold to the size of each
+ * such block freed, after which the next ones come from the heap, whose
+ * freed copies stay resident (80 MiB of 310 at 65,536 processors under
+ * flood, docs/performance.md) and where calloc must clear pages that an
+ * idle component would never have touched. Other C libraries: nothing. */
+static void keep_large_blocks_mapped(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}
+
 Net *net_new(const NetConfig *cfg)
 {
+    keep_large_blocks_mapped();
     Net *net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
