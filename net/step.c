@@ -204,11 +204,9 @@ static void sort_lane(const Net *net, NetLane *ln)
 #if defined(__GNUC__)
 #define PREFETCH(address) __builtin_prefetch(address)
 #define PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
-#define NOINLINE static __attribute__((noinline))
 #else
 #define PREFETCH(address) ((void)(address))
 #define PREFETCH_WRITE(address) ((void)(address))
-#define NOINLINE static
 #endif
 enum { AHEAD = 16 };
 
@@ -502,7 +500,7 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
             fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
         } else
-            links_push(&ln->next_on_links[(heading >> 1) & 3], x, heading);
+            links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
         return;
     }
     *channel_main(net, pk->at) = NET_NIL;
