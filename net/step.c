@@ -330,6 +330,9 @@ static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool 
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
             wake(net, st, y);
+            /* (its mark, overwritten by the sleep, must not be the
+             * timestep of a take-back: see forward_on_link) */
+            net->pool[y].mark = (uint32_t)net->timestep - (next ? 0 : 1);
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, y);
         }
@@ -469,8 +472,11 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
 }
 
 /* Stage d for packet x on a link, heading (4s + q) << 1: it enters an
- * output buffer of switch s, arriving on port q, if there is room. */
-INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
+ * output buffer of switch s, arriving on port q, if there is room.
+ * `observed` is a constant in each copy of the loop that calls it (an
+ * observer wants every event), so that the copy run without one has no
+ * check for events left in it. */
+INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading, bool observed)
 {
     Packet *pk = &net->pool[x];
     uint32_t s = heading >> 3;
@@ -495,8 +501,9 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
     if (buf->count >= net->cfg.buffer) {
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
-        emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
-        if (may_sleep(net) && !choice) {
+        if (observed)
+            emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
+        if (!observed && !choice) {
             fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
         } else
@@ -506,7 +513,8 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
     *channel_main(net, pk->at) = NET_NIL;
     if (choice) {
         pk->routing |= (uint32_t)(out - 2) << bit;
-        emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
+        if (observed)
+            emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
     }
     pk->dir = (uint8_t)dir;
     pk->place = PLACE_BUFFER;
@@ -514,20 +522,25 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading)
     pk->layer = (uint8_t)l;
     if (buf->count != 0) {
         /* Behind another packet: a buffer collision, unless that packet
-         * leaves in this stage e and this one is then at the head, when
-         * commit_claim takes it back. */
+         * leaves in this stage e and this one is then at the head. That
+         * can happen only to the one right behind an awake head, which is
+         * then marked with the timestep for commit_claim to take the
+         * collision back (its line is at hand: fifo_push writes its next). */
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
+        if (buf->count == 1 && net->pool[buf->head].asleep == AWAKE)
+            net->pool[buf->head].mark = (uint32_t)net->timestep;
     }
     fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
-    if (buf->entered++ == 0)
-        list_push(&ln->touched, b);
+    if (observed && buf->entered++ == 0)
+        list_push(&ln->touched, b);          /* for report_queued */
     if (buf->count == 1)
         list_push(&ln->next_claimers, x);    /* at the head: claims next timestep */
     if (buf->count > ln->stats->max_buffer)
         ln->stats->max_buffer = buf->count;
     ln->moved = true;
-    emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
+    if (observed)
+        emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
 }
 
 /* Stage c for packet x, marked as handled, on the last link down to
@@ -580,8 +593,8 @@ static void stage_deliveries(Net *net)
 /* Makes claimant x's claim final if the main slot of the link it claims is
  * empty; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
- * collision is counted). */
-INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
+ * collision is counted). `observed` as for forward_on_link. */
+INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
 {
     Packet *pk = &net->pool[x];
     unsigned layer;
@@ -596,7 +609,7 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
                    ? &net->buffers[pk->at].link      /* the slot it sends into */
                    : channel_main(net, c);
     if (*link != NET_NIL) {
-        if (may_sleep(net) && net->pool[*link].asleep != AWAKE) {
+        if (!observed && net->pool[*link].asleep != AWAKE) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
             ln->stats->link_collisions[pk->dir][layer]++;
@@ -618,9 +631,10 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
             buf->tail = NET_NIL;
         } else {
             list_push(&ln->next_claimers, buf->head);
-            if (buf->count == buf->entered) {
-                /* The new head entered in this stage d, behind pk, and was
-                 * counted as a buffer collision then: it is not one. */
+            if (pk->mark == (uint32_t)net->timestep) {
+                /* The new head entered in this stage d, right behind pk
+                 * (forward_on_link marked pk), and was counted as a buffer
+                 * collision then: it is not one. */
                 unsigned dir = (pk->at & 3) < 2 ? DIR_DOWN : DIR_UP;
                 ln->stats->buffer_collisions[dir][pk->layer]--;
                 ln->stats->buffer_total--;
@@ -640,7 +654,8 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x)
     ln->stats->links_crossed++;
     ln->moved = true;
     links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
-    emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+    if (observed)
+        emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
@@ -658,35 +673,50 @@ static void report_queued(Net *net, uint32_t b)
             emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
 }
 
-static void stage_commit(Net *net, NetLane *ln)
+/* The claims of stages a and b made final, in the claimants' order. With
+ * --duplex full every channel has one sender (the buffer or adapter at its
+ * tail end), so stage b had nothing to decide and every claim is made final
+ * here; with --duplex half, those that hold their channel's temp slot
+ * (commit_claim passes over the others, which lost in stage b). */
+NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 {
-    /* The claims of stages a and b, in the claimants' order. With --duplex
-     * full every channel has one sender (the buffer or adapter at its tail
-     * end), so stage b had nothing to decide and every claim is made final
-     * here; with --duplex half, those that hold their channel's temp slot
-     * (commit_claim passes over the others, which lost in stage b). */
     for (size_t i = 0; i < ln->claimers.n; i++) {
         prefetch_claim(net, ln, i);
-        commit_claim(net, ln, ln->claimers.items[i]);
+        commit_claim(net, ln, ln->claimers.items[i], observed);
     }
+}
 
-    /* The entry counts of stage d are cleared for the next; an observer is
-     * told which packets queued: those that entered this timestep and are
-     * not at the head, the last `entered` of the FIFO but the head. */
+static void stage_commit(Net *net, NetLane *ln)
+{
+    if (!net->event) {
+        commit_claims(net, ln, false);
+        return;
+    }
+    commit_claims(net, ln, true);
+    /* The observer is told which packets queued: those that entered this
+     * timestep and are not at the head, the last `entered` of the FIFO but
+     * the head. The entry counts are cleared for the next timestep. */
     for (size_t i = 0; i < ln->touched.n; i++) {
-        if (i + AHEAD < ln->touched.n)
-            PREFETCH_WRITE(&net->buffers[ln->touched.items[i + AHEAD]]);
-        Buffer *buf = &net->buffers[ln->touched.items[i]];
-        if (net->event)
-            report_queued(net, ln->touched.items[i]);
-        buf->entered = 0;
+        report_queued(net, ln->touched.items[i]);
+        net->buffers[ln->touched.items[i]].entered = 0;
     }
     ln->touched.n = 0;
 }
 
-/* Stages a, b and d of one lane. Stage d goes round by round: first every
- * packet arriving on a d0 port, then d1, u0 and u1 (see the head of this
- * file). */
+/* Stage d, round by round: first every packet arriving on a d0 port, then
+ * d1, u0 and u1 (see the head of this file). */
+NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
+{
+    for (unsigned q = 0; q < 4; q++) {
+        const OnLinkList *l = &ln->on_links[q];
+        for (size_t i = 0; i < l->n; i++) {
+            prefetch_link(net, ln, q, i);
+            forward_on_link(net, ln, l->items[i].packet, l->items[i].heading, observed);
+        }
+    }
+}
+
+/* Stages a, b and d of one lane. */
 static void lane_first_half(Net *net, NetLane *ln)
 {
     ln->next_claimers.n = 0;
@@ -706,13 +736,10 @@ static void lane_first_half(Net *net, NetLane *ln)
 
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
-    for (unsigned q = 0; q < 4; q++) {                  /* d */
-        const OnLinkList *l = &ln->on_links[q];
-        for (size_t i = 0; i < l->n; i++) {
-            prefetch_link(net, ln, q, i);
-            forward_on_link(net, ln, l->items[i].packet, l->items[i].heading);
-        }
-    }
+    if (net->event)                                     /* d */
+        forward_all(net, ln, true);
+    else
+        forward_all(net, ln, false);
 }
 
 /* Stage e of one lane, and its lists made the next timestep's. */
