@@ -596,6 +596,11 @@ int net_check(const Net *net, char *err, size_t size)
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: main slot holds a packet that is not there (lost or duplicated)", name);
         }
+        if (net->pool[x].next != channel_holder(net, (uint32_t)c)) {
+            net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
+            BROKEN("net/%s: its packet names holder %u for its slot, not %u", name,
+                   net->pool[x].next, channel_holder(net, (uint32_t)c));
+        }
         seen[x] = 1;
         in_flight++;
     }

@@ -82,7 +82,9 @@ typedef enum PacketSleep {
  * (its number, source, destination, word and time of sending) is in a
  * PacketInfo of the same pool index, read once or twice in its life. */
 typedef struct Packet {
-    uint32_t next;         /* next packet in the same FIFO, or NET_NIL */
+    uint32_t next;         /* next packet in the same FIFO, or NET_NIL; on a
+                              link, in none: the holder of its main slot
+                              (net_internal.h, channel_holder) */
     uint32_t at;           /* place index: processor (its source, in the
                               output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */

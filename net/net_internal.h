@@ -78,20 +78,35 @@ static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, un
  * sent into by down port x of S, and its up channel by the up port of the
  * switch below that the link leaves (at layer 1, by processor 2j + x's
  * adapter). With --duplex half a link's one channel is sent into from both
- * ends; its slot is with down port x of S. */
-static inline uint32_t *channel_main(const Net *net, uint32_t c)
+ * ends; its slot is with down port x of S. The slot's holder, as one
+ * number: buffer b (its `link`) when below 4 * nswitches, else the adapter
+ * slot adapter_links[h - 4 * nswitches]. A packet on a link, in no FIFO,
+ * keeps its slot's holder in its `next`, so that stage c or d frees the
+ * slot without working it out again. */
+static inline uint32_t channel_holder(const Net *net, uint32_t c)
 {
     uint32_t link = channel_link(net, c), s = link >> 1;
     if (!net->cfg.full_duplex || (c & 1) == DIR_DOWN)
-        return &net->buffers[4 * s + (link & 1)].link;
+        return 4 * s + (link & 1);
     unsigned l = sw_layer(net, s);
     if (l == 1) {
-        size_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
-        return &net->adapter_links[(plane << net->cfg.k) + topo_down_proc(sw_j(net, s), link & 1)];
+        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        return 4 * net->nswitches + (plane << net->cfg.k) + topo_down_proc(sw_j(net, s), link & 1);
     }
     unsigned q;
     uint32_t below = down_target(net, link, l, &q);
-    return &net->buffers[4 * below + q].link;
+    return 4 * below + q;
+}
+
+static inline uint32_t *holder_slot(const Net *net, uint32_t holder)
+{
+    uint32_t buffers = 4 * net->nswitches;
+    return holder < buffers ? &net->buffers[holder].link : &net->adapter_links[holder - buffers];
+}
+
+static inline uint32_t *channel_main(const Net *net, uint32_t c)
+{
+    return holder_slot(net, channel_holder(net, c));
 }
 
 /* The channel a claimant (an output-slot packet or a buffer head) wants in

@@ -445,7 +445,7 @@ static void record_latency(NetStats *st, uint64_t latency)
 }
 
 /* Stage c for one packet on the last link down to processor p. */
-static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t heading)
+static void deliver(Net *net, uint32_t x, uint32_t p, uint32_t heading)
 {
     Packet *pk = &net->pool[x];
     uint32_t slot = p * net->cfg.ports + pk->port;
@@ -459,7 +459,7 @@ static void deliver(Net *net, uint32_t x, uint32_t c, uint32_t p, uint32_t headi
             links_push(&lane_of(net, pk)->next_on_links[ARRIVE_DELIVERY], x, heading);
         return;
     }
-    *channel_main(net, c) = NET_NIL;
+    *holder_slot(net, pk->next) = NET_NIL;
     pk->place = PLACE_PORT;
     pk->at = slot;
     fifo_push(net, &port->head, &port->tail, port->count++, x);
@@ -510,7 +510,7 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
             links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
         return;
     }
-    *channel_main(net, pk->at) = NET_NIL;
+    *holder_slot(net, pk->next) = NET_NIL;
     if (choice) {
         pk->routing |= (uint32_t)(out - 2) << bit;
         if (observed)
@@ -560,7 +560,7 @@ static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
             deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
         }
     }
-    deliver(net, x, pk->at, p, heading);
+    deliver(net, x, p, heading);
 }
 
 /* Stage c: the packets on the lanes' last links, delivered by one thread
@@ -605,9 +605,14 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
             return;                      /* it lost the temp slot in stage b */
         ch->temp = NET_NIL;
     }
-    uint32_t *link = pk->place == PLACE_BUFFER && net->cfg.full_duplex
-                   ? &net->buffers[pk->at].link      /* the slot it sends into */
-                   : channel_main(net, c);
+    uint32_t holder, *link;
+    if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
+        holder = pk->at;                /* the slot it sends into */
+        link = &net->buffers[holder].link;
+    } else {
+        holder = channel_holder(net, c);
+        link = holder_slot(net, holder);
+    }
     if (*link != NET_NIL) {
         if (!observed && net->pool[*link].asleep != AWAKE) {
             /* The link's packet sleeps: so does the claimant, counting
@@ -646,6 +651,7 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
         }
     }
     *link = x;
+    pk->next = holder;
     pk->place = PLACE_LINK;
     pk->at = c;
     pk->layer = (uint8_t)layer;

@@ -337,7 +337,13 @@ static void invariants_name_the_component(void)
     char err[256];
     Net *net = make(2, 1, false, 2, 1);
     uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
-    step(net, 1);
+    step(net, 1);                       /* a is on link p0.cpu0 */
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    Packet *on_link = (Packet *)packet(net, a);
+    on_link->next ^= 1;                 /* it names another slot as its own */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.cpu0: its packet names holder 1 for its slot, not 0");
+    on_link->next ^= 1;
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     Buffer *buf = &net->buffers[packet(net, a)->at];
