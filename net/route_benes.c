@@ -15,30 +15,43 @@
  * too. Each pair must take different up ports b_l (sub-networks). Those
  * constraints form chains and even cycles when the destinations are
  * distinct, so a 2-colouring exists; routing.md fixes which one. */
+#include <string.h>
+
 #include "net/route_internal.h"
 #include "net/topology.h"
 
 /* Step 1, the plane split: in source order, each request goes to the plane
  * it alternates to unless that plane already carries a request to the same
  * destination, then to the other. Puts the batch positions of plane 0 and
- * then plane 1 into r->order, each in batch order; returns plane 0's size. */
+ * then plane 1 into r->order, each in batch order; returns plane 0's size.
+ * Sets *distinct when no source repeats in the batch and no destination
+ * within a plane (benes_level_distinct). */
 static size_t benes_split(Router *r, const RouteRequest *reqs, size_t n,
-                          Route *routes)
+                          Route *routes, bool *distinct)
 {
+    enum { SOURCE_SEEN = 4 };   /* mark's bits 0 and 1 are by plane */
+    bool repeats = false;
     size_t n0 = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned p = r->planes == 2 ? (unsigned)(reqs[i].nth % 2) : 0;
         if (r->planes == 2 && (r->mark[reqs[i].dst] & (1u << p)))
             p ^= 1;
+        repeats |= (r->mark[reqs[i].dst] >> p) & 1;
         r->mark[reqs[i].dst] |= (uint8_t)(1u << p);
         routes[i].plane = (uint8_t)p;
         n0 += p == 0;
     }
+    for (size_t i = 0; i < n; i++) {
+        repeats |= (r->mark[reqs[i].src] & SOURCE_SEEN) != 0;
+        r->mark[reqs[i].src] |= SOURCE_SEEN;
+    }
     size_t at0 = 0, at1 = n0;
     for (size_t i = 0; i < n; i++) {
         r->mark[reqs[i].dst] = 0;
+        r->mark[reqs[i].src] = 0;
         r->order[routes[i].plane ? at1++ : at0++] = (uint32_t)i;
     }
+    *distinct = !repeats && !r->general_only;
     return n0;
 }
 
@@ -118,17 +131,18 @@ static void benes_colour(Router *r, const RouteRequest *reqs, size_t a, size_t b
 static size_t benes_partition(Router *r, Route *routes, size_t a, size_t b,
                               unsigned shift)
 {
+    uint32_t *order = r->order, *spill = r->spill;
+    const uint8_t *side = r->side;
     size_t zeros = a, ones = 0;
     for (size_t i = a; i < b; i++) {
-        uint32_t x = r->order[i];
-        routes[x].routing |= (uint32_t)r->side[x] << shift;
-        if (r->side[x])
-            r->spill[ones++] = x;
+        uint32_t x = order[i];
+        routes[x].routing |= (uint32_t)side[x] << shift;
+        if (side[x])
+            spill[ones++] = x;
         else
-            r->order[zeros++] = x;
+            order[zeros++] = x;
     }
-    for (size_t i = 0; i < ones; i++)
-        r->order[zeros + i] = r->spill[i];
+    memcpy(order + zeros, spill, ones * sizeof *order);
     return zeros - a;
 }
 
@@ -149,14 +163,81 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
     benes_level(r, reqs, routes, a + zeros, b, l + 1);
 }
 
+/* The same for a plane whose sources and destinations are all distinct, as
+ * when every processor sends at once: then no two packets of a sub-network
+ * share a terminal (its packets came from distinct ones below, split in
+ * pairs), so each packet has at most one source partner and one destination
+ * partner, and its linked set is a path or a cycle alternating the two
+ * kinds of partner, of even length. Breadth first from the set's first
+ * packet, a packet's sub-network is the parity of its distance, which along
+ * a path or an even cycle is the parity of the steps of a walk from the
+ * first packet in either direction: so a walk each way colours the set as
+ * benes_colour would, without chains or a queue (a test compares them). */
+static void benes_walk(Router *r, const RouteRequest *reqs, uint32_t x, unsigned shift,
+                       bool by_source)
+{
+    /* (The arrays in locals: stores to side, bytes, would otherwise make
+     * the compiler load every pointer of r again.) */
+    const uint32_t *head_s = r->head_s, *head_d = r->head_d;
+    uint8_t *side = r->side;
+    for (;;) {
+        uint32_t y = by_source ? head_s[(reqs[x].src >> shift) ^ 1]
+                               : head_d[(reqs[x].dst >> shift) ^ 1];
+        if (y == 0 || side[y - 1] != ROUTE_UNSET)
+            return;
+        side[y - 1] = (uint8_t)(side[x] ^ 1);
+        x = y - 1;
+        by_source = !by_source;
+    }
+}
+
+static void benes_level_distinct(Router *r, const RouteRequest *reqs, Route *routes,
+                                 size_t a, size_t b, unsigned l)
+{
+    if (b - a < 2 || l >= r->k)
+        return;
+    unsigned shift = l - 1;
+    const uint32_t *order = r->order;
+    uint32_t *head_s = r->head_s, *head_d = r->head_d;
+    uint8_t *side = r->side;
+    for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
+        uint32_t x = order[i];
+        head_s[reqs[x].src >> shift] = x + 1;
+        head_d[reqs[x].dst >> shift] = x + 1;
+        side[x] = ROUTE_UNSET;
+    }
+    for (size_t i = a; i < b; i++) {
+        uint32_t root = order[i];
+        if (side[root] != ROUTE_UNSET)
+            continue;
+        side[root] = 0;
+        benes_walk(r, reqs, root, shift, true);
+        benes_walk(r, reqs, root, shift, false);
+    }
+    for (size_t i = a; i < b; i++) {
+        uint32_t x = order[i];
+        head_s[reqs[x].src >> shift] = 0;
+        head_d[reqs[x].dst >> shift] = 0;
+    }
+    size_t zeros = benes_partition(r, routes, a, b, shift);
+    benes_level_distinct(r, reqs, routes, a, a + zeros, l + 1);
+    benes_level_distinct(r, reqs, routes, a + zeros, b, l + 1);
+}
+
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
                  int turn_early)
 {
     for (size_t i = 0; i < n; i++)
         routes[i].routing = 0;
-    size_t n0 = benes_split(r, reqs, n, routes);
-    benes_level(r, reqs, routes, 0, n0, 1);
-    benes_level(r, reqs, routes, n0, n, 1);
+    bool distinct;
+    size_t n0 = benes_split(r, reqs, n, routes, &distinct);
+    if (distinct) {
+        benes_level_distinct(r, reqs, routes, 0, n0, 1);
+        benes_level_distinct(r, reqs, routes, n0, n, 1);
+    } else {
+        benes_level(r, reqs, routes, 0, n0, 1);
+        benes_level(r, reqs, routes, n0, n, 1);
+    }
     /* Step 3: turning at count keeps the up ports of the layers below it;
      * the links it then uses are a subset of the full route's, so the
      * early turn adds no conflict. */

@@ -7,6 +7,8 @@
 #ifndef NET_ROUTE_INTERNAL_H
 #define NET_ROUTE_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "net/route.h"
 
 struct Router {
@@ -26,9 +28,13 @@ struct Router {
     uint32_t *head_d;      /* by terminal: 1 + first position with that d */
     /* greedy */
     uint32_t *at;          /* by batch position: switch index at this layer */
-    /* benes: by destination, bit p set if plane p carries a request to it;
+    /* benes: by destination, bit p set if plane p carries a request to it
+     * (and bit 2 by source, if the batch has a request from it);
      * greedy: by plane * N/2 + switch, set if a packet went up from it. */
     uint8_t *mark;
+    /* benes: never the shortcut for batches without repeated terminals
+     * (route_benes.c; for the test that compares the two). */
+    bool general_only;
 };
 
 enum { ROUTE_UNSET = 2 };  /* `side` of a packet not yet given a sub-network */

@@ -480,7 +480,8 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
 {
     Packet *pk = &net->pool[x];
     uint32_t s = heading >> 3;
-    unsigned l = sw_layer(net, s);
+    /* The switch's layer: its link's going up, the one below coming down. */
+    unsigned l = pk->layer - (pk->dir == DIR_DOWN);
     unsigned out, dir = DIR_DOWN, bit = l - 1;
     bool choice = false;
     if (pk->dir == DIR_UP && l < pk->count) {

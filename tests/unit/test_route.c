@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "net/route.h"
+#include "net/route_internal.h"
 #include "tests/check.h"
 #include "tests/unit/route_walk.h"
 
@@ -577,6 +578,52 @@ static void repeatable(void)
     }
 }
 
+/* benes routes a batch whose sources and destinations (within each plane)
+ * are distinct by walking each linked set instead of colouring it breadth
+ * first (route_benes.c, benes_level_distinct): the routes must be the same
+ * as the general colouring's, for whole and partial permutations of every
+ * size, on one plane and two, early turns or not; and a batch with a
+ * repeated destination, which takes the general way, too. */
+static void benes_walk_equals_breadth_first(void)
+{
+    static uint32_t perm[MAX_BATCH], srcs[MAX_BATCH];
+    static uint64_t nths[MAX_BATCH];
+    static Route general[MAX_BATCH];
+    uint64_t x = 21;
+    size_t compared = 0, differ = 0;
+    for (unsigned k = 1; k <= 12; k++)
+        for (unsigned planes = 1; planes <= 2; planes++)
+            for (int full = 0; full < 2; full++)
+                for (int trial = 0; trial < 6; trial++) {
+                    uint32_t n = 1u << k;
+                    test_shuffle(perm, n, &x);
+                    test_shuffle(srcs, n, &x);
+                    for (uint32_t i = 0; i < n; i++)
+                        nths[i] = test_rand(&x) % 3;
+                    /* whole, half, a few; the last trial repeats a destination */
+                    size_t m = trial < 2 ? n : trial < 4 ? (n + 1) / 2 : 1 + test_rand(&x) % n;
+                    if (trial == 5 && m >= 3)
+                        perm[m - 1] = perm[0];
+                    make_batch(srcs, perm, nths, m);
+                    RoutingAlgorithm alg = full ? ROUTING_BENES_FULL : ROUTING_BENES;
+                    Router *r = router_new(alg, k, planes, 1);
+                    r->general_only = true;
+                    router_route(r, reqs, m, general);
+                    r->general_only = false;
+                    router_route(r, reqs, m, routes);
+                    router_free(r);
+                    for (size_t i = 0; i < m; i++) {
+                        compared++;
+                        differ += general[i].plane != routes[i].plane ||
+                                  general[i].routing != routes[i].routing ||
+                                  general[i].addressing != routes[i].addressing ||
+                                  general[i].count != routes[i].count;
+                    }
+                }
+    CHECK(compared > 100000);
+    CHECK_EQ(differ, 0);
+}
+
 int main(void)
 {
     RUN(names);
@@ -598,6 +645,7 @@ int main(void)
     RUN(golden_plane_split);
     RUN(golden_skipped_partners);
     RUN(golden_breadth_first);
+    RUN(benes_walk_equals_breadth_first);
     RUN(plane_split_rule);
     RUN(seeds);
     RUN(repeatable);
