@@ -112,43 +112,46 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t heading)
     l->items[l->n++] = (OnLink){ x, heading };
 }
 
-/* Sorting the active lists by packet index. When many packets move, the
+/* Ordering the active lists by packet index. When many packets move, the
  * ones a stage visits do not fit in the cache, and a list in the order its
  * packets happened to be pushed sends every access to a random line of the
- * pool. Sorted, the stage sweeps the pool from low indices to high, which
+ * pool. Ordered, the stage sweeps the pool from low indices to high, which
  * the memory system streams: under heavy load the network stage runs about
  * 1.5 times as fast (N = 4,096 at load 0.2 in net_bench, flood at 65,536;
  * docs/performance.md). Lists shorter than net->sort_min, whose packets
- * fit in the cache, are left as they are: there sorting only costs. The
- * order changes nothing else (see the head of this file). The sort is a
- * radix sort on the packet index, least significant digit first, in as few
- * passes of at most RADIX_BITS bits as the pool's size needs: linear in the
- * list, with no comparison. */
-enum { RADIX_BITS = 11 };
+ * fit in the cache, are left as they are: there ordering only costs. The
+ * order changes nothing else (see the head of this file), so it need not
+ * be total: packets whose indices differ only in the low RUN_BITS bits
+ * share 1 KiB of the pool and are left in the order they came. The rest of
+ * the index is radix sorted, least significant digit first, in as few
+ * passes of at most RADIX_BITS bits as the pool's size needs (one up to
+ * 131,072 packets): linear in the list, stable, with no comparison. */
+enum { RADIX_BITS = 12, RUN_BITS = 5 };
 
-/* How a radix sort of keys below `limit` goes: the number of passes and
- * the bits of each. */
-static void radix_plan(uint32_t limit, unsigned *passes, unsigned *bits)
+/* How a radix sort of keys below `limit` goes: the lowest bit sorted on,
+ * the number of passes and the bits of each. */
+static void radix_plan(uint32_t limit, unsigned *low, unsigned *passes, unsigned *bits)
 {
     unsigned width = 1;
     while (width < 32 && (limit >> width) != 0)
         width++;
-    *passes = (width + RADIX_BITS - 1) / RADIX_BITS;
-    *bits = (width + *passes - 1) / *passes;
+    *low = width > RUN_BITS ? RUN_BITS : 0;
+    *passes = (width - *low + RADIX_BITS - 1) / RADIX_BITS;
+    *bits = (width - *low + *passes - 1) / *passes;
 }
 
-/* Defines name(items, n, scratch, limit): sorts n items of type T by the
- * packet index KEY(item) (below limit), stably, using scratch (room for n
- * items); the result is back in items. */
+/* Defines name(items, n, scratch, limit): orders n items of type T by the
+ * packet index KEY(item) (below limit) but its low RUN_BITS bits, stably,
+ * using scratch (room for n items); the result is back in items. */
 #define DEFINE_SORT_BY_PACKET(name, T, KEY)                                       \
     static void name(T *items, size_t n, T *scratch, uint32_t limit)              \
     {                                                                              \
-        unsigned passes, bits;                                                     \
-        radix_plan(limit, &passes, &bits);                                         \
+        unsigned low, passes, bits;                                                \
+        radix_plan(limit, &low, &passes, &bits);                                   \
         uint32_t count[1u << RADIX_BITS], mask = (1u << bits) - 1;                 \
         T *from = items, *to = scratch;                                            \
         for (unsigned pass = 0; pass < passes; pass++) {                           \
-            unsigned shift = pass * bits;                                          \
+            unsigned shift = low + pass * bits;                                    \
             memset(count, 0, (mask + 1) * sizeof count[0]);                        \
             for (size_t i = 0; i < n; i++)                                         \
                 count[(KEY(from[i]) >> shift) & mask]++;                           \
