@@ -213,9 +213,14 @@ static void sort_lane(const Net *net, NetLane *ln)
 #endif
 enum { AHEAD = 16 };
 
+/* The prefetch helpers must be inlined where they are written (NET_HOT):
+ * GCC sees a separate function that only prefetches as one without effect
+ * and drops every call to it, which for stage d it did unnoticed until
+ * session 5 (docs/performance.md). */
+
 /* Two steps ahead of use: the packet 2 * AHEAD on, and the channel or the
  * switch that the packet AHEAD on will touch (its line has arrived). */
-static void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
+NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
 {
     const IndexList *l = &ln->claimers;
     if (i + 2 * AHEAD < l->n)
@@ -237,7 +242,7 @@ static void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
 /* The packet, and the switch it enters, AHEAD on in stage d (entry i of
  * list q now): both known from the list. Stage d takes the lists one after
  * another, so AHEAD on may be in a later list. */
-static void prefetch_link(const Net *net, const NetLane *ln, unsigned q, size_t i)
+NET_HOT void prefetch_link(const Net *net, const NetLane *ln, unsigned q, size_t i)
 {
     size_t ahead = i + AHEAD;
     while (ahead >= ln->on_links[q].n) {
