@@ -483,8 +483,9 @@ static void deliver(Net *net, uint32_t x, uint32_t p, uint32_t heading)
  * output buffer of switch s, arriving on port q, if there is room.
  * `observed` is a constant in each copy of the loop that calls it (an
  * observer wants every event), so that the copy run without one has no
- * check for events left in it. */
-INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading, bool observed)
+ * check for events left in it. Returns whether it entered (forward_all
+ * counts what every packet would otherwise write to the lane). */
+INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading, bool observed)
 {
     Packet *pk = &net->pool[x];
     uint32_t s = heading >> 3;
@@ -517,7 +518,7 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
             buf->sleepy = 1;
         } else
             links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
-        return;
+        return false;
     }
     *holder_slot(net, pk->next) = NET_NIL;
     if (choice) {
@@ -539,17 +540,18 @@ INLINE void forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
         ln->stats->buffer_total++;
         if (buf->count == 1 && net->pool[buf->head].asleep == AWAKE)
             net->pool[buf->head].mark = (uint32_t)net->timestep;
+        if (buf->count + 1u > ln->stats->max_buffer)
+            ln->stats->max_buffer = buf->count + 1u;   /* (an entry into an
+                                                          empty one: forward_all) */
     }
     fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
     if (observed && buf->entered++ == 0)
         list_push(&ln->touched, b);          /* for report_queued */
     if (buf->count == 1)
         list_push(&ln->next_claimers, x);    /* at the head: claims next timestep */
-    if (buf->count > ln->stats->max_buffer)
-        ln->stats->max_buffer = buf->count;
-    ln->moved = true;
     if (observed)
         emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
+    return true;
 }
 
 /* Stage c for packet x, marked as handled, on the last link down to
@@ -602,8 +604,9 @@ static void stage_deliveries(Net *net)
 /* Makes claimant x's claim final if the main slot of the link it claims is
  * empty; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
- * collision is counted). `observed` as for forward_on_link. */
-INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
+ * collision is counted). `observed` as for forward_on_link. Returns
+ * whether it is now on the link (commit_claims counts them). */
+INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
 {
     Packet *pk = &net->pool[x];
     unsigned layer;
@@ -611,7 +614,7 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
     if (!net->cfg.full_duplex) {
         Channel *ch = &net->channels[c];
         if (ch->temp != x)
-            return;                      /* it lost the temp slot in stage b */
+            return false;                /* it lost the temp slot in stage b */
         ch->temp = NET_NIL;
     }
     uint32_t holder, *link;
@@ -633,7 +636,7 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
         } else {
             claim_failed(net, ln, pk, c, layer);
         }
-        return;
+        return false;
     }
     if (pk->place == PLACE_SLOT) {
         net->out_slot[pk->at] = NET_NIL;       /* (at: its source) */
@@ -666,11 +669,10 @@ INLINE void commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
     pk->layer = (uint8_t)layer;
     pk->links++;
     pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
-    ln->stats->links_crossed++;
-    ln->moved = true;
     links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
     if (observed)
         emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+    return true;
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
@@ -695,10 +697,14 @@ static void report_queued(Net *net, uint32_t b)
  * (commit_claim passes over the others, which lost in stage b). */
 NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 {
+    uint64_t crossed = 0;
     for (size_t i = 0; i < ln->claimers.n; i++) {
         prefetch_claim(net, ln, i);
-        commit_claim(net, ln, ln->claimers.items[i], observed);
+        crossed += commit_claim(net, ln, ln->claimers.items[i], observed);
     }
+    ln->stats->links_crossed += crossed;
+    if (crossed)
+        ln->moved = true;
 }
 
 static void stage_commit(Net *net, NetLane *ln)
@@ -722,12 +728,19 @@ static void stage_commit(Net *net, NetLane *ln)
  * d1, u0 and u1 (see the head of this file). */
 NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
 {
+    size_t entered = 0;
     for (unsigned q = 0; q < 4; q++) {
         const OnLinkList *l = &ln->on_links[q];
         for (size_t i = 0; i < l->n; i++) {
             prefetch_link(net, ln, q, i);
-            forward_on_link(net, ln, l->items[i].packet, l->items[i].heading, observed);
+            const OnLink *e = &l->items[i];
+            entered += forward_on_link(net, ln, e->packet, e->heading, observed);
         }
+    }
+    if (entered) {
+        ln->moved = true;
+        if (ln->stats->max_buffer == 0)
+            ln->stats->max_buffer = 1;      /* (fuller ones: forward_on_link) */
     }
 }
 
