@@ -218,39 +218,52 @@ enum { AHEAD = 16 };
  * and drops every call to it, which for stage d it did unnoticed until
  * session 5 (docs/performance.md). */
 
-/* Two steps ahead of use: the packet 2 * AHEAD on, and the channel or the
- * switch that the packet AHEAD on will touch (its line has arrived). */
+/* The loops look ahead without a bound: before a loop, the entries after
+ * its list's end are zeroed -- packet 0, which is never a packet, heading
+ * for switch 0 -- so what they prefetch there is harmless. */
+static void pad_claimers(IndexList *l)
+{
+    net_list_reserve(l, l->n + 2 * AHEAD);
+    memset(l->items + l->n, 0, 2 * AHEAD * sizeof *l->items);
+}
+
+static void pad_on_links(OnLinkList *l)
+{
+    net_links_reserve(l, l->n + AHEAD);
+    memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
+}
+
+/* Two steps ahead of use: the packet 2 * AHEAD on, and the line of the
+ * link that the packet AHEAD on claims (its own line has arrived): with
+ * --duplex full, for a buffer head, the line of the buffer it leaves. */
 NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
 {
-    const IndexList *l = &ln->claimers;
-    if (i + 2 * AHEAD < l->n)
-        PREFETCH(&net->pool[l->items[i + 2 * AHEAD]]);
-    if (i + AHEAD < l->n) {
-        const Packet *pk = &net->pool[l->items[i + AHEAD]];
+    const uint32_t *ahead = &ln->claimers.items[i];
+    PREFETCH(&net->pool[ahead[2 * AHEAD]]);
+    uint32_t x = ahead[AHEAD];
+    const Packet *pk = &net->pool[x];
+    if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
+        PREFETCH(&net->buffers[pk->at]);        /* and its link's slot */
+    } else if (x != NET_NIL) {
         unsigned layer;
-        if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
-            PREFETCH(&net->buffers[pk->at]);    /* and its link's slot */
-        } else {
-            uint32_t c = wanted_channel(net, pk, &layer);
-            PREFETCH(channel_main(net, c));
-            if (!net->cfg.full_duplex)
-                PREFETCH(&net->channels[c]);    /* its temp slot */
-        }
+        uint32_t c = wanted_channel(net, pk, &layer);
+        PREFETCH(channel_main(net, c));
+        if (!net->cfg.full_duplex)
+            PREFETCH(&net->channels[c]);        /* its temp slot */
     }
 }
 
-/* The packet, and the switch it enters, AHEAD on in stage d (entry i of
- * list q now): both known from the list. Stage d takes the lists one after
- * another, so AHEAD on may be in a later list. */
-NET_HOT void prefetch_link(const Net *net, const NetLane *ln, unsigned q, size_t i)
+/* Before a loop over the claimants: the first AHEAD of them. */
+static void prefetch_first_claims(const Net *net, const NetLane *ln)
 {
-    size_t ahead = i + AHEAD;
-    while (ahead >= ln->on_links[q].n) {
-        ahead -= ln->on_links[q].n;
-        if (++q == ARRIVE_DELIVERY)
-            return;
-    }
-    const OnLink *e = &ln->on_links[q].items[ahead];
+    for (size_t i = 0; i < AHEAD && i < ln->claimers.n; i++)
+        PREFETCH(&net->pool[ln->claimers.items[i]]);
+}
+
+/* The packet on a link AHEAD on in a list of stage d, and the switch it
+ * enters: both known from the list. */
+NET_HOT void prefetch_link(const Net *net, const OnLink *e)
+{
     PREFETCH(&net->pool[e->packet]);
     PREFETCH(&net->buffers[(e->heading >> 1) & ~3u]);
 }
@@ -396,6 +409,7 @@ static void claim_failed(Net *net, NetLane *ln, Packet *pk, uint32_t c, unsigned
 
 static void stage_claims(Net *net, NetLane *ln)
 {
+    prefetch_first_claims(net, ln);
     for (size_t i = 0; i < ln->claimers.n; i++) {
         prefetch_claim(net, ln, i);
         uint32_t x = ln->claimers.items[i];
@@ -698,6 +712,7 @@ static void report_queued(Net *net, uint32_t b)
 NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 {
     uint64_t crossed = 0;
+    prefetch_first_claims(net, ln);
     for (size_t i = 0; i < ln->claimers.n; i++) {
         prefetch_claim(net, ln, i);
         crossed += commit_claim(net, ln, ln->claimers.items[i], observed);
@@ -731,8 +746,10 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
     size_t entered = 0;
     for (unsigned q = 0; q < 4; q++) {
         const OnLinkList *l = &ln->on_links[q];
+        for (size_t i = 0; i < AHEAD && i < l->n; i++)
+            prefetch_link(net, &l->items[i]);
         for (size_t i = 0; i < l->n; i++) {
-            prefetch_link(net, ln, q, i);
+            prefetch_link(net, &l->items[i + AHEAD]);
             const OnLink *e = &l->items[i];
             entered += forward_on_link(net, ln, e->packet, e->heading, observed);
         }
@@ -761,6 +778,9 @@ static void lane_first_half(Net *net, NetLane *ln)
         net_links_reserve(&ln->next_on_links[c], net->in_flight);
     net_links_reserve(&ln->scratch, net->in_flight);
     sort_lane(net, ln);
+    pad_claimers(&ln->claimers);
+    for (unsigned q = 0; q < 4; q++)
+        pad_on_links(&ln->on_links[q]);
 
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
