@@ -173,7 +173,7 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
  * a path or an even cycle is the parity of the steps of a walk from the
  * first packet in either direction: so a walk each way colours the set as
  * benes_colour would, without chains or a queue (a test compares them). */
-static void benes_walk(Router *r, const RouteRequest *reqs, uint32_t x, unsigned shift,
+static inline void benes_walk(Router *r, const RouteRequest *reqs, uint32_t x, unsigned shift,
                        bool by_source)
 {
     /* (The arrays in locals: stores to side, bytes, would otherwise make
