@@ -173,16 +173,15 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
  * a path or an even cycle is the parity of the steps of a walk from the
  * first packet in either direction: so a walk each way colours the set as
  * benes_colour would, without chains or a queue (a test compares them). */
-static inline void benes_walk(Router *r, const RouteRequest *reqs, uint32_t x, unsigned shift,
-                       bool by_source)
+static inline void benes_walk(Router *r, const uint32_t *src, const uint32_t *dst, uint32_t x,
+                              unsigned shift, bool by_source)
 {
     /* (The arrays in locals: stores to side, bytes, would otherwise make
      * the compiler load every pointer of r again.) */
     const uint32_t *head_s = r->head_s, *head_d = r->head_d;
     uint8_t *side = r->side;
     for (;;) {
-        uint32_t y = by_source ? head_s[(reqs[x].src >> shift) ^ 1]
-                               : head_d[(reqs[x].dst >> shift) ^ 1];
+        uint32_t y = by_source ? head_s[(src[x] >> shift) ^ 1] : head_d[(dst[x] >> shift) ^ 1];
         if (y == 0 || side[y - 1] != ROUTE_UNSET)
             return;
         side[y - 1] = (uint8_t)(side[x] ^ 1);
@@ -191,19 +190,21 @@ static inline void benes_walk(Router *r, const RouteRequest *reqs, uint32_t x, u
     }
 }
 
-static void benes_level_distinct(Router *r, const RouteRequest *reqs, Route *routes,
-                                 size_t a, size_t b, unsigned l)
+/* src[x] and dst[x] are request x's terminals (copied from the requests,
+ * which are larger, into arrays the general way uses for its chains). */
+static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t *dst,
+                                 Route *routes, size_t a, size_t b, unsigned l)
 {
     if (b - a < 2 || l >= r->k)
         return;
     unsigned shift = l - 1;
-    const uint32_t *order = r->order;
+    uint32_t *order = r->order, *spill = r->spill;
     uint32_t *head_s = r->head_s, *head_d = r->head_d;
     uint8_t *side = r->side;
     for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
         uint32_t x = order[i];
-        head_s[reqs[x].src >> shift] = x + 1;
-        head_d[reqs[x].dst >> shift] = x + 1;
+        head_s[src[x] >> shift] = x + 1;
+        head_d[dst[x] >> shift] = x + 1;
         side[x] = ROUTE_UNSET;
     }
     for (size_t i = a; i < b; i++) {
@@ -211,17 +212,24 @@ static void benes_level_distinct(Router *r, const RouteRequest *reqs, Route *rou
         if (side[root] != ROUTE_UNSET)
             continue;
         side[root] = 0;
-        benes_walk(r, reqs, root, shift, true);
-        benes_walk(r, reqs, root, shift, false);
+        benes_walk(r, src, dst, root, shift, true);
+        benes_walk(r, src, dst, root, shift, false);
     }
+    /* benes_unlink and benes_partition in one pass */
+    size_t zeros = a, ones = 0;
     for (size_t i = a; i < b; i++) {
         uint32_t x = order[i];
-        head_s[reqs[x].src >> shift] = 0;
-        head_d[reqs[x].dst >> shift] = 0;
+        head_s[src[x] >> shift] = 0;
+        head_d[dst[x] >> shift] = 0;
+        routes[x].routing |= (uint32_t)side[x] << shift;
+        if (side[x])
+            spill[ones++] = x;
+        else
+            order[zeros++] = x;
     }
-    size_t zeros = benes_partition(r, routes, a, b, shift);
-    benes_level_distinct(r, reqs, routes, a, a + zeros, l + 1);
-    benes_level_distinct(r, reqs, routes, a + zeros, b, l + 1);
+    memcpy(order + zeros, spill, ones * sizeof *order);
+    benes_level_distinct(r, src, dst, routes, a, zeros, l + 1);
+    benes_level_distinct(r, src, dst, routes, zeros, b, l + 1);
 }
 
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
@@ -232,8 +240,13 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
     bool distinct;
     size_t n0 = benes_split(r, reqs, n, routes, &distinct);
     if (distinct) {
-        benes_level_distinct(r, reqs, routes, 0, n0, 1);
-        benes_level_distinct(r, reqs, routes, n0, n, 1);
+        uint32_t *src = r->next_s, *dst = r->next_d;   /* (no chains this way) */
+        for (size_t i = 0; i < n; i++) {
+            src[i] = reqs[i].src;
+            dst[i] = reqs[i].dst;
+        }
+        benes_level_distinct(r, src, dst, routes, 0, n0, 1);
+        benes_level_distinct(r, src, dst, routes, n0, n, 1);
     } else {
         benes_level(r, reqs, routes, 0, n0, 1);
         benes_level(r, reqs, routes, n0, n, 1);
