@@ -233,23 +233,25 @@ static void pad_on_links(OnLinkList *l)
     memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
 }
 
-/* Two steps ahead of use: the packet 2 * AHEAD on, and the line of the
- * link that the packet AHEAD on claims (its own line has arrived): with
- * --duplex full, for a buffer head, the line of the buffer it leaves. */
-NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i)
+/* Two steps ahead of use: the packet 2 * AHEAD on, and a line that the
+ * packet AHEAD on (whose own line has arrived) is about to touch: in stage
+ * b (--duplex half) the temp slot of the channel it claims; in stage e the
+ * buffer it leaves (with --duplex full also its link's slot), or for an
+ * adapter's packet the slot of its first link. */
+NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool stage_b)
 {
     const uint32_t *ahead = &ln->claimers.items[i];
     PREFETCH(&net->pool[ahead[2 * AHEAD]]);
     uint32_t x = ahead[AHEAD];
     const Packet *pk = &net->pool[x];
-    if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
-        PREFETCH(&net->buffers[pk->at]);        /* and its link's slot */
+    unsigned layer;
+    if (stage_b) {
+        if (x != NET_NIL)
+            PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
+    } else if (pk->place == PLACE_BUFFER) {
+        PREFETCH(&net->buffers[pk->at]);
     } else if (x != NET_NIL) {
-        unsigned layer;
-        uint32_t c = wanted_channel(net, pk, &layer);
-        PREFETCH(channel_main(net, c));
-        if (!net->cfg.full_duplex)
-            PREFETCH(&net->channels[c]);        /* its temp slot */
+        PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
     }
 }
 
@@ -411,7 +413,7 @@ static void stage_claims(Net *net, NetLane *ln)
 {
     prefetch_first_claims(net, ln);
     for (size_t i = 0; i < ln->claimers.n; i++) {
-        prefetch_claim(net, ln, i);
+        prefetch_claim(net, ln, i, true);
         uint32_t x = ln->claimers.items[i];
         Packet *pk = &net->pool[x];
         unsigned layer;
@@ -714,7 +716,7 @@ NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
     uint64_t crossed = 0;
     prefetch_first_claims(net, ln);
     for (size_t i = 0; i < ln->claimers.n; i++) {
-        prefetch_claim(net, ln, i);
+        prefetch_claim(net, ln, i, false);
         crossed += commit_claim(net, ln, ln->claimers.items[i], observed);
     }
     ln->stats->links_crossed += crossed;
