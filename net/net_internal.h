@@ -126,21 +126,26 @@ NET_HOT uint32_t claim_target(const Net *net, const Packet *pk, unsigned *layer,
         *heading = (4 * s + x) << 1;
         return link_channel(net, 2 * s + x, DIR_UP);
     }
+    /* up_link and down_target, with s - j + (j with bit b replaced) written
+     * as s with bit b replaced (bit b of j is bit b of s, below H) */
     uint32_t s = pk->at >> 2;
     unsigned q = pk->at & 3, l = pk->layer;
     if (q >= 2) {                   /* up, into a down port of the switch above */
-        uint32_t link = up_link(net, s, l, q - 2);
+        uint32_t bit = 1u << (l - 1);
+        uint32_t upper = ((s & ~bit) | ((q & 1) << (l - 1))) + net->half;
+        unsigned arrival = (s >> (l - 1)) & 1;
         *layer = l + 1;
-        *heading = (4 * (link >> 1) + (link & 1)) << 1;
-        return link_channel(net, link, DIR_UP);
+        *heading = (4 * upper + arrival) << 1;
+        return link_channel(net, 2 * upper + arrival, DIR_UP);
     }
     uint32_t link = 2 * s + q;      /* down: to the switch below, or a processor */
     *layer = l;
     if (l == 1) {
         *heading = topo_down_proc(sw_j(net, s), q) << 2 | (uint32_t)pk->plane << 1 | 1;
     } else {
-        unsigned arrival;
-        uint32_t below = down_target(net, link, l, &arrival);
+        uint32_t bit = 1u << (l - 2);
+        uint32_t below = ((s & ~bit) | (q << (l - 2))) - net->half;
+        unsigned arrival = 2 + ((s >> (l - 2)) & 1);
         *heading = (4 * below + arrival) << 1;
     }
     return link_channel(net, link, DIR_DOWN);
