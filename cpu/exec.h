@@ -287,9 +287,9 @@ static inline bool cpu_opr_is_external(uint32_t n)
 CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uint32_t limit)
 {
     CpuRegs r;
-    uint32_t n = 0;
+    uint32_t left = limit;              /* (counting down keeps one register free) */
     cpu_regs_load(&r, cpu);
-    while (n < limit) {
+    for (; left != 0; left--) {
         if (!cpu_fetch(&r, mem))
             break;                      /* a fetch fault: leave it to lockstep */
         uint8_t byte = cpu_byte(&r);
@@ -301,10 +301,9 @@ CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uin
             cpu->fault_value = 0;
             break;
         }
-        n++;
     }
     cpu_regs_store(cpu, &r);
-    return n;
+    return limit - left;
 }
 
 #undef CPU_LOAD
