@@ -191,14 +191,15 @@ static inline void benes_walk(Router *r, const uint32_t *src, const uint32_t *ds
 }
 
 /* src[x] and dst[x] are request x's terminals (copied from the requests,
- * which are larger, into arrays the general way uses for its chains). */
+ * which are larger, into arrays the general way uses for its chains). The
+ * heads are cleared as benes_unlink does, from those arrays. */
 static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t *dst,
                                  Route *routes, size_t a, size_t b, unsigned l)
 {
     if (b - a < 2 || l >= r->k)
         return;
     unsigned shift = l - 1;
-    uint32_t *order = r->order, *spill = r->spill;
+    const uint32_t *order = r->order;
     uint32_t *head_s = r->head_s, *head_d = r->head_d;
     uint8_t *side = r->side;
     for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
@@ -215,21 +216,14 @@ static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t 
         benes_walk(r, src, dst, root, shift, true);
         benes_walk(r, src, dst, root, shift, false);
     }
-    /* benes_unlink and benes_partition in one pass */
-    size_t zeros = a, ones = 0;
-    for (size_t i = a; i < b; i++) {
+    for (size_t i = a; i < b; i++) {            /* zero again for the next group */
         uint32_t x = order[i];
         head_s[src[x] >> shift] = 0;
         head_d[dst[x] >> shift] = 0;
-        routes[x].routing |= (uint32_t)side[x] << shift;
-        if (side[x])
-            spill[ones++] = x;
-        else
-            order[zeros++] = x;
     }
-    memcpy(order + zeros, spill, ones * sizeof *order);
-    benes_level_distinct(r, src, dst, routes, a, zeros, l + 1);
-    benes_level_distinct(r, src, dst, routes, zeros, b, l + 1);
+    size_t zeros = benes_partition(r, routes, a, b, shift);
+    benes_level_distinct(r, src, dst, routes, a, a + zeros, l + 1);
+    benes_level_distinct(r, src, dst, routes, a + zeros, b, l + 1);
 }
 
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
