@@ -133,7 +133,8 @@ typedef struct Fifo {
 typedef struct Buffer {
     uint32_t head, tail;   /* packet indices, NET_NIL when empty */
     uint16_t count;        /* packets in it (at most 1024) */
-    uint8_t entered;       /* packets that entered it in this timestep's stage d (<= 4) */
+    uint8_t entered;       /* with an observer: packets that entered it in
+                              this timestep's stage d (<= 4), else 0 */
     uint8_t sleepy;        /* packets sleep until it has room, on buffer_sleepers */
     uint32_t link;         /* a channel's main slot: the packet on the link, or NET_NIL */
 } Buffer;
@@ -222,7 +223,7 @@ typedef struct NetLane {
     IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
     OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets in link main slots, */
     OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
-    IndexList touched;              /* buffers entered in this stage d */
+    IndexList touched;              /* with an observer: buffers entered in this stage d */
     IndexList woken;                /* processors whose output slot emptied */
     OnLinkList scratch;             /* room for sorting a list (step.c) */
     NetStats *stats;                /* where it counts: the network's, or delta */

@@ -213,10 +213,10 @@ static void sort_lane(const Net *net, NetLane *ln)
 #endif
 enum { AHEAD = 16 };
 
-/* The prefetch helpers must be inlined where they are written (NET_HOT):
- * GCC sees a separate function that only prefetches as one without effect
- * and drops every call to it, which for stage d it did unnoticed until
- * session 5 (docs/performance.md). */
+/* The prefetch helpers must be inlined where they are used (NET_HOT): GCC
+ * takes a separate function that only prefetches for one without effect
+ * and drops every call to it, as it long did for stage d unnoticed
+ * (docs/performance.md, item 26). */
 
 /* The loops look ahead without a bound: before a loop, the entries after
  * its list's end are zeroed -- packet 0, which is never a packet, heading
