@@ -48,12 +48,14 @@ static inline uint32_t proc_link(const Net *net, uint32_t p, unsigned plane)
 }
 
 /* The link above up port b of switch s at layer l < k: link 2S' + x, where
- * S' = (l+1, j') is the switch it reaches and x the down port it arrives on. */
+ * S' = (l+1, j') is the switch it reaches and x the down port it arrives on.
+ * The topology's functions read and replace bit l - 1 of j = s mod H, which
+ * is bit l - 1 of s itself (l - 1 < k - 1), so they are given s: the bits
+ * above j (plane and layer) pass through, and + H is the layer above. */
 static inline uint32_t up_link(const Net *net, uint32_t s, unsigned l, unsigned b)
 {
-    uint32_t j = sw_j(net, s);
-    uint32_t upper = s - j + net->half + topo_up_switch(l, j, b);
-    return 2 * upper + topo_up_arrival_port(l, j);
+    uint32_t upper = topo_up_switch(l, s, b) + net->half;
+    return 2 * upper + topo_up_arrival_port(l, s);
 }
 
 /* The link attached to port q (0 d0, 1 d1, 2 u0, 3 u1) of switch s at layer l. */
@@ -63,13 +65,13 @@ static inline uint32_t port_link(const Net *net, uint32_t s, unsigned l, unsigne
 }
 
 /* Where a packet going down link 2S + x (link layer l > 1) arrives: the
- * switch below and its up port (2 + b). */
+ * switch below and its up port (2 + b). As in up_link, bit l - 2 of j is
+ * that of S, and - H is the layer below. */
 static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, unsigned *q)
 {
-    uint32_t s = link >> 1, j = sw_j(net, s);
-    unsigned x = link & 1;
-    *q = 2 + topo_down_arrival_port(l, j);
-    return s - j - net->half + topo_down_switch(l, j, x);
+    uint32_t s = link >> 1;
+    *q = 2 + topo_down_arrival_port(l, s);
+    return topo_down_switch(l, s, link & 1) - net->half;
 }
 
 /* Where the main slot of channel c is: with the output port that sends into
@@ -126,26 +128,21 @@ NET_HOT uint32_t claim_target(const Net *net, const Packet *pk, unsigned *layer,
         *heading = (4 * s + x) << 1;
         return link_channel(net, 2 * s + x, DIR_UP);
     }
-    /* up_link and down_target, with s - j + (j with bit b replaced) written
-     * as s with bit b replaced (bit b of j is bit b of s, below H) */
     uint32_t s = pk->at >> 2;
     unsigned q = pk->at & 3, l = pk->layer;
     if (q >= 2) {                   /* up, into a down port of the switch above */
-        uint32_t bit = 1u << (l - 1);
-        uint32_t upper = ((s & ~bit) | ((q & 1) << (l - 1))) + net->half;
-        unsigned arrival = (s >> (l - 1)) & 1;
+        uint32_t link = up_link(net, s, l, q - 2);
         *layer = l + 1;
-        *heading = (4 * upper + arrival) << 1;
-        return link_channel(net, 2 * upper + arrival, DIR_UP);
+        *heading = (4 * (link >> 1) + (link & 1)) << 1;
+        return link_channel(net, link, DIR_UP);
     }
     uint32_t link = 2 * s + q;      /* down: to the switch below, or a processor */
     *layer = l;
     if (l == 1) {
         *heading = topo_down_proc(sw_j(net, s), q) << 2 | (uint32_t)pk->plane << 1 | 1;
     } else {
-        uint32_t bit = 1u << (l - 2);
-        uint32_t below = ((s & ~bit) | (q << (l - 2))) - net->half;
-        unsigned arrival = 2 + ((s >> (l - 2)) & 1);
+        unsigned arrival;
+        uint32_t below = down_target(net, link, l, &arrival);
         *heading = (4 * below + arrival) << 1;
     }
     return link_channel(net, link, DIR_DOWN);
