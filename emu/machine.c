@@ -167,6 +167,9 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
      * wants every event in one order (net.h). */
     if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
         shares_ok = net_use_lanes(m->net, run_network_lanes, m, cfg->parallel_min) == 0;
+    /* And the router's two planes, for batches of distinct terminals. */
+    if (shares_ok && threads > 1 && m->router)
+        shares_ok = router_use_runner(m->router, run_network_lanes, m, cfg->parallel_min) == 0;
     if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {

@@ -97,6 +97,27 @@ Router *router_new(RoutingAlgorithm alg, unsigned k, unsigned planes, uint64_t s
     return r;
 }
 
+int router_use_runner(Router *r, RouterRunner *runner, void *ctx, size_t parallel_min)
+{
+    if ((r->alg != ROUTING_BENES && r->alg != ROUTING_BENES_FULL) || r->planes != 2)
+        return 0;
+    size_t procs = (size_t)1 << r->k;
+    uint32_t *s1 = calloc(procs, sizeof *s1), *d1 = calloc(procs, sizeof *d1);
+    if (!s1 || !d1) {
+        free(s1);
+        free(d1);
+        return -1;
+    }
+    free(r->head_s1);
+    free(r->head_d1);
+    r->head_s1 = s1;
+    r->head_d1 = d1;
+    r->runner = runner;
+    r->runner_ctx = ctx;
+    r->parallel_min = parallel_min;
+    return 0;
+}
+
 void router_free(Router *r)
 {
     if (!r)
@@ -108,6 +129,8 @@ void router_free(Router *r)
     free(r->next_d);
     free(r->side);
     free(r->head_s);
+    free(r->head_s1);
+    free(r->head_d1);
     free(r->head_d);
     free(r->at);
     free(r->mark);

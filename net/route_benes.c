@@ -127,11 +127,12 @@ static void benes_colour(Router *r, const RouteRequest *reqs, size_t a, size_t b
 
 /* Records each packet's sub-network as its up port at layer shift+1 and
  * stably partitions order[a..b) into sub-network 0's packets then 1's.
- * Returns the number in sub-network 0. */
+ * Returns the number in sub-network 0. (It spills into spill[a..b), so that
+ * two planes, in disjoint ranges, can be partitioned at once.) */
 static size_t benes_partition(Router *r, Route *routes, size_t a, size_t b,
                               unsigned shift)
 {
-    uint32_t *order = r->order, *spill = r->spill;
+    uint32_t *order = r->order, *spill = r->spill + a;
     const uint8_t *side = r->side;
     size_t zeros = a, ones = 0;
     for (size_t i = a; i < b; i++) {
@@ -173,12 +174,20 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
  * a path or an even cycle is the parity of the steps of a walk from the
  * first packet in either direction: so a walk each way colours the set as
  * benes_colour would, without chains or a queue (a test compares them). */
-static inline void benes_walk(Router *r, const uint32_t *src, const uint32_t *dst, uint32_t x,
-                              unsigned shift, bool by_source)
+/* What the walk of one plane reads and writes: the packets' terminals
+ * (src[x], dst[x]: copied from the requests, which are larger, into arrays
+ * the general way uses for its chains) and the plane's terminal heads. */
+typedef struct BenesPlane {
+    const uint32_t *src, *dst;
+    uint32_t *head_s, *head_d;
+} BenesPlane;
+
+static inline void benes_walk(Router *r, const BenesPlane *p, uint32_t x, unsigned shift,
+                              bool by_source)
 {
     /* (The arrays in locals: stores to side, bytes, would otherwise make
-     * the compiler load every pointer of r again.) */
-    const uint32_t *head_s = r->head_s, *head_d = r->head_d;
+     * the compiler load every pointer again.) */
+    const uint32_t *src = p->src, *dst = p->dst, *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = r->side;
     for (;;) {
         uint32_t y = by_source ? head_s[(src[x] >> shift) ^ 1] : head_d[(dst[x] >> shift) ^ 1];
@@ -190,17 +199,15 @@ static inline void benes_walk(Router *r, const uint32_t *src, const uint32_t *ds
     }
 }
 
-/* src[x] and dst[x] are request x's terminals (copied from the requests,
- * which are larger, into arrays the general way uses for its chains). The
- * heads are cleared as benes_unlink does, from those arrays. */
-static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t *dst,
-                                 Route *routes, size_t a, size_t b, unsigned l)
+/* The heads are cleared as benes_unlink does, from the terminal arrays. */
+static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
+                                 size_t a, size_t b, unsigned l)
 {
     if (b - a < 2 || l >= r->k)
         return;
     unsigned shift = l - 1;
-    const uint32_t *order = r->order;
-    uint32_t *head_s = r->head_s, *head_d = r->head_d;
+    const uint32_t *order = r->order, *src = p->src, *dst = p->dst;
+    uint32_t *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = r->side;
     for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
         uint32_t x = order[i];
@@ -213,8 +220,8 @@ static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t 
         if (side[root] != ROUTE_UNSET)
             continue;
         side[root] = 0;
-        benes_walk(r, src, dst, root, shift, true);
-        benes_walk(r, src, dst, root, shift, false);
+        benes_walk(r, p, root, shift, true);
+        benes_walk(r, p, root, shift, false);
     }
     for (size_t i = a; i < b; i++) {            /* zero again for the next group */
         uint32_t x = order[i];
@@ -222,8 +229,27 @@ static void benes_level_distinct(Router *r, const uint32_t *src, const uint32_t 
         head_d[dst[x] >> shift] = 0;
     }
     size_t zeros = benes_partition(r, routes, a, b, shift);
-    benes_level_distinct(r, src, dst, routes, a, a + zeros, l + 1);
-    benes_level_distinct(r, src, dst, routes, a + zeros, b, l + 1);
+    benes_level_distinct(r, p, routes, a, a + zeros, l + 1);
+    benes_level_distinct(r, p, routes, a + zeros, b, l + 1);
+}
+
+/* Both planes of a batch of distinct terminals at once (router_use_runner):
+ * they touch disjoint ranges of order and spill, disjoint packets' side and
+ * routes, and heads of their own. */
+typedef struct BenesPlanes {
+    Router *r;
+    BenesPlane plane[2];
+    Route *routes;
+    size_t n0, n;
+} BenesPlanes;
+
+static void benes_plane_job(void *arg, unsigned index)
+{
+    BenesPlanes *job = arg;
+    if (index == 0)
+        benes_level_distinct(job->r, &job->plane[0], job->routes, 0, job->n0, 1);
+    else if (index == 1)
+        benes_level_distinct(job->r, &job->plane[1], job->routes, job->n0, job->n, 1);
 }
 
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
@@ -239,8 +265,14 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
             src[i] = reqs[i].src;
             dst[i] = reqs[i].dst;
         }
-        benes_level_distinct(r, src, dst, routes, 0, n0, 1);
-        benes_level_distinct(r, src, dst, routes, n0, n, 1);
+        BenesPlanes job = { r, { { src, dst, r->head_s, r->head_d },
+                                 { src, dst, r->head_s1, r->head_d1 } }, routes, n0, n };
+        if (r->runner && n >= r->parallel_min && n0 != 0 && n0 != n) {
+            r->runner(r->runner_ctx, benes_plane_job, &job);
+        } else {
+            benes_level_distinct(r, &job.plane[0], routes, 0, n0, 1);
+            benes_level_distinct(r, &job.plane[0], routes, n0, n, 1);
+        }
     } else {
         benes_level(r, reqs, routes, 0, n0, 1);
         benes_level(r, reqs, routes, n0, n, 1);

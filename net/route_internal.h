@@ -35,6 +35,12 @@ struct Router {
     /* benes: never the shortcut for batches without repeated terminals
      * (route_benes.c; for the test that compares the two). */
     bool general_only;
+    /* benes with a runner (router_use_runner): plane 1's terminal heads,
+     * so that both planes of a batch can be routed at once. */
+    uint32_t *head_s1, *head_d1;
+    RouterRunner *runner;
+    void *runner_ctx;
+    size_t parallel_min;
 };
 
 enum { ROUTE_UNSET = 2 };  /* `side` of a packet not yet given a sub-network */

@@ -624,6 +624,59 @@ static void benes_walk_equals_breadth_first(void)
     CHECK_EQ(differ, 0);
 }
 
+/* A runner for router_use_runner that runs the jobs one after another, the
+ * last first: if the two planes shared anything, the order would show. */
+static void backwards_runner(void *ctx, RouterJobFn *fn, void *arg)
+{
+    unsigned *rounds = ctx;
+    (*rounds)++;
+    fn(arg, 2);
+    fn(arg, 1);
+    fn(arg, 0);
+}
+
+/* With a runner, benes routes the two planes of a batch of distinct
+ * terminals as two jobs; the routes are those of one thread, batch after
+ * batch (the heads each job clears must be zero for the next), and a batch
+ * below the runner's minimum or with a repeated destination is routed
+ * without it. */
+static void benes_planes_as_two_jobs(void)
+{
+    static uint32_t perm[MAX_BATCH];
+    static uint64_t nths[MAX_BATCH];
+    static Route alone[MAX_BATCH];
+    uint64_t x = 5;
+    for (size_t i = 0; i < MAX_BATCH; i++)
+        nths[i] = test_rand(&x) % 2;        /* both planes */
+    for (int full = 0; full < 2; full++) {
+        RoutingAlgorithm alg = full ? ROUTING_BENES_FULL : ROUTING_BENES;
+        Router *one = router_new(alg, 10, 2, 1), *two = router_new(alg, 10, 2, 1);
+        unsigned rounds = 0;
+        CHECK_EQ(router_use_runner(two, backwards_runner, &rounds, 64), 0);
+        size_t differ = 0, batches = 0;
+        for (int trial = 0; trial < 8; trial++) {
+            test_shuffle(perm, 1024, &x);
+            size_t m = trial % 4 == 3 ? 40 : 1024 - 100 * (size_t)trial;
+            if (trial == 6)                  /* one destination three times: */
+                perm[5] = perm[9] = perm[0]; /* a plane carries it twice */
+            make_batch(NULL, perm, nths, m);
+            router_route(one, reqs, m, alone);
+            router_route(two, reqs, m, routes);
+            batches++;
+            for (size_t i = 0; i < m; i++)
+                differ += alone[i].plane != routes[i].plane ||
+                          alone[i].routing != routes[i].routing ||
+                          alone[i].addressing != routes[i].addressing ||
+                          alone[i].count != routes[i].count;
+        }
+        CHECK_EQ(differ, 0);
+        CHECK_EQ(rounds, 5);                 /* 8 batches: two too small, one repeats */
+        CHECK_EQ(batches, 8);
+        router_free(one);
+        router_free(two);
+    }
+}
+
 int main(void)
 {
     RUN(names);
@@ -646,6 +699,7 @@ int main(void)
     RUN(golden_skipped_partners);
     RUN(golden_breadth_first);
     RUN(benes_walk_equals_breadth_first);
+    RUN(benes_planes_as_two_jobs);
     RUN(plane_split_rule);
     RUN(seeds);
     RUN(repeatable);
