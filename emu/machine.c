@@ -101,8 +101,9 @@ static unsigned log2_ceil(uint64_t n)
     return k;
 }
 
-/* The network's runner for its lanes: the same workers as the processors'. */
-static void run_network_lanes(void *ctx, NetLaneFn *fn, void *arg)
+/* The runner lent to the network (for its lanes) and to the router (for its
+ * planes): the same workers as the processors'. */
+static void run_on_workers(void *ctx, NetLaneFn *fn, void *arg)
 {
     Machine *m = ctx;
     workers_run(m->workers, fn, arg);
@@ -166,10 +167,10 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     /* The two planes' network stages on two threads, unless an observer
      * wants every event in one order (net.h). */
     if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
-        shares_ok = net_use_lanes(m->net, run_network_lanes, m, cfg->parallel_min) == 0;
+        shares_ok = net_use_lanes(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
     if (shares_ok && threads > 1 && m->router)
-        shares_ok = router_use_runner(m->router, run_network_lanes, m, cfg->parallel_min) == 0;
+        shares_ok = router_use_runner(m->router, run_on_workers, m, cfg->parallel_min) == 0;
     if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {

@@ -164,16 +164,6 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
     benes_level(r, reqs, routes, a + zeros, b, l + 1);
 }
 
-/* The same for a plane whose sources and destinations are all distinct, as
- * when every processor sends at once: then no two packets of a sub-network
- * share a terminal (its packets came from distinct ones below, split in
- * pairs), so each packet has at most one source partner and one destination
- * partner, and its linked set is a path or a cycle alternating the two
- * kinds of partner, of even length. Breadth first from the set's first
- * packet, a packet's sub-network is the parity of its distance, which along
- * a path or an even cycle is the parity of the steps of a walk from the
- * first packet in either direction: so a walk each way colours the set as
- * benes_colour would, without chains or a queue (a test compares them). */
 /* What the walk of one plane reads and writes: the packets' terminals
  * (src[x], dst[x]: copied from the requests, which are larger, into arrays
  * the general way uses for its chains) and the plane's terminal heads. */
@@ -199,7 +189,17 @@ static inline void benes_walk(Router *r, const BenesPlane *p, uint32_t x, unsign
     }
 }
 
-/* The heads are cleared as benes_unlink does, from the terminal arrays. */
+/* benes_level for a plane whose sources and destinations are all distinct, as
+ * when every processor sends at once: then no two packets of a sub-network
+ * share a terminal (its packets came from distinct ones below, split in
+ * pairs), so each packet has at most one source partner and one destination
+ * partner, and its linked set is a path or a cycle alternating the two
+ * kinds of partner, of even length. Breadth first from the set's first
+ * packet, a packet's sub-network is the parity of its distance, which along
+ * a path or an even cycle is the parity of the steps of a walk from the
+ * first packet in either direction: so a walk each way colours the set as
+ * benes_colour would, without chains or a queue (a test compares them).
+ * The heads are cleared as benes_unlink does, from the terminal arrays. */
 static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
                                  size_t a, size_t b, unsigned l)
 {
