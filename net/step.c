@@ -236,8 +236,8 @@ static void pad_on_links(OnLinkList *l)
 /* Two steps ahead of use: the packet 2 * AHEAD on, and a line that the
  * packet AHEAD on (whose own line has arrived) is about to touch: in stage
  * b (--duplex half) the temp slot of the channel it claims; in stage e the
- * buffer it leaves (with --duplex full also its link's slot), or for an
- * adapter's packet the slot of its first link. */
+ * buffer it leaves (with --duplex full also its link's slot) and the packet
+ * behind it, or for an adapter's packet the slot of its first link. */
 NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool stage_b)
 {
     const uint32_t *ahead = &ln->claimers.items[i];
@@ -250,6 +250,7 @@ NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool st
             PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
     } else if (pk->place == PLACE_BUFFER) {
         PREFETCH(&net->buffers[pk->at]);
+        PREFETCH(&net->pool[pk->next]);      /* the next head, for its mark */
     } else if (x != NET_NIL) {
         PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
     }
@@ -353,9 +354,6 @@ static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool 
         for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
             ynext = net->pool[y].wait_next;
             wake(net, st, y);
-            /* (its mark, overwritten by the sleep, must not be the
-             * timestep of a take-back: see forward_on_link) */
-            net->pool[y].mark = (uint32_t)net->timestep - (next ? 0 : 1);
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, y);
         }
@@ -549,13 +547,15 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
     if (buf->count != 0) {
         /* Behind another packet: a buffer collision, unless that packet
          * leaves in this stage e and this one is then at the head. That
-         * can happen only to the one right behind an awake head, which is
-         * then marked with the timestep for commit_claim to take the
-         * collision back (its line is at hand: fifo_push writes its next). */
+         * can happen only to the one right behind the head, which is
+         * marked with the timestep for commit_claim to take the collision
+         * back if the head leaves (the mark is on its own line, at hand:
+         * reading the head's instead was most of stage d's time under
+         * heavy load, a cache miss nothing had prefetched). */
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
-        if (buf->count == 1 && net->pool[buf->head].asleep == AWAKE)
-            net->pool[buf->head].mark = (uint32_t)net->timestep;
+        if (buf->count == 1)
+            pk->mark = (uint32_t)net->timestep;
         if (buf->count + 1u > ln->stats->max_buffer)
             ln->stats->max_buffer = buf->count + 1u;   /* (an entry into an
                                                           empty one: forward_all) */
@@ -664,10 +664,11 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
             buf->tail = NET_NIL;
         } else {
             list_push(&ln->next_claimers, buf->head);
-            if (pk->mark == (uint32_t)net->timestep) {
+            if (net->pool[buf->head].mark == (uint32_t)net->timestep) {
                 /* The new head entered in this stage d, right behind pk
-                 * (forward_on_link marked pk), and was counted as a buffer
-                 * collision then: it is not one. */
+                 * (forward_on_link marked it), and was counted as a buffer
+                 * collision then: it is not one. (A packet behind the head
+                 * never sleeps, so its mark is a mark.) */
                 unsigned dir = (pk->at & 3) < 2 ? DIR_DOWN : DIR_UP;
                 ln->stats->buffer_collisions[dir][pk->layer]--;
                 ln->stats->buffer_total--;
