@@ -274,7 +274,7 @@ typedef struct Net {
 } Net;
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
-#define NET_SORT_MIN 32768        /* Net.sort_min unless changed: 1 MiB of packets */
+#define NET_SORT_MIN 262144       /* Net.sort_min unless changed: 8 MiB of packets */
 
 /* The rest of packet pk of the pool. */
 static inline const PacketInfo *net_info(const Net *net, const Packet *pk)

@@ -116,10 +116,12 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t heading)
  * ones a stage visits do not fit in the cache, and a list in the order its
  * packets happened to be pushed sends every access to a random line of the
  * pool. Ordered, the stage sweeps the pool from low indices to high, which
- * the memory system streams: under heavy load the network stage runs about
- * 1.5 times as fast (N = 4,096 at load 0.2 in net_bench, flood at 65,536;
- * docs/performance.md). Lists shorter than net->sort_min, whose packets
- * fit in the cache, are left as they are: there ordering only costs. The
+ * the memory system streams. That paid most before the stages' prefetches
+ * worked (docs/performance.md, items 26 and 32); now it pays only for the
+ * longest lists, such as flood's at 65,536 processors (about 1.05 times as
+ * fast), and costs below net->sort_min packets (at N = 4,096 under the
+ * heaviest load, a quarter of net_bench's speed): shorter lists are left
+ * as they are. The
  * order changes nothing else (see the head of this file), so it need not
  * be total: packets whose indices differ only in the low RUN_BITS bits
  * share 1 KiB of the pool and are left in the order they came. The rest of
