@@ -117,17 +117,17 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t heading)
  * packets happened to be pushed sends every access to a random line of the
  * pool. Ordered, the stage sweeps the pool from low indices to high, which
  * the memory system streams. That paid most before the stages' prefetches
- * worked (docs/performance.md, items 26 and 32); now it pays only for the
+ * worked (docs/performance.md, items 26 and 32). Now it pays only for the
  * longest lists, such as flood's at 65,536 processors (about 1.05 times as
- * fast), and costs below net->sort_min packets (at N = 4,096 under the
- * heaviest load, a quarter of net_bench's speed): shorter lists are left
- * as they are. The
- * order changes nothing else (see the head of this file), so it need not
- * be total: packets whose indices differ only in the low RUN_BITS bits
- * share 1 KiB of the pool and are left in the order they came. The rest of
- * the index is radix sorted, least significant digit first, in as few
- * passes of at most RADIX_BITS bits as the pool's size needs (one up to
- * 131,072 packets): linear in the list, stable, with no comparison. */
+ * fast), and costs for shorter ones (at N = 4,096 under the heaviest load,
+ * a quarter of net_bench's speed): lists shorter than net->sort_min are
+ * left as they are. The order changes nothing else (see the head of this
+ * file), so it need not be total: packets whose indices differ only in the
+ * low RUN_BITS bits share 1 KiB of the pool and are left in the order they
+ * came. The rest of the index is radix sorted, least significant digit
+ * first, in as few passes of at most RADIX_BITS bits as the pool's size
+ * needs (one up to 131,072 packets): linear in the list, stable, with no
+ * comparison. */
 enum { RADIX_BITS = 12, RUN_BITS = 5 };
 
 /* How a radix sort of keys below `limit` goes: the lowest bit sorted on,
