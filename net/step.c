@@ -602,10 +602,15 @@ static void stage_deliveries(Net *net)
         for (size_t j = 0; j < l->n; j++) {
             if (j + 2 * AHEAD < l->n)
                 PREFETCH(&net->pool[l->items[j + 2 * AHEAD].packet]);
-            if (j + AHEAD < l->n) {             /* the input port it enters */
+            if (j + AHEAD < l->n) {   /* the input port it enters, the slot it
+                                         leaves and the rest of it (its age) */
                 const OnLink *e = &l->items[j + AHEAD];
+                const Packet *ahead = &net->pool[e->packet];
                 uint32_t p = e->heading >> 2;
-                PREFETCH(&net->ports[p * net->cfg.ports + net->pool[e->packet].port]);
+                PREFETCH(&net->ports[p * net->cfg.ports + ahead->port]);
+                if (ahead->place == PLACE_LINK)  /* (not delivered first already) */
+                    PREFETCH_WRITE(holder_slot(net, ahead->next));
+                PREFETCH(&net->info[e->packet]);
             }
             Packet *pk = &net->pool[l->items[j].packet];
             /* (Not delivered first already, nor put to sleep then.) */
