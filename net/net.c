@@ -140,6 +140,7 @@ void net_free(Net *net)
             free(ln->next_on_links[c].items);
         }
         free(ln->scratch.items);
+        free(ln->behind.items);
         for (int d = 0; d < 2; d++) {
             free(ln->delta.link_collisions[d]);
             free(ln->delta.buffer_collisions[d]);

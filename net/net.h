@@ -165,6 +165,18 @@ typedef struct OnLinkList {
     size_t n, cap;
 } OnLinkList;
 
+/* A packet that entered a buffer right behind its head in a stage d: a
+ * buffer collision, unless the head leaves in that timestep's stage e
+ * (step.c, take_back_collisions). */
+typedef struct Behind {
+    uint32_t packet, buffer;
+} Behind;
+
+typedef struct BehindList {
+    Behind *items;
+    size_t n, cap;
+} BehindList;
+
 /* Stage d visits the packets on links in four rounds, by the port they
  * arrive on (d0, d1, u0, u1), then stage c delivers those coming down last
  * links: so the packets on links are kept in five lists, by arrival class
@@ -224,6 +236,7 @@ typedef struct NetLane {
     OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets in link main slots, */
     OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
     IndexList touched;              /* with an observer: buffers entered in this stage d */
+    BehindList behind;              /* packets that entered right behind a head in it */
     IndexList woken;                /* processors whose output slot emptied */
     OnLinkList scratch;             /* room for sorting a list (step.c) */
     NetStats *stats;                /* where it counts: the network's, or delta */

@@ -102,6 +102,13 @@ void net_links_reserve(OnLinkList *l, size_t n)
     l->items = items;
 }
 
+static void behind_reserve(BehindList *l, size_t n)
+{
+    void *items = l->items;
+    reserve(&items, &l->cap, n, sizeof *l->items);
+    l->items = items;
+}
+
 static inline void list_push(IndexList *l, uint32_t x)
 {
     l->items[l->n++] = x;
@@ -238,8 +245,8 @@ static void pad_on_links(OnLinkList *l)
 /* Two steps ahead of use: the packet 2 * AHEAD on, and a line that the
  * packet AHEAD on (whose own line has arrived) is about to touch: in stage
  * b (--duplex half) the temp slot of the channel it claims; in stage e the
- * buffer it leaves (with --duplex full also its link's slot) and the packet
- * behind it, or for an adapter's packet the slot of its first link. */
+ * buffer it leaves (with --duplex full also its link's slot), or for an
+ * adapter's packet the slot of its first link. */
 NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool stage_b)
 {
     const uint32_t *ahead = &ln->claimers.items[i];
@@ -252,7 +259,6 @@ NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool st
             PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
     } else if (pk->place == PLACE_BUFFER) {
         PREFETCH(&net->buffers[pk->at]);
-        PREFETCH(&net->pool[pk->next]);      /* the next head, for its mark */
     } else if (x != NET_NIL) {
         PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
     }
@@ -550,14 +556,11 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
         /* Behind another packet: a buffer collision, unless that packet
          * leaves in this stage e and this one is then at the head. That
          * can happen only to the one right behind the head, which is
-         * marked with the timestep for commit_claim to take the collision
-         * back if the head leaves (the mark is on its own line, at hand:
-         * reading the head's instead was most of stage d's time under
-         * heavy load, a cache miss nothing had prefetched). */
+         * listed for take_back_collisions to look at after stage e. */
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
         if (buf->count == 1)
-            pk->mark = (uint32_t)net->timestep;
+            ln->behind.items[ln->behind.n++] = (Behind){ x, b };
         if (buf->count + 1u > ln->stats->max_buffer)
             ln->stats->max_buffer = buf->count + 1u;   /* (an entry into an
                                                           empty one: forward_all) */
@@ -671,15 +674,6 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
             buf->tail = NET_NIL;
         } else {
             list_push(&ln->next_claimers, buf->head);
-            if (net->pool[buf->head].mark == (uint32_t)net->timestep) {
-                /* The new head entered in this stage d, right behind pk
-                 * (forward_on_link marked it), and was counted as a buffer
-                 * collision then: it is not one. (A packet behind the head
-                 * never sleeps, so its mark is a mark.) */
-                unsigned dir = (pk->at & 3) < 2 ? DIR_DOWN : DIR_UP;
-                ln->stats->buffer_collisions[dir][pk->layer]--;
-                ln->stats->buffer_total--;
-            }
         }
         if (buf->sleepy) {              /* room: they try next timestep */
             buf->sleepy = 0;
@@ -697,6 +691,29 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
     if (observed)
         emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
     return true;
+}
+
+/* After stage e: a packet that entered right behind a head in this stage d
+ * was counted as a buffer collision then; if the head has left and it is at
+ * the head itself, it is not one. Its buffer's line is most likely still in
+ * the cache (stage e has just popped its head); reading whether the new head
+ * entered just now from the packet instead, in stage e, was a line of the
+ * packet pool per hop (docs/performance.md, item 35). */
+static void take_back_collisions(Net *net, NetLane *ln)
+{
+    const Behind *e = ln->behind.items;
+    size_t n = ln->behind.n;
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD < n)
+            PREFETCH(&net->buffers[e[i + AHEAD].buffer]);
+        uint32_t b = e[i].buffer;
+        if (net->buffers[b].head == e[i].packet) {
+            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
+            ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
+            ln->stats->buffer_total--;
+        }
+    }
+    ln->behind.n = 0;
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
@@ -734,11 +751,13 @@ NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 
 static void stage_commit(Net *net, NetLane *ln)
 {
-    if (!net->event) {
+    if (!net->event)
         commit_claims(net, ln, false);
+    else
+        commit_claims(net, ln, true);
+    take_back_collisions(net, ln);
+    if (!net->event)
         return;
-    }
-    commit_claims(net, ln, true);
     /* The observer is told which packets queued: those that entered this
      * timestep and are not at the head, the last `entered` of the FIFO but
      * the head. The entry counts are cleared for the next timestep. */
@@ -787,6 +806,7 @@ static void lane_first_half(Net *net, NetLane *ln)
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         net_links_reserve(&ln->next_on_links[c], net->in_flight);
     net_links_reserve(&ln->scratch, net->in_flight);
+    behind_reserve(&ln->behind, net->in_flight);
     sort_lane(net, ln);
     pad_claimers(&ln->claimers);
     for (unsigned q = 0; q < 4; q++)
