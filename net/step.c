@@ -695,9 +695,9 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
 
 /* After stage e: a packet that entered right behind a head in this stage d
  * was counted as a buffer collision then; if the head has left and it is at
- * the head itself, it is not one. This reads the listed buffers (prefetched,
- * and mostly in the cache: the switches' lines are used every timestep);
- * reading instead, in stage e, whether each new head had just entered took
+ * the head itself, it is not one. This reads the listed buffers, in order
+ * and prefetched ahead: switch lines, which the stages use every timestep.
+ * Reading instead, in stage e, whether each new head had just entered took
  * a line of the packet pool per hop (docs/performance.md, item 35). */
 static void take_back_collisions(Net *net, NetLane *ln)
 {
