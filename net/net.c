@@ -441,7 +441,7 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void
 
 uint32_t net_link_packet(const Net *net, uint32_t c)
 {
-    return *channel_main(net, c);
+    return slot_packet(net, c);
 }
 
 /* ---- deadlock analysis -------------------------------------------------------- */
@@ -455,7 +455,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
     Packet *pk = &net->pool[x];
     if (pk->place == PLACE_SLOT || (pk->place == PLACE_BUFFER && net->buffers[pk->at].head == x)) {
         unsigned layer;
-        uint32_t y = *channel_main(net, wanted_channel(net, pk, &layer));
+        uint32_t y = slot_packet(net, wanted_channel(net, pk, &layer));
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
@@ -582,25 +582,35 @@ int net_check(const Net *net, char *err, size_t size)
         seen[x] = 1;
         in_flight++;
     }
-    uint64_t on_links = 0, slots_used = 0;
+    uint64_t slots_written = 0, slots_used = 0;
     for (size_t c = 0; c < channels; c++) {
         const Channel *ch = &net->channels[c];
         if (ch->temp != NET_NIL) {
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: temp slot still claimed after the timestep", name);
         }
-        uint32_t x = *channel_main(net, (uint32_t)c);
-        if (x == NET_NIL)
+        uint32_t held = *channel_main(net, (uint32_t)c), x = held & ~SLOT_BLOCKED;
+        if (held == NET_NIL)
             continue;
-        on_links++;
-        if (x >= net->pool_cap || seen[x] || net->pool[x].place != PLACE_LINK || net->pool[x].at != c) {
+        slots_written++;
+        if (x >= net->pool_cap) {
+            net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
+            BROKEN("net/%s: main slot names packet %u, beyond the pool", name, x);
+        }
+        if (slot_packet(net, (uint32_t)c) == NET_NIL)
+            continue;                   /* it has left (net_internal.h, SLOT_BLOCKED) */
+        if (seen[x] || net->pool[x].place != PLACE_LINK || net->pool[x].at != c) {
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: main slot holds a packet that is not there (lost or duplicated)", name);
         }
-        if (net->pool[x].next != channel_holder(net, (uint32_t)c)) {
+        if ((net->pool[x].next & ~SLOT_BLOCKED) != channel_holder(net, (uint32_t)c)) {
             net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
             BROKEN("net/%s: its packet names holder %u for its slot, not %u", name,
-                   net->pool[x].next, channel_holder(net, (uint32_t)c));
+                   net->pool[x].next & ~SLOT_BLOCKED, channel_holder(net, (uint32_t)c));
+        }
+        if ((net->pool[x].next ^ held) & SLOT_BLOCKED) {
+            net_link_name(net, channel_link(net, (uint32_t)c), name, sizeof name);
+            BROKEN("net/%s: slot and packet disagree on whether it was refused", name);
         }
         seen[x] = 1;
         in_flight++;
@@ -611,9 +621,9 @@ int net_check(const Net *net, char *err, size_t size)
         slots_used += net->buffers[b].link != NET_NIL;
     for (size_t i = 0; i < (size_t)net->cfg.planes * net->nprocs; i++)
         slots_used += net->adapter_links[i] != NET_NIL;
-    if (slots_used != on_links)
+    if (slots_used != slots_written)
         BROKEN("net: %llu link slots hold packets, but only %llu are channels' slots",
-               (unsigned long long)slots_used, (unsigned long long)on_links);
+               (unsigned long long)slots_used, (unsigned long long)slots_written);
     for (uint32_t b = 0; b < 4 * net->nswitches; b++) {
         const Buffer *f = &net->buffers[b];
         if ((net->buffer_sleepers[b] != NET_NIL) != f->sleepy) {

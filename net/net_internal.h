@@ -83,8 +83,8 @@ static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, un
  * ends; its slot is with down port x of S. The slot's holder, as one
  * number: buffer b (its `link`) when below 4 * nswitches, else the adapter
  * slot adapter_links[h - 4 * nswitches]. A packet on a link, in no FIFO,
- * keeps its slot's holder in its `next`, so that stage c or d frees the
- * slot without working it out again. */
+ * keeps its slot's holder in its `next`, so that stage c or d marks or
+ * empties the slot (SLOT_BLOCKED, below) without working it out again. */
 static inline uint32_t channel_holder(const Net *net, uint32_t c)
 {
     uint32_t link = channel_link(net, c), s = link >> 1;
@@ -109,6 +109,32 @@ static inline uint32_t *holder_slot(const Net *net, uint32_t holder)
 static inline uint32_t *channel_main(const Net *net, uint32_t c)
 {
     return holder_slot(net, channel_holder(net, c));
+}
+
+/* A main slot is written when a packet gets on the link (stage e) but not
+ * emptied when it gets off again (stages c and d), since that would take a
+ * line of the switch the packet left a timestep before. What stage e needs
+ * to know of a slot is only whether a packet is still on the link, and a
+ * packet put on a link in one timestep has gone by the next one's stage e
+ * unless it was refused (by a full buffer or input port) in stage c or d.
+ * So a refusal marks the slot, and only the packets refused there empty it
+ * when they leave. A slot therefore holds NET_NIL, x | SLOT_BLOCKED (x is on
+ * the link, refused at least once), or x alone: x was put on the link and
+ * is still there only if it has not been through a stage c or d since,
+ * which between timesteps means its place still names this channel
+ * (slot_packet). A refused packet carries the same bit in its `next` (its
+ * slot's holder), so that it need not read its slot to know. */
+#define SLOT_BLOCKED 0x80000000u
+
+/* The packet on channel c, or NET_NIL (between timesteps; see above). */
+static inline uint32_t slot_packet(const Net *net, uint32_t c)
+{
+    uint32_t x = *channel_main(net, c);
+    if (x & SLOT_BLOCKED)
+        return x & ~SLOT_BLOCKED;
+    if (x != NET_NIL && net->pool[x].place == PLACE_LINK && net->pool[x].at == c)
+        return x;
+    return NET_NIL;
 }
 
 /* The channel a claimant (an output-slot packet or a buffer head) wants in

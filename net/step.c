@@ -452,6 +452,23 @@ static void fifo_push(Net *net, uint32_t *head, uint32_t *tail, uint32_t count, 
     *tail = x;
 }
 
+/* Packet pk, on a link, was refused: its slot is marked (net_internal.h,
+ * SLOT_BLOCKED), once, so that stage e sees the link is taken. */
+NET_HOT void link_refused(Net *net, Packet *pk, uint32_t x)
+{
+    if (!(pk->next & SLOT_BLOCKED)) {
+        *holder_slot(net, pk->next) = x | SLOT_BLOCKED;
+        pk->next |= SLOT_BLOCKED;
+    }
+}
+
+/* Packet pk gets off its link: its slot is emptied if it was marked. */
+NET_HOT void link_left(Net *net, const Packet *pk)
+{
+    if (pk->next & SLOT_BLOCKED)
+        *holder_slot(net, pk->next & ~SLOT_BLOCKED) = NET_NIL;
+}
+
 static void record_latency(NetStats *st, uint64_t latency)
 {
     if (st->delivered == 1 || latency < st->latency_min)
@@ -483,13 +500,14 @@ static void deliver(Net *net, uint32_t x, uint32_t p, uint32_t heading)
     if (port->count >= net->cfg.port_depth) {
         net->stats.port_waits++;
         emit(net, EV_PORT_WAIT, pk, p, PLACE_PORT, 1, 0);
+        link_refused(net, pk, x);
         if (may_sleep(net))
             fall_asleep(net, &net->stats, x, ASLEEP_PORT, &port->sleepers, 0, 0);
         else
             links_push(&lane_of(net, pk)->next_on_links[ARRIVE_DELIVERY], x, heading);
         return;
     }
-    *holder_slot(net, pk->next) = NET_NIL;
+    link_left(net, pk);
     pk->place = PLACE_PORT;
     pk->at = slot;
     fifo_push(net, &port->head, &port->tail, port->count++, x);
@@ -535,6 +553,7 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
         ln->stats->buffer_total++;
         if (observed)
             emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
+        link_refused(net, pk, x);
         if (!observed && !choice) {
             fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
             buf->sleepy = 1;
@@ -542,7 +561,7 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
             links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
         return false;
     }
-    *holder_slot(net, pk->next) = NET_NIL;
+    link_left(net, pk);
     if (choice) {
         pk->routing |= (uint32_t)(out - 2) << bit;
         if (observed)
@@ -585,8 +604,8 @@ static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
     net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
     if (net->arrivals_down[p]) {
         uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
-        uint32_t y = *channel_main(net, other);
-        if (y != NET_NIL && net->pool[y].dir == DIR_DOWN && net->info[y].id < net->info[x].id &&
+        uint32_t y = *channel_main(net, other) & ~SLOT_BLOCKED;
+        if (y != NET_NIL && net->pool[y].place == PLACE_LINK && net->pool[y].dir == DIR_DOWN && net->info[y].id < net->info[x].id &&
             net->pool[y].asleep == AWAKE && net->pool[y].mark != (uint32_t)net->timestep) {
             net->pool[y].mark = (uint32_t)net->timestep;
             deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
@@ -606,13 +625,14 @@ static void stage_deliveries(Net *net)
             if (j + 2 * AHEAD < l->n)
                 PREFETCH(&net->pool[l->items[j + 2 * AHEAD].packet]);
             if (j + AHEAD < l->n) {   /* the input port it enters, the slot it
-                                         leaves and the rest of it (its age) */
+                                         leaves if it must empty it, and the
+                                         rest of it (its age) */
                 const OnLink *e = &l->items[j + AHEAD];
                 const Packet *ahead = &net->pool[e->packet];
                 uint32_t p = e->heading >> 2;
                 PREFETCH(&net->ports[p * net->cfg.ports + ahead->port]);
-                if (ahead->place == PLACE_LINK)  /* (not delivered first already) */
-                    PREFETCH_WRITE(holder_slot(net, ahead->next));
+                if (ahead->place == PLACE_LINK && (ahead->next & SLOT_BLOCKED))
+                    PREFETCH_WRITE(holder_slot(net, ahead->next & ~SLOT_BLOCKED));
                 PREFETCH(&net->info[e->packet]);
             }
             Packet *pk = &net->pool[l->items[j].packet];
@@ -651,8 +671,8 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
         holder = channel_holder(net, c);
         link = holder_slot(net, holder);
     }
-    if (*link != NET_NIL) {
-        if (!observed && net->pool[*link].asleep != AWAKE) {
+    if (*link & SLOT_BLOCKED) {         /* (else empty, or its packet has left) */
+        if (!observed && net->pool[*link & ~SLOT_BLOCKED].asleep != AWAKE) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
             ln->stats->link_collisions[pk->dir][layer]++;

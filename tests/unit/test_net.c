@@ -344,6 +344,10 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.cpu0: its packet names holder 1 for its slot, not 0");
     on_link->next ^= 1;
+    on_link->next ^= SLOT_BLOCKED;      /* it claims to have been refused */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.cpu0: slot and packet disagree on whether it was refused");
+    on_link->next ^= SLOT_BLOCKED;
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     Buffer *buf = &net->buffers[packet(net, a)->at];
@@ -356,7 +360,7 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: 0 packets found in flight, 1 counted");
     buf->count = 1;
-    *channel_main(net, 0) = x;          /* and now also on a link: duplicated */
+    *channel_main(net, 0) = x | SLOT_BLOCKED;   /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
     *channel_main(net, 0) = NET_NIL;
