@@ -571,24 +571,29 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->layer = (uint8_t)l;
-    if (buf->count != 0) {
-        /* Behind another packet: a buffer collision, unless that packet
-         * leaves in this stage e and this one is then at the head. That
-         * can happen only to the one right behind the head, which is
-         * listed for take_back_collisions to look at after stage e. */
+    pk->next = NET_NIL;
+    /* Behind another packet, a packet is a buffer collision, unless that
+     * packet leaves in this stage e and this one is then at the head. That
+     * can happen only to the one right behind the head, which is listed
+     * for take_back_collisions to look at after stage e. At the head, it
+     * claims in the next timestep. It is linked behind the last packet, or
+     * made the head, by one store to a chosen address, without a branch. */
+    uint32_t count = buf->count;
+    if (count != 0) {
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
-        if (buf->count == 1)
+        if (count == 1)
             ln->behind.items[ln->behind.n++] = (Behind){ x, b };
-        if (buf->count + 1u > ln->stats->max_buffer)
-            ln->stats->max_buffer = buf->count + 1u;   /* (an entry into an
-                                                          empty one: forward_all) */
+    } else {
+        list_push(&ln->next_claimers, x);
     }
-    fifo_push(net, &buf->head, &buf->tail, buf->count++, x);
+    if (count + 1u > ln->stats->max_buffer)
+        ln->stats->max_buffer = count + 1u;
+    *(count ? &net->pool[buf->tail].next : &buf->head) = x;
+    buf->tail = x;
+    buf->count = (uint16_t)(count + 1);
     if (observed && buf->entered++ == 0)
         list_push(&ln->touched, b);          /* for report_queued */
-    if (buf->count == 1)
-        list_push(&ln->next_claimers, x);    /* at the head: claims next timestep */
     if (observed)
         emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
     return true;
@@ -688,13 +693,16 @@ INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
         net->out_slot[pk->at] = NET_NIL;       /* (at: its source) */
         list_push(&ln->woken, pk->at);
     } else {
+        /* The next packet, if any, is the head and claims next timestep.
+         * Whether there is one is as good as random under load, so the
+         * entry is written without a branch and counted only if it is a
+         * packet (the list has room for one more: lane_first_half). An
+         * empty buffer's tail is not looked at. */
         Buffer *buf = &net->buffers[pk->at];
         buf->head = pk->next;
-        if (--buf->count == 0) {
-            buf->tail = NET_NIL;
-        } else {
-            list_push(&ln->next_claimers, buf->head);
-        }
+        buf->count--;
+        ln->next_claimers.items[ln->next_claimers.n] = pk->next;
+        ln->next_claimers.n += pk->next != NET_NIL;
         if (buf->sleepy) {              /* room: they try next timestep */
             buf->sleepy = 0;
             wake_list(net, ln, ln->stats, &net->buffer_sleepers[pk->at], true);
@@ -803,11 +811,8 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
             entered += forward_on_link(net, ln, e->packet, e->heading, observed);
         }
     }
-    if (entered) {
+    if (entered)
         ln->moved = true;
-        if (ln->stats->max_buffer == 0)
-            ln->stats->max_buffer = 1;      /* (fuller ones: forward_on_link) */
-    }
 }
 
 /* Stages a, b and d of one lane. */
@@ -822,7 +827,7 @@ static void lane_first_half(Net *net, NetLane *ln)
         return;
     IndexList *lists[] = { &ln->next_claimers, &ln->touched, &ln->woken };
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        net_list_reserve(lists[i], net->in_flight);
+        net_list_reserve(lists[i], net->in_flight + 1);   /* (+ 1: commit_claim) */
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         net_links_reserve(&ln->next_on_links[c], net->in_flight);
     net_links_reserve(&ln->scratch, net->in_flight);
