@@ -135,13 +135,14 @@ static size_t benes_partition(Router *r, Route *routes, size_t a, size_t b,
     uint32_t *order = r->order, *spill = r->spill + a;
     const uint8_t *side = r->side;
     size_t zeros = a, ones = 0;
-    for (size_t i = a; i < b; i++) {
+    for (size_t i = a; i < b; i++) {     /* (no branch on a side: random) */
         uint32_t x = order[i];
-        routes[x].routing |= (uint32_t)side[x] << shift;
-        if (side[x])
-            spill[ones++] = x;
-        else
-            order[zeros++] = x;
+        unsigned one = side[x];
+        routes[x].routing |= (uint32_t)one << shift;
+        spill[ones] = x;                  /* (zeros <= i: order[i] is read) */
+        order[zeros] = x;
+        ones += one;
+        zeros += 1u - one;
     }
     memcpy(order + zeros, spill, ones * sizeof *order);
     return zeros - a;
