@@ -609,9 +609,12 @@ static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
     net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
     if (net->arrivals_down[p]) {
         uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
+        /* (The bit says the other link's slot holds its packet, marked
+         * or not: see SLOT_BLOCKED.) */
         uint32_t y = *channel_main(net, other) & ~SLOT_BLOCKED;
-        if (y != NET_NIL && net->pool[y].place == PLACE_LINK && net->pool[y].dir == DIR_DOWN && net->info[y].id < net->info[x].id &&
-            net->pool[y].asleep == AWAKE && net->pool[y].mark != (uint32_t)net->timestep) {
+        if (y != NET_NIL && net->pool[y].place == PLACE_LINK && net->pool[y].dir == DIR_DOWN &&
+            net->info[y].id < net->info[x].id && net->pool[y].asleep == AWAKE &&
+            net->pool[y].mark != (uint32_t)net->timestep) {
             net->pool[y].mark = (uint32_t)net->timestep;
             deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
         }
