@@ -441,14 +441,14 @@ static void stage_claims(Net *net, NetLane *ln)
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
 
-/* Appends packet x to the FIFO (head, tail) that held `count` packets. */
-static void fifo_push(Net *net, uint32_t *head, uint32_t *tail, uint32_t count, uint32_t x)
+/* Appends packet x to the FIFO (head, tail) that held `count` packets: it
+ * is linked behind the last packet, or made the head, by one store to a
+ * chosen address, since under load whether a buffer is empty is as good as
+ * random (docs/performance.md, item 37). */
+NET_HOT void fifo_push(Net *net, uint32_t *head, uint32_t *tail, uint32_t count, uint32_t x)
 {
     net->pool[x].next = NET_NIL;
-    if (count == 0)
-        *head = x;
-    else
-        net->pool[*tail].next = x;
+    *(count ? &net->pool[*tail].next : head) = x;
     *tail = x;
 }
 
@@ -571,13 +571,11 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->layer = (uint8_t)l;
-    pk->next = NET_NIL;
     /* Behind another packet, a packet is a buffer collision, unless that
      * packet leaves in this stage e and this one is then at the head. That
      * can happen only to the one right behind the head, which is listed
      * for take_back_collisions to look at after stage e. At the head, it
-     * claims in the next timestep. It is linked behind the last packet, or
-     * made the head, by one store to a chosen address, without a branch. */
+     * claims in the next timestep. */
     uint32_t count = buf->count;
     if (count != 0) {
         ln->stats->buffer_collisions[dir][l]++;
@@ -589,8 +587,7 @@ INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading,
     }
     if (count + 1u > ln->stats->max_buffer)
         ln->stats->max_buffer = count + 1u;
-    *(count ? &net->pool[buf->tail].next : &buf->head) = x;
-    buf->tail = x;
+    fifo_push(net, &buf->head, &buf->tail, count, x);
     buf->count = (uint16_t)(count + 1);
     if (observed && buf->entered++ == 0)
         list_push(&ln->touched, b);          /* for report_queued */
