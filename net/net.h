@@ -84,7 +84,8 @@ typedef enum PacketSleep {
 typedef struct Packet {
     uint32_t next;         /* next packet in the same FIFO, or NET_NIL; on a
                               link, in none: the holder of its main slot
-                              (net_internal.h, channel_holder) */
+                              (net_internal.h, channel_holder), with
+                              SLOT_BLOCKED once it has been refused there */
     uint32_t at;           /* place index: processor (its source, in the
                               output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
@@ -136,7 +137,9 @@ typedef struct Buffer {
     uint8_t entered;       /* with an observer: packets that entered it in
                               this timestep's stage d (<= 4), else 0 */
     uint8_t sleepy;        /* packets sleep until it has room, on buffer_sleepers */
-    uint32_t link;         /* a channel's main slot: the packet on the link, or NET_NIL */
+    uint32_t link;         /* a channel's main slot: NET_NIL, or the packet last
+                              put on the link, marked if refused (net_internal.h,
+                              SLOT_BLOCKED, slot_packet) */
 } Buffer;
 
 _Static_assert(sizeof(Buffer) == 16, "a switch's four buffers are one cache line");
