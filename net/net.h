@@ -14,18 +14,22 @@
  *                       link's layer is the layer of the switch above it.
  *   channel a link's slots: with --duplex half one channel per link, shared
  *           by both directions; with --duplex full one per direction,
- *           2 * link + dir (dir 0 up, 1 down). A channel's main slot (the
- *           packet on the link) is kept in the Buffer of the output port
- *           that sends into it, its temp slot and sleepers in Channel.
+ *           2 * link + dir (dir 0 up, 1 down).
+ *   holder  a Buffer: 4S + q the output port q of switch S, and from
+ *           4 * nswitches on, plane * N + p, processor p's adapter in a
+ *           plane. A holder keeps packets in its places (a switch's output
+ *           buffer) and the state of a link's slot (net_internal.h).
  *
- * Memory layout follows the hops: a switch's four Buffers are one cache
- * line and hold the main slots of the links they send into, so a packet
- * leaving a buffer finds its link on the same line, and a hop touches about
- * two lines besides the packet's own (docs/performance.md).
- *
- * Buffers and input ports are FIFOs threaded through the packets (a packet
- * is in at most one), so their storage does not grow with B or the port
- * depth. Packets live in a pool and are named by index (from 1: 0 is
+ * Memory layout follows the hops: a packet travels as its pool index,
+ * copied from place to place: from the places of the buffer it leaves to a
+ * list of packets on links (stage e), and from there to the places of the
+ * buffer it enters (stage d). A Buffer is half a cache line, with its
+ * places and its slot, and a packet's route is a word of its own
+ * (Net.routes), so a hop touches the two buffers and the route besides the
+ * lists, which are read and written in order; the pool's record of the
+ * packet is read when it is made and delivered only (docs/performance.md,
+ * item 39). Input ports are FIFOs threaded through
+ * the packets in the pool. Packets there are named by index (from 1: 0 is
  * NET_NIL).
  *
  * The four network sub-stages of a timestep (machine.md 4a-4e) are one call,
@@ -77,28 +81,23 @@ typedef enum PacketSleep {
     ASLEEP_CLAIM           /* claiming a link whose packet sleeps */
 } PacketSleep;
 
-/* A packet, as the network stage sees it: what a hop reads and writes, in
- * half a cache line, so that two packets share one. What it carries besides
- * (its number, source, destination, word and time of sending) is in a
- * PacketInfo of the same pool index, read once or twice in its life. */
+/* A packet's record in the pool. While it is in flight, the network stage
+ * does not touch it: the packet travels as its index through the buffers'
+ * places and the links' lists, and where it is -- place, at, dir,
+ * layer, links, asleep, and next for a buffer's order -- is written here
+ * only when somebody asks (net_settle, step.c), and at every event when an
+ * observer watches. In an input port, `next` threads the port's FIFO, as
+ * it threads the free list in the pool. */
 typedef struct Packet {
-    uint32_t next;         /* next packet in the same FIFO, or NET_NIL; on a
-                              link, in none: the holder of its main slot
-                              (net_internal.h, channel_holder), with
-                              SLOT_BLOCKED once it has been refused there */
+    uint32_t next;         /* next packet in the same input port (or buffer,
+                              once settled), or NET_NIL */
     uint32_t at;           /* place index: processor (its source, in the
                               output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
-    union {
-        uint32_t mark;     /* awake: low 32 bits of the timestep it was last
-                              handled on a last link (stage c delivers it
-                              once); set when it gets on a link */
-        struct {           /* asleep: the direction and layer its collision */
-            uint8_t sleep_dir, sleep_layer;  /* or wait is charged to */
-        };
-    };
-    uint32_t wait_next;    /* next sleeper on the same buffer, port or channel */
+    uint32_t holder;       /* asleep on an input port: the holder of the slot
+                              of its last link (net_internal.h) */
+    uint32_t wait_next;    /* next sleeper on the same input port */
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
@@ -126,28 +125,41 @@ typedef struct Fifo {
     uint32_t sleepers;     /* packets asleep until it has room (via wait_next) */
 } Fifo;
 
-/* An output port q of switch S: its buffer, a FIFO threaded through
- * Packet.next, and the main slot of the channel the port sends into. A
- * switch's four are one cache line, so a packet's hop touches the line of
- * the switch it leaves and of the one it enters, and little else (see
- * channel_main in net_internal.h for where every channel's slot is). */
+/* How many places a buffer keeps itself: buffers of up to this many places
+ * (the default is 5) need nothing else; deeper ones keep their places in a
+ * ring of their own, grown as they fill (Net.rings). */
+enum { INLINE_PLACES = 5 };
+
+/* An output port q of switch S, or (from index 4 * nswitches on) a
+ * processor's network adapter in one plane: half a cache line. It holds the
+ * port's output buffer, a cyclic FIFO of packets in its places, and the
+ * state of the channel it sends into (an adapter: its processor's link),
+ * so that a packet leaving a buffer touches this one line only, and a
+ * packet entering one the line of the buffer it enters. Both are called
+ * holders: of their places, and of the slot of their channel (with --duplex
+ * half a link's one slot is held by the down port of the switch above it;
+ * net_internal.h, slot_holder). */
 typedef struct Buffer {
-    uint32_t head, tail;   /* packet indices, NET_NIL when empty */
-    uint16_t count;        /* packets in it (at most 1024) */
+    uint16_t count;        /* packets in it */
+    uint16_t head;         /* the place of its head */
+    uint8_t sleepers;      /* bit a: the packet arriving on port a of this
+                              switch sleeps until this buffer has room */
+    uint8_t flags;         /* SLOT_* (net_internal.h): its slot's state */
     uint8_t entered;       /* with an observer: packets that entered it in
                               this timestep's stage d (<= 4), else 0 */
-    uint8_t sleepy;        /* packets sleep until it has room, on buffer_sleepers */
-    uint32_t link;         /* a channel's main slot: NET_NIL, or the packet last
-                              put on the link, marked if refused (net_internal.h,
-                              SLOT_BLOCKED, slot_packet) */
+    uint8_t ring_size;     /* deeper buffers: its ring has min(8 << ring_size, B) places */
+    uint32_t link;         /* its slot: the packet on the link, if it was
+                              refused there (SLOT_BLOCKED); anything else
+                              only between net_settle and the next step */
+    uint32_t place[INLINE_PLACES];   /* packets, by pool index */
 } Buffer;
 
-_Static_assert(sizeof(Buffer) == 16, "a switch's four buffers are one cache line");
+_Static_assert(sizeof(Buffer) == 32, "two buffers share a cache line");
 
-/* What a channel has besides its main slot, used far less often. */
+/* What a half-duplex channel has besides its slot: the holder that claims
+ * it in this timestep, plus one, or 0. */
 typedef struct Channel {
-    uint32_t temp;         /* the packet claiming it this timestep, or NET_NIL */
-    uint32_t sleepers;     /* claimants asleep until its packet wakes (via wait_next) */
+    uint32_t temp;
 } Channel;
 
 /* A growable vector of packet (or other) indices. */
@@ -156,11 +168,14 @@ typedef struct IndexList {
     size_t n, cap;
 } IndexList;
 
-/* A packet on a link and where it is heading (net_internal.h, heading_of):
- * kept with the packet in the lists of stage d, so that the stage finds the
- * switch a packet enters without reading the packet first. */
+/* A packet on a link, awake: the packet itself, where it goes (the buffer
+ * it will enter, or p << 1 | plane on the last link down to processor p:
+ * net_internal.h, hop_target) and the holder of the link's slot, with
+ * HOLDER_REFUSED when the packet was refused before and so is in the slot.
+ * Stages d and c find all they need here, and write only the line of the
+ * buffer the packet enters. */
 typedef struct OnLink {
-    uint32_t packet, heading;
+    uint32_t packet, target, holder;
 } OnLink;
 
 typedef struct OnLinkList {
@@ -172,7 +187,7 @@ typedef struct OnLinkList {
  * buffer collision, unless the head leaves in that timestep's stage e
  * (step.c, take_back_collisions). */
 typedef struct Behind {
-    uint32_t packet, buffer;
+    uint32_t buffer, packet;
 } Behind;
 
 typedef struct BehindList {
@@ -235,13 +250,13 @@ typedef void NetEventFn(void *ctx, const NetEvent *ev);
  * both planes, counting straight into the network's statistics; with lanes
  * each plane has its own, and its counters are added after each timestep. */
 typedef struct NetLane {
-    IndexList claimers, next_claimers;  /* packets that claim a link this timestep */
-    OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets in link main slots, */
+    IndexList claimers, next_claimers;  /* holders whose packet claims a link
+                                           this timestep: buffers and adapters */
+    OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets on links, */
     OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
     IndexList touched;              /* with an observer: buffers entered in this stage d */
     BehindList behind;              /* packets that entered right behind a head in it */
     IndexList woken;                /* processors whose output slot emptied */
-    OnLinkList scratch;             /* room for sorting a list (step.c) */
     NetStats *stats;                /* where it counts: the network's, or delta */
     NetStats delta;                 /* with lanes: this timestep's counts */
     bool moved;
@@ -256,15 +271,21 @@ typedef struct Net {
     NetConfig cfg;
     uint32_t nprocs, half;          /* N and H = N/2 */
     uint32_t nswitches;             /* planes * k * H */
+    uint32_t nbuffers;              /* 4 * nswitches: the first adapter's holder */
+    uint8_t row_layer[64];          /* the layer of the switches of row s >> (k - 1) */
+    bool compact;                   /* routes are words of Net.routes (k <= 16) */
+    bool settled;                   /* the pool says where every packet is (net_settle) */
     Packet *pool;                   /* packet storage */
     PacketInfo *info;               /* the rest of each packet, by pool index */
+    uint32_t *routes;               /* each packet's route as it travels, by pool
+                                       index (net_internal.h, route_word) */
     uint32_t pool_cap, free_list, outstanding;
     uint64_t next_id;               /* id of the next packet made */
-    Channel *channels;              /* per link (half) or link and direction (full) */
-    Buffer *buffers;                /* 4 per switch, 4S + q */
-    uint32_t *buffer_sleepers;      /* per buffer: packets asleep until it has room */
-    uint32_t *adapter_links;        /* full duplex: the main slots of the processors'
-                                       up channels, plane * N + p */
+    Channel *channels;              /* --duplex half: per link */
+    Buffer *buffers;                /* 4 per switch, 4S + q; then the adapters,
+                                       4 * nswitches + plane * N + p */
+    uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
+                                       each one's ring, or NULL until used */
     Fifo *ports;                    /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */
@@ -274,10 +295,9 @@ typedef struct Net {
     NetRunner *runner;              /* with lanes: runs them at once */
     void *runner_ctx;
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
-    size_t sort_min;                /* sort a lane's lists of at least this many packets
-                                       (step.c; NET_SORT_MIN, tests set 1) */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
                                        arrives down that plane's link */
+    uint32_t *arriving;             /* ...and which, by 2 * processor + plane */
     IndexList woken;                /* processors whose input port received a
                                        packet or whose output slot emptied in
                                        this timestep's network stage (the
@@ -290,7 +310,6 @@ typedef struct Net {
 } Net;
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
-#define NET_SORT_MIN 262144       /* Net.sort_min unless changed: 8 MiB of packets */
 
 /* The rest of packet pk of the pool. */
 static inline const PacketInfo *net_info(const Net *net, const Packet *pk)
@@ -338,6 +357,17 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
 /* Stage 4, sub-stages a-e, of timestep t. Sets net->moved. */
 void net_step(Net *net, uint64_t t);
 
+/* Writes into the pool where each packet in flight is (Packet: place, at,
+ * dir, layer, links, asleep, and next in a buffer), and into each link's
+ * slot the packet on it, for every reader below; until the next net_step or
+ * net_inject. net_is_stuck, net_for_each_in_flight, net_link_packet and
+ * net_check call it themselves. */
+void net_settle(Net *net);
+
+/* The packet `i` places behind the head of buffer b (0: the head), or
+ * NET_NIL beyond its count. */
+uint32_t net_buffer_packet(const Net *net, uint32_t b, uint32_t i);
+
 /* Whether any packet is in an output slot, a link or a buffer. */
 static inline bool net_busy(const Net *net) { return net->in_flight != 0; }
 
@@ -355,7 +385,7 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void
 
 /* The packet on channel c (2 * link + dir with --duplex full, else link),
  * or NET_NIL. */
-uint32_t net_link_packet(const Net *net, uint32_t c);
+uint32_t net_link_packet(Net *net, uint32_t c);
 
 /* Names a packet's place the way reports and traces show it:
  * "slot of p3", "link p0.cpu3 up", "link p0.l1.s1.u0 down",
@@ -375,6 +405,6 @@ void net_buffer_name(const Net *net, uint32_t buffer, char *buf, size_t size);
 /* Checks every invariant of the network (each packet in exactly one place,
  * FIFO counts and links consistent, no buffer over B, no port over D, pool
  * count). Returns 0, or -1 with a message naming the component in err. */
-int net_check(const Net *net, char *err, size_t size);
+int net_check(Net *net, char *err, size_t size);
 
 #endif

@@ -22,12 +22,11 @@ static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, 
 
 static inline uint32_t sw_j(const Net *net, uint32_t s) { return s & (net->half - 1); }
 
-/* The layer (1..k) of switch s: s >> (k - 1) is plane * k + layer - 1, and
- * the plane is 0 or 1. */
+/* The layer (1..k) of switch s: s >> (k - 1) is its row, plane * k +
+ * layer - 1, whose layer a table gives (net_new). */
 static inline unsigned sw_layer(const Net *net, uint32_t s)
 {
-    unsigned row = s >> (net->cfg.k - 1);
-    return (row >= net->cfg.k ? row - net->cfg.k : row) + 1;
+    return net->row_layer[s >> (net->cfg.k - 1)];
 }
 
 /* The channel of link `link` used by a packet travelling in `dir`. */
@@ -74,163 +73,292 @@ static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, un
     return topo_down_switch(l, s, link & 1) - net->half;
 }
 
-/* Where the main slot of channel c is: with the output port that sends into
- * it, so that a packet leaving a buffer finds its link's slot on the
- * buffer's own line. With --duplex full the down channel of link 2S + x is
- * sent into by down port x of S, and its up channel by the up port of the
- * switch below that the link leaves (at layer 1, by processor 2j + x's
- * adapter). With --duplex half a link's one channel is sent into from both
- * ends; its slot is with down port x of S. The slot's holder, as one
- * number: buffer b (its `link`) when below 4 * nswitches, else the adapter
- * slot adapter_links[h - 4 * nswitches]. A packet on a link, in no FIFO,
- * keeps its slot's holder in its `next`, so that stage c or d marks or
- * empties the slot (SLOT_BLOCKED, below) without working it out again. */
-static inline uint32_t channel_holder(const Net *net, uint32_t c)
+/* ---- holders ------------------------------------------------------------------
+ *
+ * A holder (net.h) sends into one channel: a switch's down port into the
+ * link below it (to the switch below, or at layer 1 to a processor), an up
+ * port into the link above it, an adapter into its processor's link. The
+ * packet it sends is heading, once on the link, for `claim_heading`: the
+ * port of the switch it will enter, or the processor it comes down to.
+ *
+ * The state of a channel's slot is kept by one holder, `slot_holder`: with
+ * --duplex full the channel's only sender; with --duplex half, where both
+ * ends of a link send into its one channel, the down port of the switch
+ * above. The slot holds a packet only while the packet is refused, by a
+ * full buffer or input port: a packet that gets on a link goes into a list
+ * of the lane (net.h, OnLink) and nowhere else, and in the next timestep
+ * it either enters a buffer (so the link is free again) or is refused,
+ * when it writes itself into the slot with SLOT_BLOCKED. So a claim in
+ * stage e needs to see only whether its slot is blocked (machine.md: the
+ * claim succeeds if the main slot is empty after stages c and d, and a
+ * packet is still on a link after them only if it was refused). */
+enum {
+    SLOT_BLOCKED = 1,      /* Buffer.link is on the link, refused there */
+    SLOT_ASLEEP = 2,       /* ...and sleeps (on a buffer, or an input port) */
+    SLOT_UP = 4,           /* ...and travels up (which, --duplex half, is not
+                              the holder's own direction) */
+    CLAIM_ASLEEP = 8,      /* this holder's head claims this slot, and sleeps
+                              until the slot's packet wakes */
+    CLAIM_UP_ASLEEP = 16   /* --duplex half: the holder below, which sends up
+                              into this slot, sleeps so */
+};
+
+/* In OnLink.holder: the packet is in its slot, refused before. */
+#define HOLDER_REFUSED 0x80000000u
+
+static inline bool is_adapter(const Net *net, uint32_t h) { return h >= net->nbuffers; }
+
+/* The adapter of processor p in a plane, and back. */
+static inline uint32_t adapter_holder(const Net *net, unsigned plane, uint32_t p)
 {
-    uint32_t link = channel_link(net, c), s = link >> 1;
-    if (!net->cfg.full_duplex || (c & 1) == DIR_DOWN)
-        return 4 * s + (link & 1);
-    unsigned l = sw_layer(net, s);
-    if (l == 1) {
-        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
-        return 4 * net->nswitches + (plane << net->cfg.k) + topo_down_proc(sw_j(net, s), link & 1);
-    }
-    unsigned q;
-    uint32_t below = down_target(net, link, l, &q);
-    return 4 * below + q;
+    return net->nbuffers + (plane << net->cfg.k) + p;
 }
 
-static inline uint32_t *holder_slot(const Net *net, uint32_t holder)
+static inline uint32_t adapter_proc(const Net *net, uint32_t h)
 {
-    uint32_t buffers = 4 * net->nswitches;
-    return holder < buffers ? &net->buffers[holder].link : &net->adapter_links[holder - buffers];
+    return (h - net->nbuffers) & (net->nprocs - 1);
 }
 
-static inline uint32_t *channel_main(const Net *net, uint32_t c)
+static inline unsigned holder_plane(const Net *net, uint32_t h)
 {
-    return holder_slot(net, channel_holder(net, c));
+    if (is_adapter(net, h))
+        return (h - net->nbuffers) >> net->cfg.k;
+    return (h >> 2 >> (net->cfg.k - 1)) >= net->cfg.k;
 }
 
-/* A main slot is written when a packet gets on the link (stage e) but not
- * emptied when it gets off again (stages c and d), since that would take a
- * line of the switch the packet left a timestep before. What stage e needs
- * to know of a slot is only whether a packet is still on the link, and a
- * packet put on a link in one timestep has gone by the next one's stage e
- * unless it was refused (by a full buffer or input port) in stage c or d.
- * So a refusal marks the slot, and only the packets refused there empty it
- * when they leave. A slot therefore holds NET_NIL, x | SLOT_BLOCKED (x is on
- * the link, refused at least once), or x alone: x was put on the link and
- * is still there only if it has not been through a stage c or d since,
- * which between timesteps means its place still names this channel
- * (slot_packet). A refused packet carries the same bit in its `next` (its
- * slot's holder), so that it need not read its slot to know. */
-#define SLOT_BLOCKED 0x80000000u
-
-/* The packet on channel c, or NET_NIL (between timesteps; see above). */
-static inline uint32_t slot_packet(const Net *net, uint32_t c)
+/* Where a packet that holder h sends will be heading on the link, as one
+ * number: (4S + q) << 1 when it will enter port q of switch S, (p << 2 |
+ * plane << 1 | 1) when it comes down the last link of its plane to
+ * processor p. With the layer of that link, and its direction. */
+NET_HOT uint32_t claim_heading(const Net *net, uint32_t h, unsigned *layer, unsigned *dir)
 {
-    uint32_t x = *channel_main(net, c);
-    if (x & SLOT_BLOCKED)
-        return x & ~SLOT_BLOCKED;
-    if (x != NET_NIL && net->pool[x].place == PLACE_LINK && net->pool[x].at == c)
-        return x;
-    return NET_NIL;
-}
-
-/* The channel a claimant (an output-slot packet or a buffer head) wants in
- * stages a and b, that link's layer, and where the claimant will be heading
- * once it is on the link (what heading_of, below, will say then), all from
- * the slot or buffer it leaves. A buffer's direction is its port's: down
- * ports 0, 1 send down, up ports 2, 3 up. (net_check compares every
- * heading computed here with heading_of's, in the debug build at every
- * timestep.) */
-NET_HOT uint32_t claim_target(const Net *net, const Packet *pk, unsigned *layer,
-                              uint32_t *heading)
-{
-    if (pk->place == PLACE_SLOT) {
-        uint32_t s = sw_index(net, pk->plane, 1, topo_proc_switch(pk->at));   /* its source */
-        unsigned x = topo_proc_port(pk->at);
+    if (is_adapter(net, h)) {
+        uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
+        uint32_t s = sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
         *layer = 1;
-        *heading = (4 * s + x) << 1;
-        return link_channel(net, 2 * s + x, DIR_UP);
+        *dir = DIR_UP;
+        return (4 * s + topo_proc_port(p)) << 1;
     }
-    uint32_t s = pk->at >> 2;
-    unsigned q = pk->at & 3, l = pk->layer;
+    uint32_t s = h >> 2;
+    unsigned q = h & 3, l = sw_layer(net, s);
     if (q >= 2) {                   /* up, into a down port of the switch above */
         uint32_t link = up_link(net, s, l, q - 2);
         *layer = l + 1;
-        *heading = (4 * (link >> 1) + (link & 1)) << 1;
-        return link_channel(net, link, DIR_UP);
+        *dir = DIR_UP;
+        return (4 * (link >> 1) + (link & 1)) << 1;
     }
-    uint32_t link = 2 * s + q;      /* down: to the switch below, or a processor */
     *layer = l;
+    *dir = DIR_DOWN;
     if (l == 1) {
-        *heading = topo_down_proc(sw_j(net, s), q) << 2 | (uint32_t)pk->plane << 1 | 1;
+        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        return topo_down_proc(sw_j(net, s), q) << 2 | plane << 1 | 1;
+    }
+    unsigned arrival;
+    uint32_t below = down_target(net, 2 * s + q, l, &arrival);
+    return (4 * below + arrival) << 1;
+}
+
+/* The link (2S + x) that holder h sends into, given its claim_heading. */
+static inline uint32_t claim_link(const Net *net, uint32_t h, uint32_t heading, unsigned dir)
+{
+    if (dir == DIR_UP)
+        return (heading >> 3) << 1 | ((heading >> 1) & 1);
+    (void)net;
+    return 2 * (h >> 2) + (h & 3);
+}
+
+/* The holder of the slot of the channel that h sends into. */
+static inline uint32_t slot_holder(const Net *net, uint32_t h, uint32_t heading, unsigned dir)
+{
+    if (net->cfg.full_duplex || dir == DIR_DOWN)
+        return h;
+    return heading >> 1;            /* 4S + x: the down port x of the switch above */
+}
+
+/* The holder that sends up into link 2S + x, S at layer l: the adapter of
+ * processor 2j + x at layer 1, else an up port of the switch below. */
+static inline uint32_t up_sender(const Net *net, uint32_t s, unsigned l, unsigned x)
+{
+    if (l == 1) {
+        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        return adapter_holder(net, plane, topo_down_proc(sw_j(net, s), x));
+    }
+    unsigned q;
+    uint32_t below = down_target(net, 2 * s + x, l, &q);
+    return 4 * below + q;
+}
+
+/* The holder of the slot of the channel that arrives on port a of switch s
+ * (at layer l): from below (a = 0, 1) the link 2s + a going up, from above
+ * (a = 2, 3) the link above up port a - 2 going down. */
+static inline uint32_t arrival_holder(const Net *net, uint32_t s, unsigned l, unsigned a)
+{
+    if (a >= 2) {
+        uint32_t link = up_link(net, s, l, a - 2);
+        return 4 * (link >> 1) + (link & 1);
+    }
+    return net->cfg.full_duplex ? up_sender(net, s, l, a) : 4 * s + a;
+}
+
+/* The places of buffer b (its Buffer buf): on its own line, or its ring. */
+static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
+{
+    return net->cfg.buffer <= INLINE_PLACES ? buf->place : net->rings[b];
+}
+
+/* How many places its ring has now: B, or for deeper buffers what it has
+ * grown to. */
+static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
+{
+    if (net->cfg.buffer <= INLINE_PLACES)
+        return net->cfg.buffer;
+    unsigned cap = 8u << buf->ring_size;
+    return cap < net->cfg.buffer ? cap : net->cfg.buffer;
+}
+
+/* ---- routes ------------------------------------------------------------------------ */
+
+/* A route as it travels (Net.routes, k <= 16): the up ports with a 1 above
+ * them at bit count - 1, so that a packet climbing into layer l turns
+ * there exactly when none of the bits from l up is set; and the down ports
+ * in the high half. 16 routes share a cache line, where their packets'
+ * records would take 8 lines: what a hop reads of its packet is this word.
+ * Larger networks read the route from the pool. */
+static inline uint32_t route_word(const Net *net, const Packet *pk)
+{
+    if (!net->compact)
+        return 0;
+    return (pk->routing | 1u << (pk->count - 1)) | pk->addressing << 16;
+}
+
+NET_HOT void packet_route(const Net *net, uint32_t x, uint32_t *up, uint32_t *down)
+{
+    if (net->compact) {
+        uint32_t w = net->routes[x];
+        *up = w & 0xffff;
+        *down = w >> 16;
     } else {
-        unsigned arrival;
-        uint32_t below = down_target(net, link, l, &arrival);
-        *heading = (4 * below + arrival) << 1;
+        const Packet *pk = &net->pool[x];
+        *up = pk->routing | 1u << (pk->count - 1);
+        *down = pk->addressing;
     }
-    return link_channel(net, link, DIR_DOWN);
 }
 
-static inline uint32_t wanted_channel(const Net *net, const Packet *pk, unsigned *layer)
+/* The output port of switch layer l that a packet with route (up, down)
+ * takes, arriving going up or coming down. */
+NET_HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up)
 {
-    uint32_t heading;
-    return claim_target(net, pk, layer, &heading);
+    if (going_up && (up >> l) != 0)
+        return 2 + ((up >> (l - 1)) & 1);
+    return (down >> (l - 1)) & 1;             /* the turn, or on the way down */
 }
 
-/* Where the packet on a link (pk->at, a channel) is heading: true with the
- * switch it enters, that switch's layer and the port it arrives on (d0, d1
- * going up; u0, u1 coming down), or false when it is coming down the last
- * link, into processor *s. */
-static inline bool link_heading(const Net *net, const Packet *pk, uint32_t *s,
-                                unsigned *layer, unsigned *q)
+/* Where the packet x that holder h sends will go once it is on the
+ * link: the buffer that its route names in the switch ahead, which it will
+ * try to enter in the next stage d (for adaptive routing, on the way up,
+ * u0: stage d chooses), or on the last link down, p << 1 | plane for
+ * processor p. *class is its arrival class (net.h): the port it arrives
+ * on, or ARRIVE_DELIVERY. Worked out once, in stage e, so that stage d
+ * finds the buffer, and prefetches it, from its list alone. */
+NET_HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
 {
-    uint32_t link = channel_link(net, pk->at);
-    if (pk->dir == DIR_UP) {
-        *s = link >> 1;
-        *layer = pk->layer;
-        *q = link & 1;
-        return true;
+    uint32_t up, down;
+    packet_route(net, x, &up, &down);
+    if (is_adapter(net, h)) {
+        uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
+        uint32_t s = sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
+        *class = topo_proc_port(p);
+        return 4 * s + route_out(up, down, 1, true);
     }
-    if (pk->layer == 1) {
-        *s = topo_down_proc(sw_j(net, link >> 1), link & 1);
-        return false;
+    uint32_t s = h >> 2;
+    unsigned q = h & 3, l = sw_layer(net, s);
+    if (q >= 2) {                   /* up, into a down port of the switch above */
+        uint32_t upper = topo_up_switch(l, s, q - 2) + net->half;
+        *class = topo_up_arrival_port(l, s);
+        return 4 * upper + route_out(up, down, l + 1, true);
     }
-    *s = down_target(net, link, pk->layer, q);
-    *layer = pk->layer - 1u;
-    return true;
+    if (l == 1) {                   /* down the last link */
+        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        *class = ARRIVE_DELIVERY;
+        return topo_down_proc(sw_j(net, s), q) << 1 | plane;
+    }
+    uint32_t below = topo_down_switch(l, s, q) - net->half;
+    *class = 2 + topo_down_arrival_port(l, s);
+    return 4 * below + ((down >> (l - 2)) & 1);
 }
 
-/* Where a packet on a link is heading, as one number: (4S + q) << 1 when it
- * enters port q of switch S, (p << 2 | plane << 1 | 1) when it comes down the
- * last link of its plane to processor p. */
-static inline uint32_t heading_of(const Net *net, const Packet *pk)
+/* The links a packet has crossed: in a buffer of switch layer l, or on a
+ * link of layer l, going up or down, with its route's count c. */
+static inline unsigned links_in_buffer(unsigned l, unsigned dir, unsigned c)
 {
-    uint32_t s;
-    unsigned layer, q;
-    if (link_heading(net, pk, &s, &layer, &q))
-        return (4 * s + q) << 1;
-    return s << 2 | (uint32_t)pk->plane << 1 | 1;
+    return dir == DIR_UP ? l : 2 * c - l;
 }
 
-/* The list (net.h, ARRIVAL_CLASSES) of a packet on a link heading `heading`:
- * the port it arrives on, or ARRIVE_DELIVERY on the last link down. */
-static inline unsigned arrival_class(uint32_t heading)
+static inline unsigned links_on_link(unsigned l, unsigned dir, unsigned c)
 {
-    return heading & 1 ? ARRIVE_DELIVERY : (heading >> 1) & 3;
+    return dir == DIR_UP ? l : 2 * c - l + 1;
 }
 
-/* The lane that handles packet pk: its plane's, or the only one. */
-static inline unsigned lane_index(const Net *net, const Packet *pk)
+/* The link (2S + x) whose slot holder sh holds, for a packet on it going
+ * `dir`: with --duplex full the channel holder sh sends into, with --duplex
+ * half the link below down port x of S = sh >> 2. */
+static inline uint32_t slot_link(const Net *net, uint32_t sh, unsigned dir)
 {
-    return net->nlanes > 1 ? pk->plane : 0;
+    if (dir == DIR_UP && net->cfg.full_duplex) {
+        unsigned layer, d;
+        uint32_t heading = claim_heading(net, sh, &layer, &d);
+        return claim_link(net, sh, heading, d);
+    }
+    return 2 * (sh >> 2) + (sh & 3);
 }
 
-static inline NetLane *lane_of(Net *net, const Packet *pk)
+/* Records in the pool that packet x is on link `link` going `dir` (its
+ * place for reports and observers; net_settle). */
+static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned dir,
+                                  PacketSleep asleep)
 {
-    return &net->lane[lane_index(net, pk)];
+    Packet *pk = &net->pool[x];
+    unsigned l = sw_layer(net, link >> 1);
+    pk->place = PLACE_LINK;
+    pk->at = link_channel(net, link, dir);
+    pk->dir = (uint8_t)dir;
+    pk->layer = (uint8_t)l;
+    pk->links = (uint8_t)links_on_link(l, dir, pk->count);
+    pk->asleep = (uint8_t)asleep;
+}
+
+/* ...that it is in buffer b, before packet `next` (NET_NIL: the last). */
+static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t next,
+                                    PacketSleep asleep)
+{
+    Packet *pk = &net->pool[x];
+    unsigned l = sw_layer(net, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    pk->place = PLACE_BUFFER;
+    pk->at = b;
+    pk->next = next;
+    pk->dir = (uint8_t)dir;
+    pk->layer = (uint8_t)l;
+    pk->links = (uint8_t)links_in_buffer(l, dir, pk->count);
+    pk->asleep = (uint8_t)asleep;
+}
+
+/* The link and direction of an awake packet on a link: listed in class c
+ * with its target and slot holder (net.h, OnLink). */
+static inline uint32_t listed_link(const Net *net, unsigned c, uint32_t target, uint32_t sh,
+                                   unsigned *dir)
+{
+    if (c < 2) {
+        *dir = DIR_UP;
+        return 2 * (target >> 2) + c;
+    }
+    *dir = DIR_DOWN;
+    return slot_link(net, sh & ~HOLDER_REFUSED, DIR_DOWN);
+}
+
+/* The lane that handles holder h's packets: its plane's, or the only one. */
+static inline unsigned lane_index(const Net *net, uint32_t h)
+{
+    return net->nlanes > 1 ? holder_plane(net, h) : 0;
 }
 
 /* Makes room for n entries in a list (step.c). */

@@ -34,19 +34,29 @@
  * links, and stage d only buffers and the other links, so stage c is run
  * after stage d.
  *
+ * What moves is a packet's pool index (net.h): the claimants are holders
+ * (buffers and adapters) listed by index, and the packets on links are
+ * listed with the buffer they go to and the holder of their link's slot. A
+ * hop is a buffer's head copied to a list in stage e, which reads the
+ * packet's route to find the buffer, and from the list to the places of
+ * that buffer in stage d; the packet's record in the pool is not read
+ * (net_internal.h explains the slots).
+ *
  * Waiting packets sleep. Under load most packets in flight are waiting, and
  * handling each of them every timestep only to see it fail again would make
  * a timestep cost in proportion to the packets in flight rather than to the
  * packets that move. But a waiting packet's next attempt can succeed only
- * after a particular event, so it sleeps until that event:
- *   - a packet refused by a full buffer (ASLEEP_BUFFER) is refused again
- *     until that buffer's head leaves, which happens in stage e: it is woken
- *     then, for the next timestep's stage d;
- *   - a packet waiting on its last link for a full input port (ASLEEP_PORT)
- *     waits until the port is read, in stage 1: it is woken then, for this
- *     timestep's stage c;
- *   - a claimant whose link holds a sleeping packet (ASLEEP_CLAIM) fails
- *     again until that packet wakes: it is woken with it.
+ * after a particular event, so it sleeps until that event, in the slot of
+ * its link:
+ *   - a packet refused by a full buffer is refused again until that
+ *     buffer's head leaves, which happens in stage e: it is woken then, for
+ *     the next timestep's stage d (the buffer keeps a bit for each port of
+ *     its switch whose packet sleeps on it);
+ *   - a packet waiting on its last link for a full input port waits until
+ *     the port is read, in stage 1: it is woken then, for this timestep's
+ *     stage c (the port keeps a list of them);
+ *   - a claimant whose link holds a sleeping packet fails again until that
+ *     packet wakes: it is woken with it (a flag with the slot).
  * Each timestep, every sleeper would have failed once more: its collision
  * (or port wait) is added from counters kept by kind, direction and layer.
  * Sleepers are skipped where the spec's order looks at other packets, which
@@ -114,185 +124,39 @@ static inline void list_push(IndexList *l, uint32_t x)
     l->items[l->n++] = x;
 }
 
-static inline void links_push(OnLinkList *l, uint32_t x, uint32_t heading)
+static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32_t holder)
 {
-    l->items[l->n++] = (OnLink){ x, heading };
-}
-
-/* Ordering the active lists by packet index. When many packets move, the
- * ones a stage visits do not fit in the cache, and a list in the order its
- * packets happened to be pushed sends every access to a random line of the
- * pool. Ordered, the stage sweeps the pool from low indices to high, which
- * the memory system streams. That paid most before the stages' prefetches
- * worked (docs/performance.md, items 26 and 32). Now it pays only for the
- * longest lists, such as flood's at 65,536 processors (about 1.05 times as
- * fast), and costs for shorter ones (at N = 4,096 under the heaviest load,
- * a quarter of net_bench's speed): lists shorter than net->sort_min are
- * left as they are. The order changes nothing else (see the head of this
- * file), so it need not be total: packets whose indices differ only in the
- * low RUN_BITS bits share 1 KiB of the pool and are left in the order they
- * came. The rest of the index is radix sorted, least significant digit
- * first, in as few passes of at most RADIX_BITS bits as the pool's size
- * needs (one up to 131,072 packets): linear in the list, stable, with no
- * comparison. */
-enum { RADIX_BITS = 12, RUN_BITS = 5 };
-
-/* How a radix sort of keys below `limit` goes: the lowest bit sorted on,
- * the number of passes and the bits of each. */
-static void radix_plan(uint32_t limit, unsigned *low, unsigned *passes, unsigned *bits)
-{
-    unsigned width = 1;
-    while (width < 32 && (limit >> width) != 0)
-        width++;
-    *low = width > RUN_BITS ? RUN_BITS : 0;
-    *passes = (width - *low + RADIX_BITS - 1) / RADIX_BITS;
-    *bits = (width - *low + *passes - 1) / *passes;
-}
-
-/* Defines name(items, n, scratch, limit): orders n items of type T by the
- * packet index KEY(item) (below limit) but its low RUN_BITS bits, stably,
- * using scratch (room for n items); the result is back in items. */
-#define DEFINE_SORT_BY_PACKET(name, T, KEY)                                       \
-    static void name(T *items, size_t n, T *scratch, uint32_t limit)              \
-    {                                                                              \
-        unsigned low, passes, bits;                                                \
-        radix_plan(limit, &low, &passes, &bits);                                   \
-        uint32_t count[1u << RADIX_BITS], mask = (1u << bits) - 1;                 \
-        T *from = items, *to = scratch;                                            \
-        for (unsigned pass = 0; pass < passes; pass++) {                           \
-            unsigned shift = low + pass * bits;                                    \
-            memset(count, 0, (mask + 1) * sizeof count[0]);                        \
-            for (size_t i = 0; i < n; i++)                                         \
-                count[(KEY(from[i]) >> shift) & mask]++;                           \
-            uint32_t sum = 0;                                                      \
-            for (uint32_t d = 0; d <= mask; d++) {                                 \
-                uint32_t c = count[d];                                             \
-                count[d] = sum;                                                    \
-                sum += c;                                                          \
-            }                                                                      \
-            for (size_t i = 0; i < n; i++)                                         \
-                to[count[(KEY(from[i]) >> shift) & mask]++] = from[i];             \
-            T *swap = from;                                                        \
-            from = to;                                                             \
-            to = swap;                                                             \
-        }                                                                          \
-        if (from != items)                                                         \
-            memcpy(items, from, n * sizeof *items);                                \
-    }
-
-#define INDEX_KEY(x) (x)
-#define ON_LINK_KEY(e) ((e).packet)
-DEFINE_SORT_BY_PACKET(sort_indices, uint32_t, INDEX_KEY)
-DEFINE_SORT_BY_PACKET(sort_on_links, OnLink, ON_LINK_KEY)
-
-/* The packets on a lane's links, in all its lists. */
-static size_t on_links_count(const NetLane *ln)
-{
-    size_t n = 0;
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        n += ln->on_links[c].n;
-    return n;
-}
-
-/* Sorts a lane's lists of this timestep (see above): the claimants, and the
- * packets on links when there are as many of them, class by class. */
-static void sort_lane(const Net *net, NetLane *ln)
-{
-    if (ln->claimers.n >= net->sort_min)
-        sort_indices(ln->claimers.items, ln->claimers.n, (uint32_t *)ln->scratch.items,
-                     net->pool_cap);
-    if (on_links_count(ln) >= net->sort_min)
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            sort_on_links(ln->on_links[c].items, ln->on_links[c].n, ln->scratch.items,
-                          net->pool_cap);
+    l->items[l->n++] = (OnLink){ x, target, holder };
 }
 
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
- * has no way to say it). The stages visit packets in no order that the
- * memory system could guess, so each packet and switch is a cache miss;
- * asking AHEAD packets ahead overlaps them (a miss costs 125-200 ns on the
- * machine of docs/performance.md: more than eight iterations). */
+ * has no way to say it). The stages visit buffers in no order that the
+ * memory system could guess, so each is a cache miss; asking AHEAD entries
+ * ahead overlaps them. */
 #define INLINE NET_HOT
 #if defined(__GNUC__)
 #define PREFETCH(address) __builtin_prefetch(address)
-#define PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
 #else
 #define PREFETCH(address) ((void)(address))
-#define PREFETCH_WRITE(address) ((void)(address))
 #endif
-enum { AHEAD = 16 };
+enum { AHEAD = 32 };
 
 /* The prefetch helpers must be inlined where they are used (NET_HOT): GCC
  * takes a separate function that only prefetches for one without effect
- * and drops every call to it, as it long did for stage d unnoticed
- * (docs/performance.md, item 26). */
-
-/* The loops look ahead without a bound: before a loop, the entries after
- * its list's end are zeroed -- packet 0, which is never a packet, heading
- * for switch 0 -- so what they prefetch there is harmless. */
+ * and drops every call to it (docs/performance.md, item 26). The loops
+ * look ahead without a bound: before a loop, the entries after its list's
+ * end are zeroed -- holder 0, a packet heading for port d0 of switch 0 --
+ * so what they prefetch there is harmless. */
 static void pad_claimers(IndexList *l)
 {
-    net_list_reserve(l, l->n + 2 * AHEAD);
-    memset(l->items + l->n, 0, 2 * AHEAD * sizeof *l->items);
+    net_list_reserve(l, l->n + AHEAD);
+    memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
 }
 
 static void pad_on_links(OnLinkList *l)
 {
     net_links_reserve(l, l->n + AHEAD);
     memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
-}
-
-/* Two steps ahead of use: the packet 2 * AHEAD on, and a line that the
- * packet AHEAD on (whose own line has arrived) is about to touch: in stage
- * b (--duplex half) the temp slot of the channel it claims; in stage e the
- * buffer it leaves (with --duplex full also its link's slot), or for an
- * adapter's packet the slot of its first link. */
-NET_HOT void prefetch_claim(const Net *net, const NetLane *ln, size_t i, bool stage_b)
-{
-    const uint32_t *ahead = &ln->claimers.items[i];
-    PREFETCH(&net->pool[ahead[2 * AHEAD]]);
-    uint32_t x = ahead[AHEAD];
-    const Packet *pk = &net->pool[x];
-    unsigned layer;
-    if (stage_b) {
-        if (x != NET_NIL)
-            PREFETCH(&net->channels[wanted_channel(net, pk, &layer)]);
-    } else if (pk->place == PLACE_BUFFER) {
-        PREFETCH(&net->buffers[pk->at]);
-    } else if (x != NET_NIL) {
-        PREFETCH(channel_main(net, wanted_channel(net, pk, &layer)));
-    }
-}
-
-/* Before a loop over the claimants: the first AHEAD of them. */
-static void prefetch_first_claims(const Net *net, const NetLane *ln)
-{
-    for (size_t i = 0; i < AHEAD && i < ln->claimers.n; i++)
-        PREFETCH(&net->pool[ln->claimers.items[i]]);
-}
-
-/* The packet on a link AHEAD on in a list of stage d, and the switch it
- * enters: both known from the list. */
-NET_HOT void prefetch_link(const Net *net, const OnLink *e)
-{
-    PREFETCH(&net->pool[e->packet]);
-    PREFETCH(&net->buffers[(e->heading >> 1) & ~3u]);
-}
-
-/* Before stage c: sets the arrival bit of every awake packet on a last
- * link -- bit `plane` of the processor it comes down to -- so that the
- * older of two packets arriving at one processor can be delivered first
- * without looking at the other plane's link when it has none. Delivering a
- * packet clears its bit, so all are clear again when stage c ends. */
-static void mark_deliveries(Net *net)
-{
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
-        for (size_t j = 0; j < l->n; j++) {
-            uint32_t h = l->items[j].heading;
-            net->arrivals_down[h >> 2] |= (uint8_t)(1u << ((h >> 1) & 1));
-        }
-    }
 }
 
 /* ---- sleeping and waking ---------------------------------------------------- */
@@ -303,78 +167,73 @@ static bool may_sleep(const Net *net)
     return net->event == NULL;
 }
 
-/* The counter a sleeper adds to every timestep, among the counters st. */
-static uint64_t *sleep_counter(NetStats *st, const Packet *pk)
+/* Wakes the claimants asleep on the slot that holder sh holds (its Buffer
+ * hb), onto `claims`. */
+static void wake_claims(Net *net, NetStats *st, uint32_t sh, Buffer *hb, IndexList *claims)
 {
-    switch ((PacketSleep)pk->asleep) {
-    case ASLEEP_BUFFER: return &st->asleep_buffer[pk->sleep_dir][pk->sleep_layer];
-    case ASLEEP_CLAIM:  return &st->asleep_link[pk->sleep_dir][pk->sleep_layer];
-    case ASLEEP_PORT:   return &st->asleep_port;
-    case AWAKE:         break;
+    unsigned layer, dir;
+    if (hb->flags & CLAIM_ASLEEP) {
+        claim_heading(net, sh, &layer, &dir);
+        st->asleep_link[dir][layer]--;
+        st->asleep--;
+        net_list_reserve(claims, claims->n + 1);
+        list_push(claims, sh);
     }
-    return NULL;
-}
-
-/* Puts packet x to sleep on list *head, charged to (dir, layer). */
-static void fall_asleep(Net *net, NetStats *st, uint32_t x, PacketSleep why, uint32_t *head,
-                        unsigned dir, unsigned layer)
-{
-    Packet *pk = &net->pool[x];
-    pk->asleep = (uint8_t)why;
-    pk->sleep_dir = (uint8_t)dir;
-    pk->sleep_layer = (uint8_t)layer;
-    pk->wait_next = *head;
-    *head = x;
-    (*sleep_counter(st, pk))++;
-    st->asleep++;
-}
-
-static void wake(Net *net, NetStats *st, uint32_t x)
-{
-    Packet *pk = &net->pool[x];
-    (*sleep_counter(st, pk))--;
-    st->asleep--;
-    pk->asleep = AWAKE;
-}
-
-/* Wakes the packets on list *head: link packets onto a lane's list of
- * packets on links, and with each the claimants asleep on its channel onto
- * its list of claimants -- this timestep's lists or (`next`) the next
- * timestep's -- of lane ln, or with ln NULL of each packet's own lane.
- * Pushes are checked: waking from stage 1 happens outside net_step's
- * reserved lists. */
-static void wake_list(Net *net, NetLane *ln, NetStats *st, uint32_t *head, bool next)
-{
-    for (uint32_t x = *head, nx; x != NET_NIL; x = nx) {
-        nx = net->pool[x].wait_next;
-        wake(net, st, x);
-        /* Not taken for handled already in the stage c or d it wakes for,
-         * however long it slept (marks keep 32 bits of a timestep). */
-        net->pool[x].mark = (uint32_t)net->timestep - (next ? 0 : 1);
-        NetLane *own = ln ? ln : lane_of(net, &net->pool[x]);
-        uint32_t heading = heading_of(net, &net->pool[x]);
-        unsigned class = arrival_class(heading);
-        OnLinkList *links = next ? &own->next_on_links[class] : &own->on_links[class];
-        IndexList *claims = next ? &own->next_claimers : &own->claimers;
-        net_links_reserve(links, links->n + 1);
-        links_push(links, x, heading);
-        Channel *ch = &net->channels[net->pool[x].at];
-        for (uint32_t y = ch->sleepers, ynext; y != NET_NIL; y = ynext) {
-            ynext = net->pool[y].wait_next;
-            wake(net, st, y);
-            net_list_reserve(claims, claims->n + 1);
-            list_push(claims, y);
-        }
-        ch->sleepers = NET_NIL;
+    if (hb->flags & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
+        layer = sw_layer(net, sh >> 2);
+        st->asleep_link[DIR_UP][layer]--;
+        st->asleep--;
+        net_list_reserve(claims, claims->n + 1);
+        list_push(claims, up_sender(net, sh >> 2, layer, sh & 3));
     }
-    *head = NET_NIL;
+    hb->flags &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+}
+
+/* Stage e: the head of buffer b left, so the packets asleep on it (one per
+ * port of its switch at most) try again in the next timestep's stage d, and
+ * the claimants asleep on their links in its stage e. */
+static void wake_buffer(Net *net, NetLane *ln, uint32_t b)
+{
+    Buffer *buf = &net->buffers[b];
+    uint32_t s = b >> 2;
+    unsigned l = sw_layer(net, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    for (unsigned a = 0; a < 4; a++) {
+        if (!((buf->sleepers >> a) & 1))
+            continue;
+        uint32_t sh = arrival_holder(net, s, l, a);
+        Buffer *hb = &net->buffers[sh];
+        hb->flags &= (uint8_t)~SLOT_ASLEEP;
+        ln->stats->asleep_buffer[dir][l]--;
+        ln->stats->asleep--;
+        links_push(&ln->next_on_links[a], hb->link, b, sh | HOLDER_REFUSED);
+        wake_claims(net, ln->stats, sh, hb, &ln->next_claimers);
+    }
+    buf->sleepers = 0;
 }
 
 void net_wake_port(Net *net, uint32_t port)
 {
     /* Stage 1 of this timestep: they try again in this timestep's stage c,
-     * and their claimants in its stage b. */
-    wake_list(net, NULL, &net->stats, &net->ports[port].sleepers, false);
+     * and their claimants in its stage e. */
+    Fifo *f = &net->ports[port];
+    uint32_t p = port / net->cfg.ports;
+    net->settled = false;
+    for (uint32_t x = f->sleepers, next; x != NET_NIL; x = next) {
+        next = net->pool[x].wait_next;
+        uint32_t sh = net->pool[x].holder;
+        Buffer *hb = &net->buffers[sh];
+        unsigned plane = holder_plane(net, sh);
+        NetLane *ln = &net->lane[lane_index(net, sh)];
+        hb->flags &= (uint8_t)~SLOT_ASLEEP;
+        net->stats.asleep_port--;
+        net->stats.asleep--;
+        net->pool[x].asleep = AWAKE;
+        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY];
+        net_links_reserve(l, l->n + 1);
+        links_push(l, hb->link, p << 1 | plane, sh | HOLDER_REFUSED);
+        wake_claims(net, &net->stats, sh, hb, &ln->claimers);
+    }
+    f->sleepers = NET_NIL;
 }
 
 /* Each timestep, every sleeper fails once more: its collision or wait. */
@@ -393,80 +252,109 @@ static void count_sleepers(Net *net)
     st->port_waits += st->asleep_port;
 }
 
-static void emit(Net *net, NetEventKind kind, const Packet *pk, uint32_t place,
+static void emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
                  PacketPlace place_kind, unsigned layer, unsigned value)
 {
     if (net->event) {
-        NetEvent ev = { kind, net->timestep, pk, net_info(net, pk), place, (uint8_t)place_kind,
-                        (uint8_t)layer, (uint8_t)value };
+        NetEvent ev = { kind, net->timestep, &net->pool[x], &net->info[x], place,
+                        (uint8_t)place_kind, (uint8_t)layer, (uint8_t)value };
         net->event(net->event_ctx, &ev);
     }
 }
 
 /* ---- stages a and b: claims ---------------------------------------------- */
 
-/* A failed claim: one link collision, charged to the claimant's direction
- * and the link's layer; the claimant stays and tries again next timestep. */
-static void claim_failed(Net *net, NetLane *ln, Packet *pk, uint32_t c, unsigned layer)
+/* The packet that holder h would send: its adapter's output slot, or its
+ * buffer's head. */
+static uint32_t claimant_packet(const Net *net, uint32_t h)
 {
-    ln->stats->link_collisions[pk->dir][layer]++;
-    ln->stats->link_total++;
-    emit(net, EV_LINK_COLLISION, pk, c, PLACE_LINK, layer, 0);
-    list_push(&ln->next_claimers, (uint32_t)(pk - net->pool));
+    if (is_adapter(net, h))
+        return net->out_slot[adapter_proc(net, h)];
+    Buffer *buf = &net->buffers[h];
+    return places_of(net, buf, h)[buf->head];
 }
 
+/* For an observer: records where claimant h's packet is, for its events. */
+static void settle_claimant(Net *net, uint32_t h)
+{
+    uint32_t x = claimant_packet(net, h);
+    if (is_adapter(net, h)) {
+        net->pool[x].place = PLACE_SLOT;
+        net->pool[x].at = adapter_proc(net, h);
+    } else {
+        settle_in_buffer(net, x, h, NET_NIL, AWAKE);
+    }
+}
+
+/* A failed claim of holder h on link `link` (of layer `layer`): one link
+ * collision, charged to the claimant's direction and the link's layer; the
+ * claimant stays and tries again next timestep. */
+static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsigned layer,
+                         uint32_t link)
+{
+    ln->stats->link_collisions[dir][layer]++;
+    ln->stats->link_total++;
+    if (net->event) {
+        settle_claimant(net, h);
+        net->pool[claimant_packet(net, h)].dir = (uint8_t)dir;
+        emit(net, EV_LINK_COLLISION, claimant_packet(net, h), link_channel(net, link, dir),
+             PLACE_LINK, layer, 0);
+    }
+    list_push(&ln->next_claimers, h);
+}
+
+/* Stages a and b with --duplex half: each claimant takes its link's temp
+ * slot, the upward one winning (see the head of this file). With --duplex
+ * full every channel has one sender, so there is nothing to decide. */
 static void stage_claims(Net *net, NetLane *ln)
 {
-    prefetch_first_claims(net, ln);
     for (size_t i = 0; i < ln->claimers.n; i++) {
-        prefetch_claim(net, ln, i, true);
-        uint32_t x = ln->claimers.items[i];
-        Packet *pk = &net->pool[x];
-        unsigned layer;
-        uint32_t c = wanted_channel(net, pk, &layer);
-        Channel *ch = &net->channels[c];
-        if (ch->temp == NET_NIL) {
-            ch->temp = x;
-        } else if (pk->dir == DIR_UP) {
-            /* Half duplex: the downward claimant came second in the spec's
-             * order and failed at once. */
-            Packet *loser = &net->pool[ch->temp];
-            ch->temp = x;
-            claim_failed(net, ln, loser, c, layer);
+        uint32_t h = ln->claimers.items[i];
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(net, h, &layer, &dir);
+        uint32_t link = claim_link(net, h, heading, dir);
+        Channel *ch = &net->channels[link];
+        if (ch->temp == 0) {
+            ch->temp = h + 1;
+        } else if (dir == DIR_UP) {
+            /* The downward claimant came second in the spec's order and
+             * failed at once. */
+            uint32_t loser = ch->temp - 1;
+            ch->temp = h + 1;
+            claim_failed(net, ln, loser, DIR_DOWN, layer, link);
         } else {
-            claim_failed(net, ln, pk, c, layer);
+            claim_failed(net, ln, h, dir, layer, link);
         }
     }
 }
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
 
-/* Appends packet x to the FIFO (head, tail) that held `count` packets: it
- * is linked behind the last packet, or made the head, by one store to a
- * chosen address, since under load whether a buffer is empty is as good as
- * random (docs/performance.md, item 37). */
-NET_HOT void fifo_push(Net *net, uint32_t *head, uint32_t *tail, uint32_t count, uint32_t x)
+/* A packet on a link (entry e) was refused: it is written into its slot,
+ * which is blocked until it leaves. */
+NET_HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
 {
-    net->pool[x].next = NET_NIL;
-    *(count ? &net->pool[*tail].next : head) = x;
-    *tail = x;
+    Buffer *hb = &net->buffers[e->holder & ~HOLDER_REFUSED];
+    hb->link = e->packet;
+    hb->flags = (uint8_t)((hb->flags & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
+    return hb;
 }
 
-/* Packet pk, on a link, was refused: its slot is marked (net_internal.h,
- * SLOT_BLOCKED), once, so that stage e sees the link is taken. */
-NET_HOT void link_refused(Net *net, Packet *pk, uint32_t x)
+/* A packet on a link (entry e) gets off it: its slot, if it was refused
+ * there, is free again. */
+NET_HOT void leave_link(const Net *net, const OnLink *e)
 {
-    if (!(pk->next & SLOT_BLOCKED)) {
-        *holder_slot(net, pk->next) = x | SLOT_BLOCKED;
-        pk->next |= SLOT_BLOCKED;
-    }
+    if (e->holder & HOLDER_REFUSED)
+        net->buffers[e->holder & ~HOLDER_REFUSED].flags &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
 }
 
-/* Packet pk gets off its link: its slot is emptied if it was marked. */
-NET_HOT void link_left(Net *net, const Packet *pk)
+/* For an observer: records that the packet of entry e, of class c, is on
+ * its link. */
+static void settle_listed(Net *net, const OnLink *e, unsigned c)
 {
-    if (pk->next & SLOT_BLOCKED)
-        *holder_slot(net, pk->next & ~SLOT_BLOCKED) = NET_NIL;
+    unsigned dir;
+    uint32_t link = listed_link(net, c, e->target, e->holder, &dir);
+    settle_on_link(net, e->packet, link, dir, AWAKE);
 }
 
 static void record_latency(NetStats *st, uint64_t latency)
@@ -491,242 +379,325 @@ static void record_latency(NetStats *st, uint64_t latency)
     st->latency_hist[latency]++;
 }
 
-/* Stage c for one packet on the last link down to processor p. */
-static void deliver(Net *net, uint32_t x, uint32_t p, uint32_t heading)
+/* Stage c for the packet of entry e, on the last link down to processor
+ * target >> 1. */
+static void deliver(Net *net, const OnLink *e)
 {
+    uint32_t x = e->packet, p = e->target >> 1;
     Packet *pk = &net->pool[x];
     uint32_t slot = p * net->cfg.ports + pk->port;
     Fifo *port = &net->ports[slot];
     if (port->count >= net->cfg.port_depth) {
         net->stats.port_waits++;
-        emit(net, EV_PORT_WAIT, pk, p, PLACE_PORT, 1, 0);
-        link_refused(net, pk, x);
-        if (may_sleep(net))
-            fall_asleep(net, &net->stats, x, ASLEEP_PORT, &port->sleepers, 0, 0);
-        else
-            links_push(&lane_of(net, pk)->next_on_links[ARRIVE_DELIVERY], x, heading);
+        if (net->event) {
+            settle_listed(net, e, ARRIVE_DELIVERY);
+            emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+        }
+        Buffer *hb = refuse(net, e, false);
+        uint32_t sh = e->holder & ~HOLDER_REFUSED;
+        if (may_sleep(net)) {
+            hb->flags |= SLOT_ASLEEP;
+            pk->holder = sh;
+            pk->asleep = ASLEEP_PORT;
+            pk->wait_next = port->sleepers;
+            port->sleepers = x;
+            net->stats.asleep_port++;
+            net->stats.asleep++;
+        } else {
+            NetLane *ln = &net->lane[lane_index(net, sh)];
+            links_push(&ln->next_on_links[ARRIVE_DELIVERY], e->packet, e->target,
+                       sh | HOLDER_REFUSED);
+        }
         return;
     }
-    link_left(net, pk);
+    leave_link(net, e);
     pk->place = PLACE_PORT;
     pk->at = slot;
-    fifo_push(net, &port->head, &port->tail, port->count++, x);
+    pk->dir = DIR_DOWN;
+    pk->layer = 0;
+    pk->links = (uint8_t)(2 * pk->count);
+    pk->asleep = AWAKE;
+    pk->next = NET_NIL;
+    if (port->count++ == 0)
+        port->head = x;
+    else
+        net->pool[port->tail].next = x;
+    port->tail = x;
     net->in_flight--;
     list_push(&net->woken, p);
     net->stats.delivered++;
     record_latency(&net->stats, net->timestep - net->info[x].created);
     net->moved = true;
-    emit(net, EV_DELIVERED, pk, p, PLACE_PORT, 0, 0);
+    emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
 
-/* Stage d for packet x on a link, heading (4s + q) << 1: it enters an
- * output buffer of switch s, arriving on port q, if there is room.
- * `observed` is a constant in each copy of the loop that calls it (an
- * observer wants every event), so that the copy run without one has no
- * check for events left in it. Returns whether it entered (forward_all
- * counts what every packet would otherwise write to the lane). */
-INLINE bool forward_on_link(Net *net, NetLane *ln, uint32_t x, uint32_t heading, bool observed)
+/* The delivery list of the lane that has plane `plane`'s packets. */
+static OnLinkList *deliveries_of(Net *net, unsigned plane)
 {
-    Packet *pk = &net->pool[x];
-    uint32_t s = heading >> 3;
-    /* The switch's layer: its link's going up, the one below coming down. */
-    unsigned l = pk->layer - (pk->dir == DIR_DOWN);
-    unsigned out, dir = DIR_DOWN, bit = l - 1;
-    bool choice = false;
-    if (pk->dir == DIR_UP && l < pk->count) {
-        dir = DIR_UP;
-        if (net->cfg.adaptive) {
-            uint32_t c0 = net->buffers[4 * s + 2].count, c1 = net->buffers[4 * s + 3].count;
-            /* (ties: bit `bit` of the destination, which is in addressing) */
-            out = 2 + (c0 == c1 ? (pk->addressing >> bit) & 1 : c1 < c0);
-            choice = true;
-        } else {
-            out = 2 + ((pk->routing >> bit) & 1);
+    return &net->lane[net->nlanes > 1 ? plane : 0].on_links[ARRIVE_DELIVERY];
+}
+
+/* Stage c: the packets on the lanes' last links, delivered by one thread
+ * after stage d (for one lane as for two), oldest first at each processor.
+ * First every arriving packet sets bit `plane` of its processor and says
+ * where it is listed, so that the older of two packets arriving at one
+ * processor can be delivered first; delivering a packet clears its bit. */
+static void stage_deliveries(Net *net)
+{
+    for (unsigned i = 0; i < net->nlanes; i++) {
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
+        for (size_t j = 0; j < l->n; j++) {
+            uint32_t p = l->items[j].target >> 1, plane = l->items[j].target & 1;
+            net->arrivals_down[p] |= (uint8_t)(1u << plane);
+            net->arriving[2 * p + plane] = (uint32_t)j;
         }
-    } else {
-        out = (pk->addressing >> bit) & 1;   /* the turn, or on the way down */
     }
-    uint32_t b = 4 * s + out;
-    Buffer *buf = &net->buffers[b];
-    if (buf->count >= net->cfg.buffer) {
+    for (unsigned i = 0; i < net->nlanes; i++) {
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
+        for (size_t j = 0; j < l->n; j++) {
+            if (j + 2 * AHEAD < l->n) {   /* its record (its port) and age */
+                uint32_t x = l->items[j + 2 * AHEAD].packet;
+                PREFETCH(&net->pool[x]);
+                PREFETCH(&net->info[x]);
+            }
+            if (j + AHEAD < l->n) {       /* ...and then the port it enters */
+                const OnLink *ahead = &l->items[j + AHEAD];
+                uint32_t p = ahead->target >> 1;
+                PREFETCH(&net->ports[p * net->cfg.ports + net->pool[ahead->packet].port]);
+            }
+            const OnLink *e = &l->items[j];
+            uint32_t p = e->target >> 1, plane = e->target & 1;
+            if (!((net->arrivals_down[p] >> plane) & 1))
+                continue;             /* delivered already, as the older one */
+            net->arrivals_down[p] &= (uint8_t)~(1u << plane);
+            if (net->arrivals_down[p]) {
+                const OnLink *other = &deliveries_of(net, 1 - plane)->items[net->arriving[2 * p + 1 - plane]];
+                if (net->info[other->packet].id < net->info[e->packet].id) {
+                    net->arrivals_down[p] = 0;
+                    deliver(net, other);
+                }
+            }
+            deliver(net, e);
+        }
+    }
+}
+
+/* Makes room in deep buffer b (buf) for one more packet: its ring, made on
+ * first use with 8 places and doubled up to B when full, is copied from
+ * its head on. */
+static void grow_ring(Net *net, Buffer *buf, uint32_t b)
+{
+    uint32_t *old = net->rings[b];
+    unsigned cap = old ? ring_capacity(net, buf) : 0;
+    if (old)
+        buf->ring_size++;
+    unsigned grown = ring_capacity(net, buf);
+    uint32_t *ring = malloc(grown * sizeof *ring);
+    if (!ring)
+        abort();        /* room for packets in flight: cannot fail in practice */
+    for (unsigned i = 0; i < buf->count; i++) {
+        unsigned at = buf->head + i;
+        ring[i] = old[at >= cap ? at - cap : at];
+    }
+    free(old);
+    net->rings[b] = ring;
+    buf->head = 0;
+}
+
+/* The loops of stages d and e read, for every packet, fields of the network
+ * that do not change during a timestep: its shape, its options and where
+ * its arrays are. Read through `net`, the compiler would have to read them
+ * again after every store the loop makes, since the store might change
+ * them; so each loop takes a copy, `fixed`, that nothing stores into, and
+ * passes it (as `c`) to what it calls for the reading, and `net` for the
+ * rest. What a loop changes is in the arrays both point to, or in `net`.
+ * (About 7% fewer host instructions in the stage.) */
+
+/* Stage d for the packet of entry e on a link, arriving on port q of the
+ * switch ahead: it enters the output buffer its route names there
+ * (e->target), if there is room. `observed` is a constant in each copy of
+ * the loop that calls it (an observer wants every event), so that the copy
+ * run without one has no check for events left in it. Returns whether it
+ * entered (forward_all counts what every packet would otherwise write to
+ * the lane). */
+INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, const OnLink *e, unsigned q, bool observed)
+{
+    uint32_t b = e->target;
+    unsigned l = sw_layer(c, b >> 2);
+    bool choice = false;
+    if (c->cfg.adaptive && (b & 3) >= 2) {
+        /* Choose the less full up buffer (ties: bit l - 1 of the
+         * destination, which is in addressing). */
+        uint32_t s = b >> 2, c0 = c->buffers[4 * s + 2].count, c1 = c->buffers[4 * s + 3].count;
+        uint32_t tie = (c->pool[e->packet].addressing >> (l - 1)) & 1;
+        b = 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
+        choice = true;
+    }
+    unsigned dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    Buffer *buf = &c->buffers[b];
+    uint32_t count = buf->count;
+    if (count >= c->cfg.buffer) {
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
-        if (observed)
-            emit(net, EV_BUFFER_FULL, pk, b, PLACE_BUFFER, l, 0);
-        link_refused(net, pk, x);
+        if (observed) {
+            settle_listed(net, e, q);
+            emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
+        }
+        Buffer *hb = refuse(c, e, q < 2);
         if (!observed && !choice) {
-            fall_asleep(net, ln->stats, x, ASLEEP_BUFFER, &net->buffer_sleepers[b], dir, l);
-            buf->sleepy = 1;
-        } else
-            links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
+            hb->flags |= SLOT_ASLEEP;
+            buf->sleepers |= (uint8_t)(1u << q);
+            ln->stats->asleep_buffer[dir][l]++;
+            ln->stats->asleep++;
+        } else {
+            links_push(&ln->next_on_links[q], e->packet, e->target, e->holder | HOLDER_REFUSED);
+        }
         return false;
     }
-    link_left(net, pk);
+    leave_link(c, e);
+    uint32_t x = e->packet;
     if (choice) {
-        pk->routing |= (uint32_t)(out - 2) << bit;
+        uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
+        c->pool[x].routing |= bit;
+        if (c->compact)
+            c->routes[x] |= bit;
         if (observed)
-            emit(net, EV_ADAPTIVE_CHOICE, pk, b, PLACE_BUFFER, l, out - 2);
+            emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
     }
-    pk->dir = (uint8_t)dir;
-    pk->place = PLACE_BUFFER;
-    pk->at = b;
-    pk->layer = (uint8_t)l;
+    uint32_t *places = places_of(c, buf, b);
+    unsigned cap = ring_capacity(c, buf);
+    if (c->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
+        grow_ring(net, buf, b);
+        places = c->rings[b];
+        cap = ring_capacity(c, buf);
+    }
+    unsigned at = buf->head + count;
+    places[at >= cap ? at - cap : at] = x;
     /* Behind another packet, a packet is a buffer collision, unless that
      * packet leaves in this stage e and this one is then at the head. That
      * can happen only to the one right behind the head, which is listed
      * for take_back_collisions to look at after stage e. At the head, it
      * claims in the next timestep. */
-    uint32_t count = buf->count;
     if (count != 0) {
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
         if (count == 1)
-            ln->behind.items[ln->behind.n++] = (Behind){ x, b };
+            ln->behind.items[ln->behind.n++] = (Behind){ b, x };
     } else {
-        list_push(&ln->next_claimers, x);
+        list_push(&ln->next_claimers, b);
     }
     if (count + 1u > ln->stats->max_buffer)
         ln->stats->max_buffer = count + 1u;
-    fifo_push(net, &buf->head, &buf->tail, count, x);
     buf->count = (uint16_t)(count + 1);
-    if (observed && buf->entered++ == 0)
-        list_push(&ln->touched, b);          /* for report_queued */
-    if (observed)
-        emit(net, EV_ENTERED, pk, b, PLACE_BUFFER, l, 0);
+    if (observed) {
+        if (buf->entered++ == 0)
+            list_push(&ln->touched, b);          /* for report_queued */
+        settle_in_buffer(net, x, b, NET_NIL, AWAKE);
+        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, l, 0);
+    }
     return true;
 }
 
-/* Stage c for packet x, marked as handled, on the last link down to
- * processor heading >> 2: delivered, but the older of the processor's two
- * arriving packets (one per plane) first. */
-static void deliver_on_link(Net *net, uint32_t x, uint32_t heading)
+/* Stage d, round by round: first every packet arriving on a d0 port, then
+ * d1, u0 and u1 (see the head of this file). Each round prefetches, AHEAD
+ * entries on, the buffer the packet there will enter. */
+NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
 {
-    Packet *pk = &net->pool[x];
-    uint32_t p = heading >> 2;
-    net->arrivals_down[p] &= (uint8_t)~(1u << pk->plane);
-    if (net->arrivals_down[p]) {
-        uint32_t other = link_channel(net, proc_link(net, p, 1u - pk->plane), DIR_DOWN);
-        /* (The bit says the other link's slot holds its packet, marked
-         * or not: see SLOT_BLOCKED.) */
-        uint32_t y = *channel_main(net, other) & ~SLOT_BLOCKED;
-        if (y != NET_NIL && net->pool[y].place == PLACE_LINK && net->pool[y].dir == DIR_DOWN &&
-            net->info[y].id < net->info[x].id && net->pool[y].asleep == AWAKE &&
-            net->pool[y].mark != (uint32_t)net->timestep) {
-            net->pool[y].mark = (uint32_t)net->timestep;
-            deliver_on_link(net, y, p << 2 | (1u - pk->plane) << 1 | 1);
+    size_t entered = 0;
+    const Net fixed = *net;         /* (see forward_on_link) */
+    for (unsigned q = 0; q < 4; q++) {
+        const OnLinkList *l = &ln->on_links[q];
+        for (size_t i = 0; i < AHEAD && i < l->n; i++)
+            PREFETCH(&fixed.buffers[l->items[i].target]);
+        for (size_t i = 0; i < l->n; i++) {
+            PREFETCH(&fixed.buffers[l->items[i + AHEAD].target]);
+            entered += forward_on_link(net, &fixed, ln, &l->items[i], q, observed);
         }
     }
-    deliver(net, x, p, heading);
-}
-
-/* Stage c: the packets on the lanes' last links, delivered by one thread
- * after stage d (for one lane as for two), oldest first at each processor. */
-static void stage_deliveries(Net *net)
-{
-    mark_deliveries(net);
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
-        for (size_t j = 0; j < l->n; j++) {
-            if (j + 2 * AHEAD < l->n)
-                PREFETCH(&net->pool[l->items[j + 2 * AHEAD].packet]);
-            if (j + AHEAD < l->n) {   /* the input port it enters, the slot it
-                                         leaves if it must empty it, and the
-                                         rest of it (its age) */
-                const OnLink *e = &l->items[j + AHEAD];
-                const Packet *ahead = &net->pool[e->packet];
-                uint32_t p = e->heading >> 2;
-                PREFETCH(&net->ports[p * net->cfg.ports + ahead->port]);
-                if (ahead->place == PLACE_LINK && (ahead->next & SLOT_BLOCKED))
-                    PREFETCH_WRITE(holder_slot(net, ahead->next & ~SLOT_BLOCKED));
-                PREFETCH(&net->info[e->packet]);
-            }
-            Packet *pk = &net->pool[l->items[j].packet];
-            /* (Not delivered first already, nor put to sleep then.) */
-            if (pk->asleep == AWAKE && pk->mark != (uint32_t)net->timestep) {
-                pk->mark = (uint32_t)net->timestep;
-                deliver_on_link(net, l->items[j].packet, l->items[j].heading);
-            }
-        }
-    }
+    if (entered)
+        ln->moved = true;
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
-/* Makes claimant x's claim final if the main slot of the link it claims is
- * empty; else a link collision. With --duplex half, only if it holds the
+/* Makes holder h's claim final if the slot of the link it claims is not
+ * blocked; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
- * whether it is now on the link (commit_claims counts them). */
-INLINE bool commit_claim(Net *net, NetLane *ln, uint32_t x, bool observed)
+ * whether its packet is now on the link (commit_claims counts them). */
+INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, uint32_t h, bool observed)
 {
-    Packet *pk = &net->pool[x];
-    unsigned layer;
-    uint32_t heading, c = claim_target(net, pk, &layer, &heading);
-    if (!net->cfg.full_duplex) {
-        Channel *ch = &net->channels[c];
-        if (ch->temp != x)
+    /* Its packet, and where it will go. */
+    uint32_t x;
+    Buffer *buf = &c->buffers[h];
+    if (is_adapter(c, h))
+        x = c->out_slot[adapter_proc(c, h)];
+    else
+        x = places_of(c, buf, h)[buf->head];
+    unsigned class;
+    uint32_t target = hop_target(c, h, x, &class);
+    /* The holder of its link's slot: itself, but with --duplex half for a
+     * claimant going up, the down port of the switch above it enters. */
+    uint32_t sh = h;
+    if (!c->cfg.full_duplex) {
+        uint32_t link = 2 * (h >> 2) + (h & 3);
+        if (class < 2) {
+            sh = 4 * (target >> 2) + class;
+            link = 2 * (target >> 2) + class;
+        }
+        Channel *ch = &c->channels[link];
+        if (ch->temp != h + 1)
             return false;                /* it lost the temp slot in stage b */
-        ch->temp = NET_NIL;
+        ch->temp = 0;
     }
-    uint32_t holder, *link;
-    if (pk->place == PLACE_BUFFER && net->cfg.full_duplex) {
-        holder = pk->at;                /* the slot it sends into */
-        link = &net->buffers[holder].link;
-    } else {
-        holder = channel_holder(net, c);
-        link = holder_slot(net, holder);
-    }
-    if (*link & SLOT_BLOCKED) {         /* (else empty, or its packet has left) */
-        if (!observed && net->pool[*link & ~SLOT_BLOCKED].asleep != AWAKE) {
+    Buffer *slot = &c->buffers[sh];
+    if (slot->flags & SLOT_BLOCKED) {
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(net, h, &layer, &dir);
+        if (!observed && (slot->flags & SLOT_ASLEEP)) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
-            ln->stats->link_collisions[pk->dir][layer]++;
+            ln->stats->link_collisions[dir][layer]++;
             ln->stats->link_total++;
-            fall_asleep(net, ln->stats, x, ASLEEP_CLAIM, &net->channels[c].sleepers, pk->dir,
-                        layer);
+            slot->flags |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
+            ln->stats->asleep_link[dir][layer]++;
+            ln->stats->asleep++;
         } else {
-            claim_failed(net, ln, pk, c, layer);
+            claim_failed(net, ln, h, dir, layer, claim_link(net, h, heading, dir));
         }
         return false;
     }
-    if (pk->place == PLACE_SLOT) {
-        net->out_slot[pk->at] = NET_NIL;       /* (at: its source) */
-        list_push(&ln->woken, pk->at);
+    if (is_adapter(c, h)) {
+        uint32_t p = adapter_proc(c, h);
+        c->out_slot[p] = NET_NIL;
+        list_push(&ln->woken, p);
     } else {
         /* The next packet, if any, is the head and claims next timestep.
          * Whether there is one is as good as random under load, so the
-         * entry is written without a branch and counted only if it is a
-         * packet (the list has room for one more: lane_first_half). An
-         * empty buffer's tail is not looked at. */
-        Buffer *buf = &net->buffers[pk->at];
-        buf->head = pk->next;
+         * entry is written without a branch and counted only if there is
+         * (the list has room for one more: lane_first_half). */
+        unsigned head = buf->head + 1u;
+        buf->head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
         buf->count--;
-        ln->next_claimers.items[ln->next_claimers.n] = pk->next;
-        ln->next_claimers.n += pk->next != NET_NIL;
-        if (buf->sleepy) {              /* room: they try next timestep */
-            buf->sleepy = 0;
-            wake_list(net, ln, ln->stats, &net->buffer_sleepers[pk->at], true);
-        }
+        ln->next_claimers.items[ln->next_claimers.n] = h;
+        ln->next_claimers.n += buf->count != 0;
+        if (buf->sleepers)               /* room: they try next timestep */
+            wake_buffer(net, ln, h);
     }
-    *link = x;
-    pk->next = holder;
-    pk->place = PLACE_LINK;
-    pk->at = c;
-    pk->layer = (uint8_t)layer;
-    pk->links++;
-    pk->mark = (uint32_t)net->timestep;  /* a fresh mark: stage d is over */
-    links_push(&ln->next_on_links[arrival_class(heading)], x, heading);
-    if (observed)
-        emit(net, EV_CLAIMED, pk, c, PLACE_LINK, pk->layer, 0);
+    links_push(&ln->next_on_links[class], x, target, sh);
+    if (observed) {
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(net, h, &layer, &dir);
+        uint32_t link = claim_link(net, h, heading, dir);
+        settle_on_link(net, x, link, dir, AWAKE);
+        emit(net, EV_CLAIMED, x, link_channel(net, link, dir), PLACE_LINK, layer, 0);
+    }
     return true;
 }
 
 /* After stage e: a packet that entered right behind a head in this stage d
  * was counted as a buffer collision then; if the head has left and it is at
- * the head itself, it is not one. This reads the listed buffers, in order
- * and prefetched ahead: switch lines, which the stages use every timestep.
- * Reading instead, in stage e, whether each new head had just entered took
- * a line of the packet pool per hop (docs/performance.md, item 35). */
+ * the head itself, it is not one. */
 static void take_back_collisions(Net *net, NetLane *ln)
 {
     const Behind *e = ln->behind.items;
@@ -735,7 +706,8 @@ static void take_back_collisions(Net *net, NetLane *ln)
         if (i + AHEAD < n)
             PREFETCH(&net->buffers[e[i + AHEAD].buffer]);
         uint32_t b = e[i].buffer;
-        if (net->buffers[b].head == e[i].packet) {
+        Buffer *buf = &net->buffers[b];
+        if (places_of(net, buf, b)[buf->head] == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
             ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
             ln->stats->buffer_total--;
@@ -749,14 +721,15 @@ static void take_back_collisions(Net *net, NetLane *ln)
  * collisions of the timestep, counted in stages d and e). */
 static void report_queued(Net *net, uint32_t b)
 {
-    const Buffer *buf = &net->buffers[b];
+    Buffer *buf = &net->buffers[b];
     uint32_t queued = buf->entered;
     if (buf->count == buf->entered)
         queued--;                         /* the head itself entered now */
-    uint32_t skip = buf->count - queued, y = buf->head;
-    for (uint32_t n = 0; y != NET_NIL; y = net->pool[y].next, n++)
-        if (n >= skip)
-            emit(net, EV_QUEUED, &net->pool[y], b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
+    for (uint32_t i = buf->count - queued; i < buf->count; i++) {
+        uint32_t x = net_buffer_packet(net, b, i);
+        settle_in_buffer(net, x, b, NET_NIL, AWAKE);
+        emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
+    }
 }
 
 /* The claims of stages a and b made final, in the claimants' order. With
@@ -767,10 +740,14 @@ static void report_queued(Net *net, uint32_t b)
 NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 {
     uint64_t crossed = 0;
-    prefetch_first_claims(net, ln);
-    for (size_t i = 0; i < ln->claimers.n; i++) {
-        prefetch_claim(net, ln, i, false);
-        crossed += commit_claim(net, ln, ln->claimers.items[i], observed);
+    const uint32_t *claimers = ln->claimers.items;
+    size_t n = ln->claimers.n;
+    const Net fixed = *net;         /* (see forward_on_link) */
+    for (size_t i = 0; i < AHEAD && i < n; i++)
+        PREFETCH(&fixed.buffers[claimers[i]]);
+    for (size_t i = 0; i < n; i++) {
+        PREFETCH(&fixed.buffers[claimers[i + AHEAD]]);
+        crossed += commit_claim(net, &fixed, ln, claimers[i], observed);
     }
     ln->stats->links_crossed += crossed;
     if (crossed)
@@ -796,23 +773,13 @@ static void stage_commit(Net *net, NetLane *ln)
     ln->touched.n = 0;
 }
 
-/* Stage d, round by round: first every packet arriving on a d0 port, then
- * d1, u0 and u1 (see the head of this file). */
-NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
+/* The packets on a lane's links, in all its lists. */
+static size_t on_links_count(const NetLane *ln)
 {
-    size_t entered = 0;
-    for (unsigned q = 0; q < 4; q++) {
-        const OnLinkList *l = &ln->on_links[q];
-        for (size_t i = 0; i < AHEAD && i < l->n; i++)
-            prefetch_link(net, &l->items[i]);
-        for (size_t i = 0; i < l->n; i++) {
-            prefetch_link(net, &l->items[i + AHEAD]);
-            const OnLink *e = &l->items[i];
-            entered += forward_on_link(net, ln, e->packet, e->heading, observed);
-        }
-    }
-    if (entered)
-        ln->moved = true;
+    size_t n = 0;
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        n += ln->on_links[c].n;
+    return n;
 }
 
 /* Stages a, b and d of one lane. */
@@ -830,9 +797,7 @@ static void lane_first_half(Net *net, NetLane *ln)
         net_list_reserve(lists[i], net->in_flight + 1);   /* (+ 1: commit_claim) */
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         net_links_reserve(&ln->next_on_links[c], net->in_flight);
-    net_links_reserve(&ln->scratch, net->in_flight);
     behind_reserve(&ln->behind, net->in_flight);
-    sort_lane(net, ln);
     pad_claimers(&ln->claimers);
     for (unsigned q = 0; q < 4; q++)
         pad_on_links(&ln->on_links[q]);
@@ -914,6 +879,7 @@ void net_step(Net *net, uint64_t t)
 {
     net->timestep = t;
     net->moved = false;
+    net->settled = false;
     net->woken.n = 0;
     count_sleepers(net);
     size_t work = 0;

@@ -157,8 +157,6 @@ static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result
         printf("SKIP %s: %s\n", name, err);
         skipped = 1;
     } else {
-        if (threads > 1 || !run_ahead)
-            m.net->sort_min = 1;        /* the variants sort every list */
         while (machine_step(&m) == END_RUNNING)
             ;
         fflush(cap.f);

@@ -339,38 +339,49 @@ static void invariants_name_the_component(void)
     uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* a is on link p0.cpu0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    Packet *on_link = (Packet *)packet(net, a);
-    on_link->next ^= 1;                 /* it names another slot as its own */
+    OnLink *listed = &net->lane[0].on_links[0].items[0];
+    net->routes[listed->packet] ^= 1;   /* it travels with another route */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.cpu0: its packet names holder 1 for its slot, not 0");
-    on_link->next ^= 1;
-    on_link->next ^= SLOT_BLOCKED;      /* it claims to have been refused */
+    CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
+    net->routes[listed->packet] ^= 1;
+    listed->holder ^= HOLDER_REFUSED;   /* it claims to have been refused */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.cpu0: slot and packet disagree on whether it was refused");
-    on_link->next ^= SLOT_BLOCKED;
+    CHECK_STR(err, "net: packet #0 was refused, but its slot does not hold it");
+    listed->holder ^= HOLDER_REFUSED;
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    Buffer *buf = &net->buffers[packet(net, a)->at];
+    uint32_t b0 = packet(net, a)->at;
+    Buffer *buf = &net->buffers[b0];
     buf->count = 3;                     /* more than it holds, and than B */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s0.u0: count 3 but 1 packets linked");
+    CHECK_STR(err, "net/p0.l1.s0.u0: overflow, 3 packets in 2 places");
+    buf->count = 2;                     /* a place it does not fill */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: place 2 holds a packet that is not there (lost or duplicated)");
     buf->count = 1;
-    uint32_t x = buf->head;
+    uint32_t x = net_buffer_packet(net, b0, 0);
     buf->count = 0;                     /* the packet is lost */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: 0 packets found in flight, 1 counted");
+    CHECK_STR(err, "net/p0.l1.s0.u0: has nothing to send, but is listed as a claimant");
     buf->count = 1;
-    *channel_main(net, 0) = x | SLOT_BLOCKED;   /* and now also on a link: duplicated */
+    Buffer *slot = &net->buffers[0];    /* link p0.cpu0's slot (--duplex half) */
+    slot->link = net_buffer_packet(net, b0, 0);
+    slot->flags = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.cpu0: main slot holds a packet that is not there (lost or duplicated)");
-    *channel_main(net, 0) = NET_NIL;
+    CHECK_STR(err, "net/p0.l1.s0.d0: its slot holds a sleeping packet that is not there");
+    slot->flags = CLAIM_ASLEEP;         /* a claim sleeps on a slot that holds nothing */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.d0: slot flags 0x8 without a refused packet");
+    slot->flags = 0;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
+    (void)x;
     uint64_t b = send(net, 1, 3, 0, 0, 2, 0, 3);      /* in p1's output slot */
-    Packet *slot = (Packet *)packet(net, b);
-    slot->at = 0;                       /* the slot's packet names another source */
+    Packet *in_slot = (Packet *)packet(net, b);
+    net->out_slot[0] = net->out_slot[1];   /* and in p0's output slot too */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p1: output slot holds a packet that is not there");
-    slot->at = 1;
+    CHECK_STR(err, "net/p0: output slot holds a packet that is not there");
+    net->out_slot[0] = NET_NIL;
+    (void)in_slot;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
@@ -379,21 +390,21 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 
-    /* Stage d's list remembers where each packet on a link is heading. */
+    /* Stage d's list remembers where each packet on a link goes. */
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* on link p0.cpu0, heading up */
     CHECK_EQ(net->lane[0].on_links[0].n, 1);   /* arriving on port d0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->lane[0].on_links[0].items[0].heading ^= 2;
+    net->lane[0].on_links[0].items[0].target ^= 1;    /* the switch's other buffer */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: packet #0 is listed heading for 0x2, but heads for 0x0");
-    net->lane[0].on_links[0].items[0].heading ^= 2;
+    CHECK_STR(err, "net: packet #0 is listed going to 0x3, not 0x2");
+    net->lane[0].on_links[0].items[0].target ^= 1;
     OnLinkList d0 = net->lane[0].on_links[0];          /* moved to the d1 list */
     net->lane[0].on_links[0] = net->lane[0].on_links[1];
     net->lane[0].on_links[1] = d0;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: packet #0 is listed arriving in class 1, not 0");
+    CHECK_STR(err, "net: packet #0 is listed going to 0x2 from holder 0");
     net->lane[0].on_links[1] = net->lane[0].on_links[0];
     net->lane[0].on_links[0] = d0;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
@@ -409,9 +420,10 @@ static void count_events(void *ctx, const NetEvent *ev)
 }
 
 /* A fingerprint of where every packet is and of every statistic. */
-static uint64_t fingerprint(const Net *net)
+static uint64_t fingerprint(Net *net)
 {
     uint64_t h = 1469598103934665603ull;
+    net_settle(net);
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
     for (uint32_t x = 1; x < net->pool_cap; x++) {
         const Packet *pk = &net->pool[x];
@@ -430,10 +442,9 @@ static uint64_t fingerprint(const Net *net)
         for (uint32_t y = net->ports[i].head; net->ports[i].count && y != NET_NIL;
              y = net->pool[y].next)
             MIX(net->info[y].id);
-    for (size_t b = 0; b < 4 * (size_t)net->nswitches; b++)
-        for (uint32_t y = net->buffers[b].head; net->buffers[b].count && y != NET_NIL;
-             y = net->pool[y].next)
-            MIX(net->info[y].id);
+    for (uint32_t b = 0; b < net->nbuffers; b++)
+        for (uint32_t i = 0; i < net->buffers[b].count; i++)
+            MIX(net->info[net_buffer_packet(net, b, i)].id);
     MIX(st->link_total); MIX(st->buffer_total);
     MIX(st->sent); MIX(st->delivered); MIX(st->read); MIX(st->links_crossed);
     MIX(st->port_waits); MIX(st->latency_sum); MIX(st->max_buffer); MIX(net->moved);
@@ -454,10 +465,8 @@ static void lanes_backwards(void *ctx, NetLaneFn *fn, void *arg)
  * that no packet sleeps) and one not: after every timestep every packet
  * must be in the same place and every statistic equal. Reads are sparse and
  * loads heavy, so that many packets sleep for a long time. With two planes
- * a third network gets it too, with a lane per plane (run backwards). The
- * first sorts its active lists at every timestep, the second never, the
- * third when they hold 16 packets or more: the order of the lists must not
- * matter either. */
+ * a third network gets it too, with a lane per plane (run backwards): the
+ * order of the lanes must not matter either. */
 /* The first timestep of the runs below is t_base + 1. */
 static uint64_t t_base;
 
@@ -469,12 +478,8 @@ static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool
     uint64_t events = 0;
     b->event = count_events;
     b->event_ctx = &events;
-    a->sort_min = 1;                      /* sorted lists, against b's unsorted */
-    b->sort_min = SIZE_MAX;
-    if (c) {
-        c->sort_min = 16;
+    if (c)
         CHECK_EQ(net_use_lanes(c, lanes_backwards, NULL, 0), 0);
-    }
     CHECK_EQ(net_use_lanes(b, lanes_backwards, NULL, 0), -1);   /* an observer */
     if (!c)
         CHECK_EQ(net_use_lanes(a, lanes_backwards, NULL, 0), -1);   /* one plane */
@@ -546,7 +551,11 @@ static void sleeping_is_exact(void)
     sleeping_is_exact_under(6, 2, true, true, 2, 1, 1000);
     sleeping_is_exact_under(6, 1, false, true, 1, 1, 1000);
     sleeping_is_exact_under(8, 2, true, false, 5, 1, 600);
-    /* Packets remember the low 32 bits of a timestep: across 2^32 too. */
+    /* Buffers deeper than a Buffer's own places, in rings that grow. */
+    sleeping_is_exact_under(4, 2, true, false, 12, 1, 1500);
+    sleeping_is_exact_under(4, 2, false, false, 9, 1, 1500);
+    sleeping_is_exact_under(5, 2, true, true, 7, 1, 1000);
+    /* Timesteps beyond 2^32, which nothing may keep in 32 bits. */
     t_base = (1ull << 32) - 300;
     sleeping_is_exact_under(5, 2, true, false, 1, 2, 1000);
     sleeping_is_exact_under(5, 2, false, false, 2, 1, 1000);
@@ -569,6 +578,73 @@ static void conservation_n1024(void)
     random_traffic(10, 2, true, true, 1000);
 }
 
+/* ---- deep buffers, against a record ------------------------------------------ */
+
+static uint64_t record_rng;
+
+static uint32_t record_draw(uint32_t n)
+{
+    record_rng = record_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((record_rng >> 33) % n);
+}
+
+/* Random traffic through 32 processors, 2000 timesteps, ports read
+ * sparsely, with buffers deeper than a Buffer holds itself: the closing
+ * statistics must be those recorded from the network stage before packets
+ * were kept in buffers' places (commit 4342fa2, whose FIFOs were threaded
+ * through the packets, so never ran out of places). */
+static void deep_buffers_as_recorded_under(bool full, unsigned buffer, RoutingAlgorithm alg,
+                                           const uint64_t want[7])
+{
+    NetConfig cfg = { 5, 2, full, buffer, 3, 2, alg == ROUTING_ADAPTIVE };
+    Net *net = net_new(&cfg);
+    Router *router = router_new(alg, 5, 2, 1);
+    uint32_t n = 32;
+    RouteRequest req[32];
+    Route routes[32];
+    record_rng = 99;
+    for (uint64_t t = 1; t <= 2000; t++) {
+        net->timestep = t;
+        size_t batch = 0;
+        for (uint32_t p = 0; p < n; p++) {
+            uint32_t w;
+            for (unsigned port = 0; port < cfg.ports; port++)
+                if (record_draw(6) == 0)
+                    while (net_in_take(net, p, port, &w))
+                        ;
+            if (t < 1500 && net_out_free(net, p) && record_draw(3) == 0) {
+                net_reserve_out(net, p);
+                req[batch++] = (RouteRequest){ p, record_draw(n), record_draw(cfg.ports),
+                                               net_count_request(net, p) };
+            }
+        }
+        router_route(router, req, batch, routes);
+        for (size_t i = 0; i < batch; i++)
+            net_inject(net, &req[i], &routes[i], (uint32_t)i, t);
+        step(net, t);
+    }
+    const NetStats *st = &net->stats;
+    CHECK_EQ(st->link_total, want[0]);
+    CHECK_EQ(st->buffer_total, want[1]);
+    CHECK_EQ(st->delivered, want[2]);
+    CHECK_EQ(st->links_crossed, want[3]);
+    CHECK_EQ(st->port_waits, want[4]);
+    CHECK_EQ(st->max_buffer, want[5]);
+    CHECK_EQ(st->latency_sum, want[6]);
+    router_free(router);
+    net_free(net);
+}
+
+static void deep_buffers_as_recorded(void)
+{
+    static const uint64_t benes_half_13[7] = { 127756, 85015, 7407, 61591, 5317, 13, 159163 };
+    static const uint64_t adaptive_full_9[7] = { 10135, 4269, 15847, 128596, 15408, 9, 288383 };
+    static const uint64_t valiant_full_1024[7] = { 9519, 8753, 15847, 158470, 14984, 15, 350222 };
+    deep_buffers_as_recorded_under(false, 13, ROUTING_BENES, benes_half_13);
+    deep_buffers_as_recorded_under(true, 9, ROUTING_ADAPTIVE, adaptive_full_9);
+    deep_buffers_as_recorded_under(true, 1024, ROUTING_VALIANT, valiant_full_1024);
+}
+
 int main(void)
 {
     RUN(half_duplex_claim_conflict);
@@ -579,6 +655,7 @@ int main(void)
     RUN(half_duplex_network_deadlock);
     RUN(invariants_name_the_component);
     RUN(sleeping_is_exact);
+    RUN(deep_buffers_as_recorded);
     RUN(conservation_n64);
     RUN(conservation_n1024);
     return CHECK_EXIT();
