@@ -134,8 +134,8 @@ enum { INLINE_PLACES = 5 };
  * processor's network adapter in one plane: half a cache line. It holds the
  * port's output buffer, a cyclic FIFO of packets in its places, and the
  * state of the channel it sends into (an adapter: its processor's link),
- * so that a packet leaving a buffer touches this one line only, and a
- * packet entering one the line of the buffer it enters. Both are called
+ * so that a packet leaving a buffer touches this Buffer and its route word
+ * (Net.routes) only, and a packet entering one the Buffer it enters. Both are called
  * holders: of their places, and of the slot of their channel (with --duplex
  * half a link's one slot is held by the down port of the switch above it;
  * net_internal.h, slot_holder). */
