@@ -259,7 +259,10 @@ NET_HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up
  * u0: stage d chooses), or on the last link down, p << 1 | plane for
  * processor p. *class is its arrival class (net.h): the port it arrives
  * on, or ARRIVE_DELIVERY. Worked out once, in stage e, so that stage d
- * finds the buffer, and prefetches it, from its list alone. */
+ * finds the buffer, and prefetches it, from its list alone. It is
+ * claim_heading's walk written out for the hot path (built on
+ * claim_heading it costs 4% more host instructions in the stage);
+ * test_net checks that the two agree for every holder. */
 NET_HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
 {
     uint32_t up, down;

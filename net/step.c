@@ -274,16 +274,19 @@ static uint32_t claimant_packet(const Net *net, uint32_t h)
     return places_of(net, buf, h)[buf->head];
 }
 
-/* For an observer: records where claimant h's packet is, for its events. */
-static void settle_claimant(Net *net, uint32_t h)
+/* For an observer: records where claimant h's packet is, for its events,
+ * and returns it. */
+static uint32_t settle_claimant(Net *net, uint32_t h)
 {
     uint32_t x = claimant_packet(net, h);
     if (is_adapter(net, h)) {
         net->pool[x].place = PLACE_SLOT;
         net->pool[x].at = adapter_proc(net, h);
+        net->pool[x].dir = DIR_UP;
     } else {
         settle_in_buffer(net, x, h, NET_NIL, AWAKE);
     }
+    return x;
 }
 
 /* A failed claim of holder h on link `link` (of layer `layer`): one link
@@ -294,12 +297,9 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
 {
     ln->stats->link_collisions[dir][layer]++;
     ln->stats->link_total++;
-    if (net->event) {
-        settle_claimant(net, h);
-        net->pool[claimant_packet(net, h)].dir = (uint8_t)dir;
-        emit(net, EV_LINK_COLLISION, claimant_packet(net, h), link_channel(net, link, dir),
+    if (net->event)
+        emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(net, link, dir),
              PLACE_LINK, layer, 0);
-    }
     list_push(&ln->next_claimers, h);
 }
 

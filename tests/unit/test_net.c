@@ -573,6 +573,60 @@ static void conservation_n1024(void)
     random_traffic(10, 2, true, true, 1000);
 }
 
+/* ---- where a hop goes ------------------------------------------------------------ */
+
+/* hop_target, which stage e uses, is claim_heading's walk written out: for
+ * every holder of small networks and many routes they must agree on where
+ * the packet goes and the port it arrives on. */
+static void hop_target_agrees_with_claim_heading(void)
+{
+    for (unsigned k = 1; k <= 5; k++)
+        for (int full = 0; full < 2; full++) {
+            NetConfig cfg = { k, 2, full, 5, 1, 1, false };
+            Net *net = net_new(&cfg);
+            uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
+            uint32_t pool_x = NET_NIL;
+            for (uint32_t y = 1; y < net->pool_cap; y++)
+                if (net->pool[y].place != PLACE_FREE && net->info[y].id == id)
+                    pool_x = y;
+            size_t holders = net->nbuffers + 2 * (size_t)net->nprocs;
+            for (uint32_t h = 0; h < holders; h++) {
+                if (h < net->nbuffers && (h & 3) >= 2 && sw_layer(net, h >> 2) == k)
+                    continue;                    /* the top layer has no up links */
+                unsigned layer, dir;
+                uint32_t heading = claim_heading(net, h, &layer, &dir);
+                for (uint32_t r = 0; r < 64; r++) {
+                    unsigned count = 1 + r % k;
+                    net->pool[pool_x].count = (uint8_t)count;
+                    net->pool[pool_x].routing = (r * 2654435761u) & ((1u << (count - 1)) - 1);
+                    net->pool[pool_x].addressing = (r * 40503u) & ((1u << count) - 1);
+                    net->routes[pool_x] = route_word(net, &net->pool[pool_x]);
+                    uint32_t up, down, want;
+                    unsigned class, want_class;
+                    packet_route(net, pool_x, &up, &down);
+                    if (heading & 1) {
+                        want = heading >> 1;
+                        want_class = ARRIVE_DELIVERY;
+                    } else {
+                        want_class = (heading >> 1) & 3;
+                        want = 4 * (heading >> 3) +
+                               route_out(up, down, dir == DIR_UP ? layer : layer - 1,
+                                         want_class < 2);
+                    }
+                    uint32_t got = hop_target(net, h, pool_x, &class);
+                    if (got != want || class != want_class) {
+                        printf("  k=%u %s holder %u route %u: 0x%x class %u, want 0x%x class %u\n",
+                               k, full ? "full" : "half", h, r, got, class, want, want_class);
+                        CHECK(!"hop_target agrees with claim_heading");
+                        net_free(net);
+                        return;
+                    }
+                }
+            }
+            net_free(net);
+        }
+}
+
 /* ---- deep buffers, against a record ------------------------------------------ */
 
 static uint64_t record_rng;
@@ -642,6 +696,7 @@ static void deep_buffers_as_recorded(void)
 
 int main(void)
 {
+    RUN(hop_target_agrees_with_claim_heading);
     RUN(half_duplex_claim_conflict);
     RUN(two_packets_enter_one_buffer);
     RUN(refused_by_a_full_buffer);
