@@ -203,14 +203,14 @@ static inline uint32_t arrival_holder(const Net *net, uint32_t s, unsigned l, un
 /* The places of buffer b (its Buffer buf): on its own line, or its ring. */
 static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
 {
-    return net->cfg.buffer <= INLINE_PLACES ? buf->place : net->rings[b];
+    return net->rings == NULL ? buf->place : net->rings[b];
 }
 
 /* How many places its ring has now: B, or for deeper buffers what it has
  * grown to. */
 static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
 {
-    if (net->cfg.buffer <= INLINE_PLACES)
+    if (net->rings == NULL)
         return net->cfg.buffer;
     unsigned cap = 8u << buf->ring_size;
     return cap < net->cfg.buffer ? cap : net->cfg.buffer;

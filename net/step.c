@@ -514,7 +514,7 @@ static void grow_ring(Net *net, Buffer *buf, uint32_t b)
  * to, or in `net`. (About 7% fewer host instructions in the stage.) Only
  * those fields are copied: the rest of the network (the other lane's
  * lists above all) may be changing on another thread. */
-static void copy_fixed(Net *fixed, const Net *net)
+NET_HOT void copy_fixed(Net *fixed, const Net *net, bool common)
 {
     memset(fixed, 0, sizeof *fixed);
     fixed->cfg = net->cfg;
@@ -532,6 +532,21 @@ static void copy_fixed(Net *fixed, const Net *net)
     fixed->channels = net->channels;
     fixed->ports = net->ports;
     fixed->out_slot = net->out_slot;
+    if (common) {
+        fixed->cfg.full_duplex = true;
+        fixed->cfg.adaptive = false;
+        fixed->compact = true;
+        fixed->rings = NULL;
+    }
+}
+
+/* Whether the network has the shape of the stage loops' common copy: full
+ * duplex, buffers of at most INLINE_PLACES places, routes in words, not
+ * adaptive. That copy is given those options as constants (copy_fixed),
+ * so that the compiler drops what tests them for every packet. */
+static bool common_shape(const Net *net)
+{
+    return net->cfg.full_duplex && net->rings == NULL && net->compact && !net->cfg.adaptive;
 }
 
 /* Stage d for the packet of entry e on a link, arriving on port q of the
@@ -622,11 +637,11 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, const OnLink *e
 /* Stage d, round by round: first every packet arriving on a d0 port, then
  * d1, u0 and u1 (see the head of this file). Each round prefetches, AHEAD
  * entries on, the buffer the packet there will enter. */
-NET_HOT void forward_all(Net *net, NetLane *ln, bool observed)
+NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
 {
     size_t entered = 0;
     Net fixed;                      /* (see copy_fixed) */
-    copy_fixed(&fixed, net);
+    copy_fixed(&fixed, net, common);
     for (unsigned q = 0; q < 4; q++) {
         const OnLinkList *l = &ln->on_links[q];
         for (size_t i = 0; i < AHEAD && i < l->n; i++)
@@ -759,13 +774,13 @@ static void report_queued(Net *net, uint32_t b)
  * tail end), so stage b had nothing to decide and every claim is made final
  * here; with --duplex half, those that hold their channel's temp slot
  * (commit_claim passes over the others, which lost in stage b). */
-NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
+NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed, bool common)
 {
     uint64_t crossed = 0;
     const uint32_t *claimers = ln->claimers.items;
     size_t n = ln->claimers.n;
     Net fixed;                      /* (see copy_fixed) */
-    copy_fixed(&fixed, net);
+    copy_fixed(&fixed, net, common);
     for (size_t i = 0; i < AHEAD && i < n; i++)
         PREFETCH(&fixed.buffers[claimers[i]]);
     for (size_t i = 0; i < n; i++) {
@@ -779,10 +794,12 @@ NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed)
 
 static void stage_commit(Net *net, NetLane *ln)
 {
-    if (!net->event)
-        commit_claims(net, ln, false);
+    if (net->event)
+        commit_claims(net, ln, true, false);
+    else if (common_shape(net))
+        commit_claims(net, ln, false, true);
     else
-        commit_claims(net, ln, true);
+        commit_claims(net, ln, false, false);
     take_back_collisions(net, ln);
     if (!net->event)
         return;
@@ -828,9 +845,11 @@ static void lane_first_half(Net *net, NetLane *ln)
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
     if (net->event)                                     /* d */
-        forward_all(net, ln, true);
+        forward_all(net, ln, true, false);
+    else if (common_shape(net))
+        forward_all(net, ln, false, true);
     else
-        forward_all(net, ln, false);
+        forward_all(net, ln, false, false);
 }
 
 /* Stage e of one lane, and its lists made the next timestep's. */
