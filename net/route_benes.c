@@ -173,21 +173,38 @@ typedef struct BenesPlane {
     uint32_t *head_s, *head_d;
 } BenesPlane;
 
-static inline void benes_walk(Router *r, const BenesPlane *p, uint32_t x, unsigned shift,
-                              bool by_source)
+/* One step of a walk (benes_walk) from packet *x of sub-network *side_x to
+ * its partner by the terminals `term` (sources or destinations) and their
+ * heads: false if there is none or it has a sub-network already, else the
+ * partner takes the other one and becomes *x. */
+static inline bool benes_step(const uint32_t *term, const uint32_t *head, uint8_t *side,
+                              unsigned shift, uint32_t *x, unsigned *side_x)
 {
-    /* (The arrays in locals: stores to side, bytes, would otherwise make
-     * the compiler load every pointer again.) */
-    const uint32_t *src = p->src, *dst = p->dst, *head_s = p->head_s, *head_d = p->head_d;
-    uint8_t *side = r->side;
-    for (;;) {
-        uint32_t y = by_source ? head_s[(src[x] >> shift) ^ 1] : head_d[(dst[x] >> shift) ^ 1];
-        if (y == 0 || side[y - 1] != ROUTE_UNSET)
-            return;
-        side[y - 1] = (uint8_t)(side[x] ^ 1);
-        x = y - 1;
-        by_source = !by_source;
-    }
+    uint32_t y = head[(term[*x] >> shift) ^ 1];
+    if (y == 0 || side[y - 1] != ROUTE_UNSET)
+        return false;
+    *x = y - 1;
+    *side_x ^= 1;
+    side[*x] = (uint8_t)*side_x;
+    return true;
+}
+
+/* Walks from packet x, of sub-network side_x, to its partner by source
+ * (terminal s ^ 1) if `by_source`, else by destination (d ^ 1), then to
+ * that one's partner of the other kind, and so on, giving each the other
+ * sub-network from the one before, until the walk meets a packet that has
+ * one or has no partner. The arrays are passed one by one: read through a
+ * structure, they would be read again after every store to `side`, which
+ * as bytes may alias it. */
+static inline void benes_walk(const uint32_t *src, const uint32_t *dst, const uint32_t *head_s,
+                              const uint32_t *head_d, uint8_t *side, uint32_t x,
+                              unsigned side_x, unsigned shift, bool by_source)
+{
+    if (!by_source && !benes_step(dst, head_d, side, shift, &x, &side_x))
+        return;
+    while (benes_step(src, head_s, side, shift, &x, &side_x) &&
+           benes_step(dst, head_d, side, shift, &x, &side_x))
+        ;
 }
 
 /* benes_level for a plane whose sources and destinations are all distinct, as
@@ -200,14 +217,16 @@ static inline void benes_walk(Router *r, const BenesPlane *p, uint32_t x, unsign
  * a path or an even cycle is the parity of the steps of a walk from the
  * first packet in either direction: so a walk each way colours the set as
  * benes_colour would, without chains or a queue (a test compares them).
- * The heads are cleared as benes_unlink does, from the terminal arrays. */
+ * The heads are cleared as benes_unlink does, in the loop that partitions
+ * the group as benes_partition does. */
 static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
                                  size_t a, size_t b, unsigned l)
 {
+    uint32_t *order = r->order, *spill = r->spill + a;
+    const uint32_t *src = p->src, *dst = p->dst;
     if (b - a < 2 || l >= r->k)
         return;
     unsigned shift = l - 1;
-    const uint32_t *order = r->order, *src = p->src, *dst = p->dst;
     uint32_t *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = r->side;
     for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
@@ -221,17 +240,24 @@ static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
         if (side[root] != ROUTE_UNSET)
             continue;
         side[root] = 0;
-        benes_walk(r, p, root, shift, true);
-        benes_walk(r, p, root, shift, false);
+        benes_walk(src, dst, head_s, head_d, side, root, 0, shift, true);
+        benes_walk(src, dst, head_s, head_d, side, root, 0, shift, false);
     }
-    for (size_t i = a; i < b; i++) {            /* zero again for the next group */
+    size_t zeros = a, ones = 0;
+    for (size_t i = a; i < b; i++) {            /* (as in benes_partition) */
         uint32_t x = order[i];
-        head_s[src[x] >> shift] = 0;
+        unsigned one = side[x];
+        head_s[src[x] >> shift] = 0;            /* zero again for the next group */
         head_d[dst[x] >> shift] = 0;
+        routes[x].routing |= (uint32_t)one << shift;
+        spill[ones] = x;
+        order[zeros] = x;
+        ones += one;
+        zeros += 1u - one;
     }
-    size_t zeros = benes_partition(r, routes, a, b, shift);
-    benes_level_distinct(r, p, routes, a, a + zeros, l + 1);
-    benes_level_distinct(r, p, routes, a + zeros, b, l + 1);
+    memcpy(order + zeros, spill, ones * sizeof *order);
+    benes_level_distinct(r, p, routes, a, zeros, l + 1);
+    benes_level_distinct(r, p, routes, zeros, b, l + 1);
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
