@@ -129,6 +129,32 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32
     l->items[l->n++] = (OnLink){ x, target, holder };
 }
 
+/* Where stage e appends, held in locals while its loop runs: the ends of
+ * the lane's next lists of claimants and of packets on links. Through the
+ * lane, every push would load and store the list's length again (the
+ * compiler cannot tell those stores from the loop's stores to buffers);
+ * here they stay in registers or the stack. Calls that push to the lane
+ * themselves (wake_buffer, claim_failed) are bracketed by appends_close
+ * and appends_open. */
+typedef struct Appends {
+    uint32_t *claimer;
+    OnLink *on_link[ARRIVAL_CLASSES];
+} Appends;
+
+NET_HOT void appends_open(Appends *a, NetLane *ln)
+{
+    a->claimer = ln->next_claimers.items + ln->next_claimers.n;
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        a->on_link[c] = ln->next_on_links[c].items + ln->next_on_links[c].n;
+}
+
+NET_HOT void appends_close(const Appends *a, NetLane *ln)
+{
+    ln->next_claimers.n = (size_t)(a->claimer - ln->next_claimers.items);
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        ln->next_on_links[c].n = (size_t)(a->on_link[c] - ln->next_on_links[c].items);
+}
+
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
  * has no way to say it). The stages visit buffers in no order that the
  * memory system could guess, so each is a cache miss; asking AHEAD entries
@@ -662,7 +688,8 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
  * channel's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_claims counts them). */
-INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, uint32_t h, bool observed)
+INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint32_t h,
+                         bool observed)
 {
     /* Its packet, and where it will go. */
     uint32_t x;
@@ -700,7 +727,9 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, uint32_t h, bool o
             ln->stats->asleep_link[dir][layer]++;
             ln->stats->asleep++;
         } else {
+            appends_close(out, ln);
             claim_failed(net, ln, h, dir, layer, claim_link(net, h, heading, dir));
+            appends_open(out, ln);
         }
         return false;
     }
@@ -716,12 +745,15 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, uint32_t h, bool o
         unsigned head = buf->head + 1u;
         buf->head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
         buf->count--;
-        ln->next_claimers.items[ln->next_claimers.n] = h;
-        ln->next_claimers.n += buf->count != 0;
-        if (buf->sleepers)               /* room: they try next timestep */
+        *out->claimer = h;
+        out->claimer += buf->count != 0;
+        if (buf->sleepers) {             /* room: they try next timestep */
+            appends_close(out, ln);
             wake_buffer(net, ln, h);
+            appends_open(out, ln);
+        }
     }
-    links_push(&ln->next_on_links[class], x, target, sh);
+    *out->on_link[class]++ = (OnLink){ x, target, sh };
     if (observed) {
         unsigned layer, dir;
         uint32_t heading = claim_heading(net, h, &layer, &dir);
@@ -783,10 +815,13 @@ NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed, bool common)
     copy_fixed(&fixed, net, common);
     for (size_t i = 0; i < AHEAD && i < n; i++)
         PREFETCH(&fixed.buffers[claimers[i]]);
+    Appends out;
+    appends_open(&out, ln);
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&fixed.buffers[claimers[i + AHEAD]]);
-        crossed += commit_claim(net, &fixed, ln, claimers[i], observed);
+        crossed += commit_claim(net, &fixed, ln, &out, claimers[i], observed);
     }
+    appends_close(&out, ln);
     ln->stats->links_crossed += crossed;
     if (crossed)
         ln->moved = true;
