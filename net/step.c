@@ -129,16 +129,18 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32
     l->items[l->n++] = (OnLink){ x, target, holder };
 }
 
-/* Where stage e appends, held in locals while its loop runs: the ends of
- * the lane's next lists of claimants and of packets on links. Through the
+/* Where stages d and e append, held in locals while their loops run: the
+ * ends of the lane's next lists of claimants and of packets on links, and
+ * of its list of packets right behind a head. Through the
  * lane, every push would load and store the list's length again (the
  * compiler cannot tell those stores from the loop's stores to buffers);
  * here they stay in registers or the stack. Calls that push to the lane
- * themselves (wake_buffer, claim_failed) are bracketed by appends_close
- * and appends_open. */
+ * themselves (wake_buffer, claim_failed, grow_ring's neighbours do not)
+ * are bracketed by appends_close and appends_open. */
 typedef struct Appends {
     uint32_t *claimer;
     OnLink *on_link[ARRIVAL_CLASSES];
+    Behind *behind;
 } Appends;
 
 NET_HOT void appends_open(Appends *a, NetLane *ln)
@@ -146,6 +148,7 @@ NET_HOT void appends_open(Appends *a, NetLane *ln)
     a->claimer = ln->next_claimers.items + ln->next_claimers.n;
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         a->on_link[c] = ln->next_on_links[c].items + ln->next_on_links[c].n;
+    a->behind = ln->behind.items + ln->behind.n;
 }
 
 NET_HOT void appends_close(const Appends *a, NetLane *ln)
@@ -153,6 +156,7 @@ NET_HOT void appends_close(const Appends *a, NetLane *ln)
     ln->next_claimers.n = (size_t)(a->claimer - ln->next_claimers.items);
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         ln->next_on_links[c].n = (size_t)(a->on_link[c] - ln->next_on_links[c].items);
+    ln->behind.n = (size_t)(a->behind - ln->behind.items);
 }
 
 /* Asks for memory that will be needed soon (a hint; nothing if the compiler
@@ -582,23 +586,25 @@ static bool common_shape(const Net *net)
  * run without one has no check for events left in it. Returns whether it
  * entered (forward_all counts what every packet would otherwise write to
  * the lane). */
-INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, const OnLink *e, unsigned q, bool observed)
+INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
+                            uint32_t *max_count, const OnLink *e, unsigned q, bool observed)
 {
     uint32_t b = e->target;
-    unsigned l = sw_layer(c, b >> 2);
     bool choice = false;
     if (c->cfg.adaptive && (b & 3) >= 2) {
         /* Choose the less full up buffer (ties: bit l - 1 of the
          * destination, which is in addressing). */
         uint32_t s = b >> 2, c0 = c->buffers[4 * s + 2].count, c1 = c->buffers[4 * s + 3].count;
-        uint32_t tie = (c->pool[e->packet].addressing >> (l - 1)) & 1;
+        uint32_t tie = (c->pool[e->packet].addressing >> (sw_layer(c, s) - 1)) & 1;
         b = 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
         choice = true;
     }
-    unsigned dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    /* (The layer and direction are worked out where they are used: most
+     * packets, entering an empty buffer, need neither.) */
     Buffer *buf = &c->buffers[b];
     uint32_t count = buf->count;
     if (count >= c->cfg.buffer) {
+        unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
         if (observed) {
@@ -612,13 +618,14 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, const OnLink *e
             ln->stats->asleep_buffer[dir][l]++;
             ln->stats->asleep++;
         } else {
-            links_push(&ln->next_on_links[q], e->packet, e->target, e->holder | HOLDER_REFUSED);
+            *out->on_link[q]++ = (OnLink){ e->packet, e->target, e->holder | HOLDER_REFUSED };
         }
         return false;
     }
     leave_link(c, e);
     uint32_t x = e->packet;
     if (choice) {
+        unsigned l = sw_layer(c, b >> 2);
         uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
         c->pool[x].routing |= bit;
         if (c->compact)
@@ -641,21 +648,22 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, const OnLink *e
      * for take_back_collisions to look at after stage e. At the head, it
      * claims in the next timestep. */
     if (count != 0) {
+        unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
         ln->stats->buffer_collisions[dir][l]++;
         ln->stats->buffer_total++;
         if (count == 1)
-            ln->behind.items[ln->behind.n++] = (Behind){ b, x };
+            *out->behind++ = (Behind){ b, x };
     } else {
-        list_push(&ln->next_claimers, b);
+        *out->claimer++ = b;
     }
-    if (count + 1u > ln->stats->max_buffer)
-        ln->stats->max_buffer = count + 1u;
+    if (count + 1u > *max_count)
+        *max_count = count + 1u;
     buf->count = (uint16_t)(count + 1);
     if (observed) {
         if (buf->entered++ == 0)
             list_push(&ln->touched, b);          /* for report_queued */
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, l, 0);
+        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(c, b >> 2), 0);
     }
     return true;
 }
@@ -668,15 +676,21 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
     size_t entered = 0;
     Net fixed;                      /* (see copy_fixed) */
     copy_fixed(&fixed, net, common);
+    Appends out;
+    uint32_t max_count = ln->stats->max_buffer;
+    appends_open(&out, ln);
     for (unsigned q = 0; q < 4; q++) {
-        const OnLinkList *l = &ln->on_links[q];
-        for (size_t i = 0; i < AHEAD && i < l->n; i++)
-            PREFETCH(&fixed.buffers[l->items[i].target]);
-        for (size_t i = 0; i < l->n; i++) {
-            PREFETCH(&fixed.buffers[l->items[i + AHEAD].target]);
-            entered += forward_on_link(net, &fixed, ln, &l->items[i], q, observed);
+        const OnLink *items = ln->on_links[q].items;
+        size_t n = ln->on_links[q].n;
+        for (size_t i = 0; i < AHEAD && i < n; i++)
+            PREFETCH(&fixed.buffers[items[i].target]);
+        for (size_t i = 0; i < n; i++) {
+            PREFETCH(&fixed.buffers[items[i + AHEAD].target]);
+            entered += forward_on_link(net, &fixed, ln, &out, &max_count, &items[i], q, observed);
         }
     }
+    appends_close(&out, ln);
+    ln->stats->max_buffer = max_count;
     if (entered)
         ln->moved = true;
 }
