@@ -271,7 +271,15 @@ static void run_share(void *arg, unsigned index)
             switch (cpu_exec(cpu, mem, &bus)) {
             case STEP_EXECUTED:
                 executed++;
-                schedule(m, sh, p, t + 1);
+                /* Its private instructions from t + 1 on can run now, as
+                 * they would at its next visit: nothing can observe them
+                 * in between either. */
+                ran = limit > 1 ? cpu_run_private(cpu, mem, &bus, limit - 1) : 0;
+                if (ran) {                  /* timesteps t + 1 .. t + ran */
+                    sh->ahead[(t + 1) % DUE_SLOTS]++;
+                    sh->ahead[(t + 1 + ran) % DUE_SLOTS]--;
+                }
+                schedule(m, sh, p, t + 1 + ran);
                 continue;
             case STEP_HALTED:
                 executed++;
