@@ -270,8 +270,10 @@ CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
  * always run in lockstep, at their own timestep. */
 static inline bool cpu_opr_is_external(uint32_t n)
 {
-    return n == OPR_IN || n == OPR_OUT || n == OPR_PRINT || n == OPR_HALT ||
-           n == OPR_TIME || !isa_opr_defined(n);
+    const uint32_t external = 1u << OPR_IN | 1u << OPR_OUT | 1u << OPR_PRINT |
+                              1u << OPR_HALT | 1u << OPR_TIME;
+    const uint32_t lockstep = external | ~(uint32_t)ISA_OPR_DEFINED_MASK;
+    return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
 }
 
 /* Runs up to `limit` instructions, one per timestep, that touch nothing but

@@ -64,10 +64,18 @@ typedef struct IsaInfo {
 extern const IsaInfo isa_primary[16];
 extern const IsaInfo isa_opr[ISA_OPR_LIMIT];
 
+/* Bit n set for every defined OPR operation n (all are below 31). */
+enum {
+    ISA_OPR_DEFINED_MASK = 0
+#define ISA_OPR(code, name, pops, pushes, effect) | (1 << (code))
+#include "cpu/isa.def"
+#undef ISA_OPR
+};
+
 /* Whether `n` selects a defined OPR operation (0x0F and >= 0x19 do not). */
 static inline int isa_opr_defined(uint32_t n)
 {
-    return n < ISA_OPR_LIMIT && isa_opr[n].name != NULL;
+    return n < ISA_OPR_LIMIT && (((uint32_t)ISA_OPR_DEFINED_MASK >> n) & 1u);
 }
 
 /* One instruction of a byte image: its prefixes and its final byte. */
