@@ -31,10 +31,14 @@
 /* Index of the highest set bit of x (x != 0). */
 static inline unsigned topo_msb(uint32_t x)
 {
+#if defined(__GNUC__)
+    return 31u - (unsigned)__builtin_clz(x);
+#else
     unsigned b = 0;
     while (x >>= 1)
         b++;
     return b;
+#endif
 }
 
 /* The lowest layer at which p and q meet: the shortest possible turn. */
