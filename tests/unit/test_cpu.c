@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cpu/cpu.h"
+#include "cpu/exec.h"
 #include "cpu/isa.h"
 #include "tests/check.h"
 
@@ -474,6 +475,23 @@ static void boot_state(void)
     CHECK_EQ(c.state, CPU_IDLE);
 }
 
+/* The operations that run in lockstep, never ahead (cpu_run_private):
+ * those that reach outside the processor, and every operand that is not
+ * an operation (it faults), however large. */
+static void lockstep_operations(void)
+{
+    for (uint32_t n = 0; n < 64; n++) {
+        bool outside = n == OPR_IN || n == OPR_OUT || n == OPR_PRINT || n == OPR_HALT ||
+                       n == OPR_TIME;
+        CHECK_EQ(cpu_opr_is_external(n), outside || !isa_opr_defined(n));
+    }
+    CHECK(!cpu_opr_is_external(OPR_ADD));
+    CHECK(!cpu_opr_is_external(OPR_NPROC));
+    CHECK(cpu_opr_is_external(0x0F));
+    CHECK(cpu_opr_is_external(1u << 31));
+    CHECK(cpu_opr_is_external(UINT32_MAX));
+}
+
 int main(void)
 {
     RUN(prefix_arithmetic);
@@ -491,5 +509,6 @@ int main(void)
     RUN(fault_description);
     RUN(self_modifying_code);
     RUN(boot_state);
+    RUN(lockstep_operations);
     return CHECK_EXIT();
 }
