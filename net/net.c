@@ -194,7 +194,9 @@ static uint32_t packet_alloc(Net *net)
         uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
         /* Packets are half a cache line, aligned: two a line. */
         Packet *pool = NULL;
-        if (cap >= NET_RESERVED || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
+        /* (Place words keep an index in 30 bits: net_internal.h. A pool that
+         * large would take 64 GB.) */
+        if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
             abort();            /* more packets than slots, links and buffers: cannot happen */
         PacketInfo *info = realloc(net->info, (size_t)cap * sizeof *info);
         if (!info)
@@ -397,13 +399,19 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 
 /* ---- where packets are ---------------------------------------------------------- */
 
-uint32_t net_buffer_packet(const Net *net, uint32_t b, uint32_t i)
+/* The place word of the i-th packet of buffer b (i < its count). */
+static uint32_t buffer_place_word(const Net *net, uint32_t b, uint32_t i)
 {
     Buffer *buf = &net->buffers[b];
-    if (i >= buf->count)
-        return NET_NIL;
     unsigned cap = ring_capacity(net, buf), at = buf->head + i;
     return places_of(net, buf, b)[at >= cap ? at - cap : at];
+}
+
+uint32_t net_buffer_packet(const Net *net, uint32_t b, uint32_t i)
+{
+    if (i >= net->buffers[b].count)
+        return NET_NIL;
+    return place_packet(buffer_place_word(net, b, i));
 }
 
 /* Whether holder h's claim (it has a packet to send) sleeps. */
@@ -715,6 +723,10 @@ int net_check(Net *net, char *err, size_t size)
                        name, i + 1);
             if (!route_matches(net, x))
                 BROKEN("net/%s: place %u carries a route that is not its packet's", name, i + 1);
+            unsigned port = place_port(buffer_place_word(net, b, i));
+            if (port != next_port(net, b, x))
+                BROKEN("net/%s: place %u says its packet takes port %u next, but its route "
+                       "says %u", name, i + 1, port, next_port(net, b, x));
             seen[x] = 1;
             in_flight++;
         }

@@ -26,9 +26,12 @@
  * buffer it enters (stage d). A Buffer is half a cache line, with its
  * places and its slot, and a packet's route is a word of its own
  * (Net.routes), so a hop touches the two buffers and the route besides the
- * lists, which are read and written in order; the pool's record of the
- * packet is read when it is made and delivered only (docs/performance.md,
- * item 39). Input ports are FIFOs threaded through
+ * lists, which are read and written in order; the route is read as the
+ * packet enters a buffer (stage d, which knows ahead which packets come),
+ * not as it leaves (stage e, where the packet is known only once its
+ * buffer is read), since a place keeps the port the packet will take next
+ * with it. The pool's record of the packet is read when it is made and
+ * delivered only (docs/performance.md, items 39 and 40). Input ports are FIFOs threaded through
  * the packets in the pool. Packets there are named by index (from 1: 0 is
  * NET_NIL).
  *
@@ -134,9 +137,9 @@ enum { INLINE_PLACES = 5 };
  * processor's network adapter in one plane: half a cache line. It holds the
  * port's output buffer, a cyclic FIFO of packets in its places, and the
  * state of the channel it sends into (an adapter: its processor's link),
- * so that a packet leaving a buffer touches this Buffer and its route word
- * (Net.routes) only, and a packet entering one the Buffer it enters. Both are called
- * holders: of their places, and of the slot of their channel (with --duplex
+ * so that a packet leaving a buffer touches this Buffer only, and a packet
+ * entering one the Buffer it enters and its route word (Net.routes). Both
+ * are called holders: of their places, and of the slot of their channel (with --duplex
  * half a link's one slot is held by the down port of the switch above it;
  * net_internal.h, slot_holder). */
 typedef struct Buffer {
@@ -151,7 +154,7 @@ typedef struct Buffer {
     uint32_t link;         /* its slot: the packet on the link, if it was
                               refused there (SLOT_BLOCKED); anything else
                               only between net_settle and the next step */
-    uint32_t place[INLINE_PLACES];   /* packets, by pool index */
+    uint32_t place[INLINE_PLACES];   /* packets: place words (net_internal.h) */
 } Buffer;
 
 _Static_assert(sizeof(Buffer) == 32, "two buffers share a cache line");

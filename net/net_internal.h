@@ -200,6 +200,17 @@ static inline uint32_t arrival_holder(const Net *net, uint32_t s, unsigned l, un
     return net->cfg.full_duplex ? up_sender(net, s, l, a) : 4 * s + a;
 }
 
+/* What a buffer's place holds: a place word, the packet's pool index
+ * shifted up by two, with the output port it will take in the switch that
+ * the buffer's link leads to (next_port) in the two low bits. Stage d works
+ * that port out from the packet's route as the packet enters the buffer,
+ * where the route word can be asked for ahead (the list says which packet
+ * comes); so stage e, where reading it would be a miss that waits for the
+ * buffer's own, reads no route. Pool indices stay below 2^30 (net.c). */
+static inline uint32_t place_word(uint32_t x, unsigned port) { return x << 2 | port; }
+static inline uint32_t place_packet(uint32_t word) { return word >> 2; }
+static inline unsigned place_port(uint32_t word) { return word & 3; }
+
 /* The places of buffer b (its Buffer buf): on its own line, or its ring. */
 static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
 {
@@ -253,41 +264,68 @@ NET_HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up
     return (down >> (l - 1)) & 1;             /* the turn, or on the way down */
 }
 
-/* Where the packet x that holder h sends will go once it is on the
- * link: the buffer that its route names in the switch ahead, which it will
- * try to enter in the next stage d (for adaptive routing, on the way up,
- * u0: stage d chooses), or on the last link down, p << 1 | plane for
- * processor p. *class is its arrival class (net.h): the port it arrives
- * on, or ARRIVE_DELIVERY. Worked out once, in stage e, so that stage d
- * finds the buffer, and prefetches it, from its list alone. It is
- * claim_heading's walk written out for the hot path (built on
- * claim_heading it costs 4% more host instructions in the stage);
- * test_net checks that the two agree for every holder. */
-NET_HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
+/* The output port that packet x, in buffer b, will take in the switch that
+ * b's link leads to (0 when the link goes down to a processor). */
+NET_HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
 {
     uint32_t up, down;
     packet_route(net, x, &up, &down);
+    unsigned l = sw_layer(net, b >> 2);
+    if ((b & 3) >= 2) {             /* up, into the switch of layer l + 1 */
+        bool turns = (up >> (l + 1)) == 0;
+        return turns ? (down >> l) & 1 : 2 + ((up >> l) & 1);
+    }
+    /* Down, into an up port of layer l - 1: bit l - 2 of down (from layer
+     * 1, nothing: the shift by one more makes it 0 without a branch). */
+    return ((down << 1) >> (l - 1)) & 1;
+}
+
+/* Where a packet that holder h sends will go once it is on the link, but
+ * for the port it takes there: 4S for switch S ahead, whose buffer 4S + q
+ * its route names (q: next_port, for an adapter route_out at layer 1); or
+ * on the last link down, p << 1 | plane for processor p. *class is its
+ * arrival class (net.h): the port it arrives on, or ARRIVE_DELIVERY. This
+ * is claim_heading's walk written out for the hot path (built on
+ * claim_heading it costs 4% more host instructions in the stage); test_net
+ * checks that the two agree for every holder. */
+NET_HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
+{
     if (is_adapter(net, h)) {
         uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
-        uint32_t s = sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
         *class = topo_proc_port(p);
-        return 4 * s + route_out(up, down, 1, true);
+        return 4 * sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
     }
     uint32_t s = h >> 2;
     unsigned q = h & 3, l = sw_layer(net, s);
     if (q >= 2) {                   /* up, into a down port of the switch above */
-        uint32_t upper = topo_up_switch(l, s, q - 2) + net->half;
         *class = topo_up_arrival_port(l, s);
-        return 4 * upper + route_out(up, down, l + 1, true);
+        return 4 * (topo_up_switch(l, s, q - 2) + net->half);
     }
     if (l == 1) {                   /* down the last link */
         uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
         *class = ARRIVE_DELIVERY;
         return topo_down_proc(sw_j(net, s), q) << 1 | plane;
     }
-    uint32_t below = topo_down_switch(l, s, q) - net->half;
     *class = 2 + topo_down_arrival_port(l, s);
-    return 4 * below + ((down >> (l - 2)) & 1);
+    return 4 * (topo_down_switch(l, s, q) - net->half);
+}
+
+/* Where packet x, sent by holder h, will go once it is on the link: the
+ * buffer that its route names in the switch ahead, which it will try to
+ * enter in the next stage d (for adaptive routing, on the way up, u0:
+ * stage d chooses), or on the last link down, p << 1 | plane for processor
+ * p; with its arrival class. Stage e adds to hop_switch the port kept in
+ * the place word of a buffer's head, or for an adapter's packet the first
+ * port of its route. */
+NET_HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
+{
+    uint32_t base = hop_switch(net, h, class);
+    if (is_adapter(net, h)) {
+        uint32_t up, down;
+        packet_route(net, x, &up, &down);
+        return base + route_out(up, down, 1, true);
+    }
+    return base + next_port(net, h, x);
 }
 
 /* The links a packet has crossed: in a buffer of switch layer l, or on a

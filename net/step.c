@@ -37,10 +37,12 @@
  * What moves is a packet's pool index (net.h): the claimants are holders
  * (buffers and adapters) listed by index, and the packets on links are
  * listed with the buffer they go to and the holder of their link's slot. A
- * hop is a buffer's head copied to a list in stage e, which reads the
- * packet's route to find the buffer, and from the list to the places of
- * that buffer in stage d; the packet's record in the pool is not read
- * (net_internal.h explains the slots).
+ * hop is a buffer's head copied to a list in stage e, which finds the
+ * buffer it goes to from the topology and the port kept in its place word,
+ * and from the list to the places of that buffer in stage d, which reads
+ * the packet's route word for the port it will take after that; the
+ * packet's record in the pool is not read (net_internal.h explains the
+ * slots and place words).
  *
  * Waiting packets sleep. Under load most packets in flight are waiting, and
  * handling each of them every timestep only to see it fail again would make
@@ -301,7 +303,7 @@ static uint32_t claimant_packet(const Net *net, uint32_t h)
     if (is_adapter(net, h))
         return net->out_slot[adapter_proc(net, h)];
     Buffer *buf = &net->buffers[h];
-    return places_of(net, buf, h)[buf->head];
+    return place_packet(places_of(net, buf, h)[buf->head]);
 }
 
 /* For an observer: records where claimant h's packet is, for its events,
@@ -641,7 +643,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         cap = ring_capacity(c, buf);
     }
     unsigned at = buf->head + count;
-    places[at >= cap ? at - cap : at] = x;
+    places[at >= cap ? at - cap : at] = place_word(x, next_port(c, b, x));
     /* Behind another packet, a packet is a buffer collision, unless that
      * packet leaves in this stage e and this one is then at the head. That
      * can happen only to the one right behind the head, which is listed
@@ -670,7 +672,8 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
 
 /* Stage d, round by round: first every packet arriving on a d0 port, then
  * d1, u0 and u1 (see the head of this file). Each round prefetches, AHEAD
- * entries on, the buffer the packet there will enter. */
+ * entries on, the buffer the packet there will enter and its route word
+ * (for the port of its place word). */
 NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
 {
     size_t entered = 0;
@@ -682,10 +685,13 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
     for (unsigned q = 0; q < 4; q++) {
         const OnLink *items = ln->on_links[q].items;
         size_t n = ln->on_links[q].n;
-        for (size_t i = 0; i < AHEAD && i < n; i++)
+        for (size_t i = 0; i < AHEAD && i < n; i++) {
             PREFETCH(&fixed.buffers[items[i].target]);
+            PREFETCH(&fixed.routes[items[i].packet]);
+        }
         for (size_t i = 0; i < n; i++) {
             PREFETCH(&fixed.buffers[items[i + AHEAD].target]);
+            PREFETCH(&fixed.routes[items[i + AHEAD].packet]);
             entered += forward_on_link(net, &fixed, ln, &out, &max_count, &items[i], q, observed);
         }
     }
@@ -705,15 +711,19 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, bool common)
 INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint32_t h,
                          bool observed)
 {
-    /* Its packet, and where it will go. */
-    uint32_t x;
-    Buffer *buf = &c->buffers[h];
-    if (is_adapter(c, h))
-        x = c->out_slot[adapter_proc(c, h)];
-    else
-        x = places_of(c, buf, h)[buf->head];
+    /* Its packet, and where it will go: for a buffer's head, from the port
+     * that its place word keeps (no route is read). */
+    uint32_t x, target;
     unsigned class;
-    uint32_t target = hop_target(c, h, x, &class);
+    Buffer *buf = &c->buffers[h];
+    if (is_adapter(c, h)) {
+        x = c->out_slot[adapter_proc(c, h)];
+        target = hop_target(c, h, x, &class);
+    } else {
+        uint32_t word = places_of(c, buf, h)[buf->head];
+        x = place_packet(word);
+        target = hop_switch(c, h, &class) + place_port(word);
+    }
     /* The holder of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t sh = h;
@@ -790,7 +800,7 @@ static void take_back_collisions(Net *net, NetLane *ln)
             PREFETCH(&net->buffers[e[i + AHEAD].buffer]);
         uint32_t b = e[i].buffer;
         Buffer *buf = &net->buffers[b];
-        if (places_of(net, buf, b)[buf->head] == e[i].packet) {
+        if (place_packet(places_of(net, buf, b)[buf->head]) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
             ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
             ln->stats->buffer_total--;
