@@ -5,9 +5,10 @@
  * It works on CpuRegs, the scalar registers an ordinary instruction reads
  * and writes, and touches the Cpu itself only on the rare paths (faults,
  * HALT, stalls, IN/OUT/PRINT). cpu_exec copies the registers in and out
- * around one step; cpu_run_private keeps them in a local copy, which the
- * compiler holds in machine registers, for a whole run of private
- * instructions.
+ * around one step; the timestep loop keeps them in a local copy, which the
+ * compiler holds in machine registers, for a whole visit: a run of private
+ * instructions (cpu_run_private), or an external one and the private ones
+ * after it.
  *
  * The dispatch is a plain switch on the operation, with no default, so the
  * compiler proves that every operation of isa.def is handled; OPR's operand
@@ -277,8 +278,9 @@ static inline bool cpu_opr_is_external(uint32_t n)
 }
 
 /* Runs up to `limit` instructions, one per timestep, that touch nothing but
- * the processor and its own memory; stops before an external operation and
- * before an instruction that would fault, and returns how many ran. The
+ * the processor and its own memory, on its registers r; stops before an
+ * external operation and before an instruction that would fault, and
+ * returns how many ran. The
  * machine uses it to let a processor run ahead of the timestep loop, which
  * gives the same result as lockstep because nothing else can observe these
  * instructions (emu/machine.h explains the bookkeeping).
@@ -286,27 +288,26 @@ static inline bool cpu_opr_is_external(uint32_t n)
  * Every fault is detected before the faulting instruction changes any
  * register, so undoing the fault fields undoes the instruction, which then
  * faults again in lockstep at its own timestep. */
-CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuMemory mem, const CpuBus *bus, uint32_t limit)
+CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
+                                      uint32_t limit)
 {
-    CpuRegs r;
     uint32_t left = limit;              /* (counting down keeps one register free) */
-    cpu_regs_load(&r, cpu);
     for (; left != 0; left--) {
-        if (!cpu_fetch(&r, mem))
+        if (!cpu_fetch(r, mem))
             break;                      /* a fetch fault: leave it to lockstep */
-        uint8_t byte = cpu_byte(&r);
-        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r.oreg | ISA_IMM(byte)))
+        uint8_t byte = cpu_byte(r);
+        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r->oreg | ISA_IMM(byte)))
             break;
-        if (cpu_step_byte(cpu, &r, mem, bus, byte) != STEP_EXECUTED) {
+        if (cpu_step_byte(cpu, r, mem, bus, byte) != STEP_EXECUTED) {
             cpu->state = CPU_RUNNING;   /* undo the fault */
             cpu->fault = FAULT_NONE;
             cpu->fault_value = 0;
             break;
         }
     }
-    cpu_regs_store(cpu, &r);
     return limit - left;
 }
+
 
 #undef CPU_LOAD
 #undef CPU_STORE

@@ -261,20 +261,27 @@ static void run_share(void *arg, unsigned index)
         for (; bits; bits &= bits - 1) {
             uint32_t p = w * 64 + lowest_bit(bits);
             Cpu *cpu = &cpus[p];
-            uint32_t ran = limit ? cpu_run_private(cpu, mem, &bus, limit) : 0;
+            /* One visit, on the processor's registers in locals: its private
+             * instructions from t on, or else its external one at t and then
+             * its private ones from t + 1 on, which can run now as they would
+             * at its next visit (nothing can observe them in between either). */
+            CpuRegs r;
+            cpu_regs_load(&r, cpu);
+            uint32_t ran = limit ? cpu_run_private(cpu, &r, mem, &bus, limit) : 0;
             if (ran) {                      /* timesteps t .. t + ran - 1 */
+                cpu_regs_store(cpu, &r);
                 sh->ahead[slot]++;
                 sh->ahead[(t + ran) % DUE_SLOTS]--;
                 schedule(m, sh, p, t + ran);
                 continue;
             }
-            switch (cpu_exec(cpu, mem, &bus)) {
+            CpuStep step = cpu_step_regs(cpu, &r, mem, &bus);
+            if (step == STEP_EXECUTED && limit > 1)
+                ran = cpu_run_private(cpu, &r, mem, &bus, limit - 1);
+            cpu_regs_store(cpu, &r);
+            switch (step) {
             case STEP_EXECUTED:
                 executed++;
-                /* Its private instructions from t + 1 on can run now, as
-                 * they would at its next visit: nothing can observe them
-                 * in between either. */
-                ran = limit > 1 ? cpu_run_private(cpu, mem, &bus, limit - 1) : 0;
                 if (ran) {                  /* timesteps t + 1 .. t + ran */
                     sh->ahead[(t + 1) % DUE_SLOTS]++;
                     sh->ahead[(t + 1 + ran) % DUE_SLOTS]--;
