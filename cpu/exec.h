@@ -288,26 +288,29 @@ static inline bool cpu_opr_is_external(uint32_t n)
  * Every fault is detected before the faulting instruction changes any
  * register, so undoing the fault fields undoes the instruction, which then
  * faults again in lockstep at its own timestep. */
-CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
-                                      uint32_t limit)
+CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const CpuBus *bus,
+                                 uint32_t limit)
 {
+    CpuRegs r = *regs;   /* (a copy of its own: GCC then keeps iaddr in one
+                            register across the loop, 2 instructions a byte
+                            fewer than working on *regs) */
     uint32_t left = limit;              /* (counting down keeps one register free) */
     for (; left != 0; left--) {
-        if (!cpu_fetch(r, mem))
+        if (!cpu_fetch(&r, mem))
             break;                      /* a fetch fault: leave it to lockstep */
-        uint8_t byte = cpu_byte(r);
-        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r->oreg | ISA_IMM(byte)))
+        uint8_t byte = cpu_byte(&r);
+        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r.oreg | ISA_IMM(byte)))
             break;
-        if (cpu_step_byte(cpu, r, mem, bus, byte) != STEP_EXECUTED) {
+        if (cpu_step_byte(cpu, &r, mem, bus, byte) != STEP_EXECUTED) {
             cpu->state = CPU_RUNNING;   /* undo the fault */
             cpu->fault = FAULT_NONE;
             cpu->fault_value = 0;
             break;
         }
     }
+    *regs = r;
     return limit - left;
 }
-
 
 #undef CPU_LOAD
 #undef CPU_STORE
