@@ -39,7 +39,9 @@ typedef enum CpuStep {
     STEP_EXECUTED,   /* executed one byte, and goes on running */
     STEP_HALTED,     /* executed HALT: the processor is now CPU_HALTED */
     STEP_STALLED,    /* an IN or OUT could not complete; try again next timestep */
-    STEP_FAULTED     /* the byte faulted; the processor is now CPU_FAULTED */
+    STEP_FAULTED,    /* the byte faulted; the processor is now CPU_FAULTED */
+    STEP_EXTERNAL    /* (a run of private instructions only, cpu/exec.h: the
+                        byte is an external operation, and was not executed) */
 } CpuStep;
 
 typedef enum CpuWait { WAIT_NONE, WAIT_IN, WAIT_OUT } CpuWait;

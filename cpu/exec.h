@@ -101,6 +101,17 @@ CPU_HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
     return STEP_EXECUTED;
 }
 
+/* Whether OPR operation n reaches outside the processor -- the network,
+ * the host, the clock or the end of the run -- or faults: such operations
+ * always run in lockstep, at their own timestep. */
+static inline bool cpu_opr_is_external(uint32_t n)
+{
+    const uint32_t external = 1u << OPR_IN | 1u << OPR_OUT | 1u << OPR_PRINT |
+                              1u << OPR_HALT | 1u << OPR_TIME;
+    const uint32_t lockstep = external | ~(uint32_t)ISA_OPR_DEFINED_MASK;
+    return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
+}
+
 /* An OPR operation with operand n; `next` is the address of the next byte. */
 CPU_HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
                              uint32_t n, uint32_t next)
@@ -202,9 +213,11 @@ CPU_HOT uint8_t cpu_byte(const CpuRegs *r)
     return (uint8_t)(r->ibuf >> (8 * (r->pc & 3)));
 }
 
-/* Executes `byte`, the byte at pc (fetched), on registers r of processor cpu. */
+/* Executes `byte`, the byte at pc (fetched), on registers r of processor cpu.
+ * In a run of private instructions (`private_run`, a constant where it is
+ * inlined), an external operation is not executed: STEP_EXTERNAL. */
 CPU_HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
-                              uint8_t byte)
+                              uint8_t byte, bool private_run)
 {
     uint32_t operand = r->oreg | ISA_IMM(byte);
     uint32_t next = r->pc + 1;
@@ -243,7 +256,11 @@ CPU_HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
     case OP_ADJ:    { r->sp += operand; break; }
     case OP_BR:     { next += operand; break; }
     case OP_BRT:    { if (r->areg != 0) next += operand; break; }
-    case OP_OPR:    { return cpu_step_opr(cpu, r, mem, bus, operand, next); }
+    case OP_OPR: {
+        if (private_run && cpu_opr_is_external(operand))
+            return STEP_EXTERNAL;
+        return cpu_step_opr(cpu, r, mem, bus, operand, next);
+    }
     }
     return cpu_done(r, next);
 }
@@ -253,7 +270,7 @@ CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
 {
     if (!cpu_fetch(r, mem))
         return cpu_fault(cpu, FAULT_FETCH_ADDRESS, r->pc);
-    return cpu_step_byte(cpu, r, mem, bus, cpu_byte(r));
+    return cpu_step_byte(cpu, r, mem, bus, cpu_byte(r), false);
 }
 
 /* Executes exactly one byte of processor `cpu`, whose memory is `mem`. */
@@ -266,16 +283,6 @@ CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
     return step;
 }
 
-/* Whether OPR operation n reaches outside the processor -- the network,
- * the host, the clock or the end of the run -- or faults: such operations
- * always run in lockstep, at their own timestep. */
-static inline bool cpu_opr_is_external(uint32_t n)
-{
-    const uint32_t external = 1u << OPR_IN | 1u << OPR_OUT | 1u << OPR_PRINT |
-                              1u << OPR_HALT | 1u << OPR_TIME;
-    const uint32_t lockstep = external | ~(uint32_t)ISA_OPR_DEFINED_MASK;
-    return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
-}
 
 /* Runs up to `limit` instructions, one per timestep, that touch nothing but
  * the processor and its own memory, on its registers r; stops before an
@@ -298,13 +305,13 @@ CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const C
     for (; left != 0; left--) {
         if (!cpu_fetch(&r, mem))
             break;                      /* a fetch fault: leave it to lockstep */
-        uint8_t byte = cpu_byte(&r);
-        if (ISA_OP(byte) == OP_OPR && cpu_opr_is_external(r.oreg | ISA_IMM(byte)))
-            break;
-        if (cpu_step_byte(cpu, &r, mem, bus, byte) != STEP_EXECUTED) {
-            cpu->state = CPU_RUNNING;   /* undo the fault */
-            cpu->fault = FAULT_NONE;
-            cpu->fault_value = 0;
+        CpuStep step = cpu_step_byte(cpu, &r, mem, bus, cpu_byte(&r), true);
+        if (step != STEP_EXECUTED) {
+            if (step != STEP_EXTERNAL) {
+                cpu->state = CPU_RUNNING;   /* undo the fault */
+                cpu->fault = FAULT_NONE;
+                cpu->fault_value = 0;
+            }
             break;
         }
     }

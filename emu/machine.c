@@ -302,6 +302,8 @@ static void run_share(void *arg, unsigned index)
                 faulted++;
                 stopped++;
                 break;
+            case STEP_EXTERNAL:             /* (never: a lockstep step executes it) */
+                break;
             }
             cpu->ready = 0;                 /* waits, or has stopped */
         }

@@ -492,6 +492,37 @@ static void lockstep_operations(void)
     CHECK(cpu_opr_is_external(UINT32_MAX));
 }
 
+/* A run of private instructions (the machine's run-ahead) stops before an
+ * external operation, prefix bytes included, without executing it, and
+ * before a byte that would fault, leaving the processor running; it runs
+ * no more than its limit. */
+static void private_runs(void)
+{
+    RIG(0x35,                   /* LDC 5 */
+        0x82,                   /* ADDC 2 */
+        0xd1, 0xf1,             /* PFIX 1; OPR 1 = OUT */
+        0x40);                  /* ILLEGAL */
+    CpuRegs regs;
+    cpu_regs_load(&regs, &r->cpu);
+    CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 1), 1);
+    CHECK_EQ(regs.areg, 5);
+    CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 60), 2);   /* ADDC, PFIX */
+    cpu_regs_store(&r->cpu, &regs);
+    CHECK_EQ(r->cpu.areg, 7);
+    CHECK_EQ(r->cpu.pc, 3);     /* at the OPR byte of OUT, not executed */
+    CHECK_EQ(r->cpu.oreg, 0x10);
+    CHECK_EQ(r->dbl.outs, 0);
+    CHECK_EQ(r->cpu.state, CPU_RUNNING);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);   /* OUT, in lockstep */
+    CHECK_EQ(r->dbl.outs, 1);
+    cpu_regs_load(&regs, &r->cpu);
+    CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 60), 0);   /* ILLEGAL */
+    CHECK_EQ(r->cpu.state, CPU_RUNNING);
+    CHECK_EQ(r->cpu.fault, FAULT_NONE);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);    /* it faults in lockstep */
+    rig_free(r);
+}
+
 int main(void)
 {
     RUN(prefix_arithmetic);
@@ -510,5 +541,6 @@ int main(void)
     RUN(self_modifying_code);
     RUN(boot_state);
     RUN(lockstep_operations);
+    RUN(private_runs);
     return CHECK_EXIT();
 }
