@@ -133,12 +133,12 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32
 
 /* Where stages d and e append, held in locals while their loops run: the
  * ends of the lane's next lists of claimants and of packets on links, and
- * of its list of packets right behind a head. Through the
- * lane, every push would load and store the list's length again (the
- * compiler cannot tell those stores from the loop's stores to buffers);
- * here they stay in registers or the stack. Calls that push to the lane
- * themselves (wake_buffer, claim_failed, grow_ring's neighbours do not)
- * are bracketed by appends_close and appends_open. */
+ * of its list of packets right behind a head. Through the lane, every push
+ * would load and store the list's length again (the compiler cannot tell
+ * those stores from the loop's stores to buffers); here they stay in
+ * registers or on the stack. The calls that push to the lane themselves
+ * (wake_buffer, claim_failed) are bracketed by appends_close and
+ * appends_open. */
 typedef struct Appends {
     uint32_t *claimer;
     OnLink *on_link[ARRIVAL_CLASSES];
