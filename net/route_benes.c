@@ -217,16 +217,14 @@ static inline void benes_walk(const uint32_t *src, const uint32_t *dst, const ui
  * a path or an even cycle is the parity of the steps of a walk from the
  * first packet in either direction: so a walk each way colours the set as
  * benes_colour would, without chains or a queue (a test compares them).
- * The heads are cleared as benes_unlink does, in the loop that partitions
- * the group as benes_partition does. */
+ * The heads are cleared as benes_unlink does, from the terminal arrays. */
 static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
                                  size_t a, size_t b, unsigned l)
 {
-    uint32_t *order = r->order, *spill = r->spill + a;
-    const uint32_t *src = p->src, *dst = p->dst;
     if (b - a < 2 || l >= r->k)
         return;
     unsigned shift = l - 1;
+    const uint32_t *order = r->order, *src = p->src, *dst = p->dst;
     uint32_t *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = r->side;
     for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
@@ -243,21 +241,14 @@ static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
         benes_walk(src, dst, head_s, head_d, side, root, 0, shift, true);
         benes_walk(src, dst, head_s, head_d, side, root, 0, shift, false);
     }
-    size_t zeros = a, ones = 0;
-    for (size_t i = a; i < b; i++) {            /* (as in benes_partition) */
+    for (size_t i = a; i < b; i++) {            /* zero again for the next group */
         uint32_t x = order[i];
-        unsigned one = side[x];
-        head_s[src[x] >> shift] = 0;            /* zero again for the next group */
+        head_s[src[x] >> shift] = 0;
         head_d[dst[x] >> shift] = 0;
-        routes[x].routing |= (uint32_t)one << shift;
-        spill[ones] = x;
-        order[zeros] = x;
-        ones += one;
-        zeros += 1u - one;
     }
-    memcpy(order + zeros, spill, ones * sizeof *order);
-    benes_level_distinct(r, p, routes, a, zeros, l + 1);
-    benes_level_distinct(r, p, routes, zeros, b, l + 1);
+    size_t zeros = benes_partition(r, routes, a, b, shift);
+    benes_level_distinct(r, p, routes, a, a + zeros, l + 1);
+    benes_level_distinct(r, p, routes, a + zeros, b, l + 1);
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
