@@ -283,14 +283,13 @@ CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
     return step;
 }
 
-
 /* Runs up to `limit` instructions, one per timestep, that touch nothing but
  * the processor and its own memory, on its registers r; stops before an
  * external operation and before an instruction that would fault, and
- * returns how many ran. The
- * machine uses it to let a processor run ahead of the timestep loop, which
- * gives the same result as lockstep because nothing else can observe these
- * instructions (emu/machine.h explains the bookkeeping).
+ * returns how many ran. The machine uses it to let a processor run ahead
+ * of the timestep loop, which gives the same result as lockstep because
+ * nothing else can observe these instructions (emu/machine.h explains the
+ * bookkeeping).
  *
  * Every fault is detected before the faulting instruction changes any
  * register, so undoing the fault fields undoes the instruction, which then

@@ -31,9 +31,9 @@
  * not as it leaves (stage e, where the packet is known only once its
  * buffer is read), since a place keeps the port the packet will take next
  * with it. The pool's record of the packet is read when it is made and
- * delivered only (docs/performance.md, items 39 and 40). Input ports are FIFOs threaded through
- * the packets in the pool. Packets there are named by index (from 1: 0 is
- * NET_NIL).
+ * delivered only (docs/performance.md, items 39 and 40). Input ports are
+ * FIFOs threaded through the packets in the pool. Packets there are named
+ * by index (from 1: 0 is NET_NIL).
  *
  * The four network sub-stages of a timestep (machine.md 4a-4e) are one call,
  * net_step; the processors (stage 1), routing (2) and injection (3) happen
@@ -139,9 +139,9 @@ enum { INLINE_PLACES = 5 };
  * state of the channel it sends into (an adapter: its processor's link),
  * so that a packet leaving a buffer touches this Buffer only, and a packet
  * entering one the Buffer it enters and its route word (Net.routes). Both
- * are called holders: of their places, and of the slot of their channel (with --duplex
- * half a link's one slot is held by the down port of the switch above it;
- * net_internal.h, slot_holder). */
+ * are called holders: of their places, and of the slot of their channel
+ * (with --duplex half a link's one slot is held by the down port of the
+ * switch above it; net_internal.h, slot_holder). */
 typedef struct Buffer {
     uint16_t count;        /* packets in it */
     uint16_t head;         /* the place of its head */
