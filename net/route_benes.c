@@ -25,7 +25,7 @@
  * destination, then to the other. Puts the batch positions of plane 0 and
  * then plane 1 into r->order, each in batch order; returns plane 0's size.
  * Sets *distinct when no source repeats in the batch and no destination
- * within a plane (benes_level_distinct). */
+ * within a plane (benes_distinct). */
 static size_t benes_split(Router *r, const RouteRequest *reqs, size_t n,
                           Route *routes, bool *distinct)
 {
@@ -165,22 +165,22 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
     benes_level(r, reqs, routes, a + zeros, b, l + 1);
 }
 
-/* What the walk of one plane reads and writes: the packets' terminals
- * (src[x], dst[x]: copied from the requests, which are larger, into arrays
- * the general way uses for its chains) and the plane's terminal heads. */
+/* What the walk of one plane reads and writes: the packets' keys by source
+ * and by destination (ks[x], kd[x]: arrays the general way uses for its
+ * chains, which it does not need here), and the plane's heads by key. */
 typedef struct BenesPlane {
-    const uint32_t *src, *dst;
+    uint32_t *ks, *kd;
     uint32_t *head_s, *head_d;
 } BenesPlane;
 
 /* One step of a walk (benes_walk) from packet *x of sub-network *side_x to
- * its partner by the terminals `term` (sources or destinations) and their
+ * its partner by the keys `key` (by source or by destination) and their
  * heads: false if there is none or it has a sub-network already, else the
  * partner takes the other one and becomes *x. */
-static inline bool benes_step(const uint32_t *term, const uint32_t *head, uint8_t *side,
-                              unsigned shift, uint32_t *x, unsigned *side_x)
+static inline bool benes_step(const uint32_t *key, const uint32_t *head, uint8_t *side,
+                              uint32_t bit, uint32_t *x, unsigned *side_x)
 {
-    uint32_t y = head[(term[*x] >> shift) ^ 1];
+    uint32_t y = head[key[*x] ^ bit];
     if (y == 0 || side[y - 1] != ROUTE_UNSET)
         return false;
     *x = y - 1;
@@ -189,66 +189,82 @@ static inline bool benes_step(const uint32_t *term, const uint32_t *head, uint8_
     return true;
 }
 
-/* Walks from packet x, of sub-network side_x, to its partner by source
- * (terminal s ^ 1) if `by_source`, else by destination (d ^ 1), then to
- * that one's partner of the other kind, and so on, giving each the other
- * sub-network from the one before, until the walk meets a packet that has
- * one or has no partner. The arrays are passed one by one: read through a
- * structure, they would be read again after every store to `side`, which
- * as bytes may alias it. */
-static inline void benes_walk(const uint32_t *src, const uint32_t *dst, const uint32_t *head_s,
+/* Walks from packet x, of sub-network side_x, to its partner by source if
+ * `by_source`, else by destination, then to that one's partner of the other
+ * kind, and so on, giving each the other sub-network from the one before,
+ * until the walk meets a packet that has one or has no partner. The arrays
+ * are passed one by one: read through a structure, they would be read again
+ * after every store to `side`, which as bytes may alias it. */
+static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint32_t *head_s,
                               const uint32_t *head_d, uint8_t *side, uint32_t x,
-                              unsigned side_x, unsigned shift, bool by_source)
+                              unsigned side_x, uint32_t bit, bool by_source)
 {
-    if (!by_source && !benes_step(dst, head_d, side, shift, &x, &side_x))
+    if (!by_source && !benes_step(kd, head_d, side, bit, &x, &side_x))
         return;
-    while (benes_step(src, head_s, side, shift, &x, &side_x) &&
-           benes_step(dst, head_d, side, shift, &x, &side_x))
+    while (benes_step(ks, head_s, side, bit, &x, &side_x) &&
+           benes_step(kd, head_d, side, bit, &x, &side_x))
         ;
 }
 
-/* benes_level for a plane whose sources and destinations are all distinct, as
- * when every processor sends at once: then no two packets of a sub-network
- * share a terminal (its packets came from distinct ones below, split in
- * pairs), so each packet has at most one source partner and one destination
- * partner, and its linked set is a path or a cycle alternating the two
- * kinds of partner, of even length. Breadth first from the set's first
- * packet, a packet's sub-network is the parity of its distance, which along
- * a path or an even cycle is the parity of the steps of a walk from the
- * first packet in either direction: so a walk each way colours the set as
- * benes_colour would, without chains or a queue (a test compares them).
- * The heads are cleared as benes_unlink does, from the terminal arrays. */
-static void benes_level_distinct(Router *r, const BenesPlane *p, Route *routes,
-                                 size_t a, size_t b, unsigned l)
+/* The looping algorithm for a plane whose sources and destinations are all
+ * distinct, as when every processor sends at once, over the packets
+ * order[a..b): every sub-network of a level at once, with no partition.
+ *
+ * A packet's key by source at level l is its source with bits 0..l-2
+ * replaced by the up ports b1..b(l-1) it took below (its sub-network): the
+ * index of the layer-l switch it goes up through, times two, plus the bit
+ * it enters on. Its source partner is the packet whose key differs in bit
+ * l-1 alone, and the same holds for keys by destination (the layer-l switch
+ * it comes down through). Since its sources and destinations are distinct,
+ * no two packets share a key, so each packet has at most one partner of
+ * each kind, and its linked set is a path or a cycle alternating the two
+ * kinds, of even length, within its sub-network. Breadth first from the
+ * set's first packet (benes_colour), a packet's sub-network is the parity
+ * of its distance, which along a path or an even cycle is the parity of
+ * the steps of a walk from the first packet in either direction: so a
+ * walk each way colours the set as benes_colour would, without chains or
+ * a queue (a test compares them). The sets of different sub-networks never
+ * meet, and each sub-network's packets are met in batch order, as its own
+ * group would be: so one pass over all of them gives every sub-network the
+ * colouring that benes_level gives it group by group. Then bit l-1 of both
+ * keys becomes the up port taken, which makes them the keys of level l + 1,
+ * and after the last level bits 0..k-2 of a key are the route's up ports.
+ * The heads are cleared again at each level, for the next. */
+static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t a, size_t b)
 {
-    if (b - a < 2 || l >= r->k)
-        return;
-    unsigned shift = l - 1;
-    const uint32_t *order = r->order, *src = p->src, *dst = p->dst;
-    uint32_t *head_s = p->head_s, *head_d = p->head_d;
+    const uint32_t *order = r->order;
+    uint32_t *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = r->side;
-    for (size_t i = a; i < b; i++) {            /* each terminal's one packet */
-        uint32_t x = order[i];
-        head_s[src[x] >> shift] = x + 1;
-        head_d[dst[x] >> shift] = x + 1;
-        side[x] = ROUTE_UNSET;
+    if (b - a < 2)
+        return;                     /* a lone packet: sub-network 0 throughout */
+    for (unsigned l = 1; l < r->k; l++) {
+        uint32_t bit = 1u << (l - 1);
+        for (size_t i = a; i < b; i++) {        /* each key's one packet */
+            uint32_t x = order[i];
+            head_s[ks[x]] = x + 1;
+            head_d[kd[x]] = x + 1;
+            side[x] = ROUTE_UNSET;
+        }
+        for (size_t i = a; i < b; i++) {
+            uint32_t root = order[i];
+            if (side[root] != ROUTE_UNSET)
+                continue;
+            side[root] = 0;
+            benes_walk(ks, kd, head_s, head_d, side, root, 0, bit, true);
+            benes_walk(ks, kd, head_s, head_d, side, root, 0, bit, false);
+        }
+        for (size_t i = a; i < b; i++) {        /* zero again; the next keys */
+            uint32_t x = order[i], s = ks[x], d = kd[x];
+            uint32_t taken = (uint32_t)side[x] << (l - 1);
+            head_s[s] = 0;
+            head_d[d] = 0;
+            ks[x] = (s & ~bit) | taken;
+            kd[x] = (d & ~bit) | taken;
+        }
     }
-    for (size_t i = a; i < b; i++) {
-        uint32_t root = order[i];
-        if (side[root] != ROUTE_UNSET)
-            continue;
-        side[root] = 0;
-        benes_walk(src, dst, head_s, head_d, side, root, 0, shift, true);
-        benes_walk(src, dst, head_s, head_d, side, root, 0, shift, false);
-    }
-    for (size_t i = a; i < b; i++) {            /* zero again for the next group */
-        uint32_t x = order[i];
-        head_s[src[x] >> shift] = 0;
-        head_d[dst[x] >> shift] = 0;
-    }
-    size_t zeros = benes_partition(r, routes, a, b, shift);
-    benes_level_distinct(r, p, routes, a, a + zeros, l + 1);
-    benes_level_distinct(r, p, routes, a + zeros, b, l + 1);
+    uint32_t up_ports = route_low_mask(r->k - 1);
+    for (size_t i = a; i < b; i++)
+        routes[order[i]].routing = ks[order[i]] & up_ports;
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
@@ -265,9 +281,9 @@ static void benes_plane_job(void *arg, unsigned index)
 {
     BenesPlanes *job = arg;
     if (index == 0)
-        benes_level_distinct(job->r, &job->plane[0], job->routes, 0, job->n0, 1);
+        benes_distinct(job->r, &job->plane[0], job->routes, 0, job->n0);
     else if (index == 1)
-        benes_level_distinct(job->r, &job->plane[1], job->routes, job->n0, job->n, 1);
+        benes_distinct(job->r, &job->plane[1], job->routes, job->n0, job->n);
 }
 
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
@@ -278,18 +294,18 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
     bool distinct;
     size_t n0 = benes_split(r, reqs, n, routes, &distinct);
     if (distinct) {
-        uint32_t *src = r->next_s, *dst = r->next_d;   /* (no chains this way) */
-        for (size_t i = 0; i < n; i++) {
-            src[i] = reqs[i].src;
-            dst[i] = reqs[i].dst;
+        uint32_t *ks = r->next_s, *kd = r->next_d;     /* (no chains this way) */
+        for (size_t i = 0; i < n; i++) {        /* the keys of level 1 */
+            ks[i] = reqs[i].src;
+            kd[i] = reqs[i].dst;
         }
-        BenesPlanes job = { r, { { src, dst, r->head_s, r->head_d },
-                                 { src, dst, r->head_s1, r->head_d1 } }, routes, n0, n };
+        BenesPlanes job = { r, { { ks, kd, r->head_s, r->head_d },
+                                 { ks, kd, r->head_s1, r->head_d1 } }, routes, n0, n };
         if (r->runner && n >= r->parallel_min && n0 != 0 && n0 != n) {
             r->runner(r->runner_ctx, benes_plane_job, &job);
         } else {
-            benes_level_distinct(r, &job.plane[0], routes, 0, n0, 1);
-            benes_level_distinct(r, &job.plane[0], routes, n0, n, 1);
+            benes_distinct(r, &job.plane[0], routes, 0, n0);
+            benes_distinct(r, &job.plane[0], routes, n0, n);
         }
     } else {
         benes_level(r, reqs, routes, 0, n0, 1);
