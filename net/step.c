@@ -661,11 +661,11 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         ln->stats->buffer_total++;
         if (count == 1)
             *out->behind++ = (Behind){ b, x };
+        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_all) */
+            *max_count = count + 1u;
     } else {
         *out->claimer++ = b;
     }
-    if (count + 1u > *max_count)
-        *max_count = count + 1u;
     buf->count = (uint16_t)(count + 1);
     if (observed) {
         if (buf->entered++ == 0)
@@ -702,9 +702,12 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
         }
     }
     appends_close(&out, ln);
-    ln->stats->max_buffer = max_count;
-    if (entered)
+    if (entered) {
         ln->moved = true;
+        if (max_count == 0)          /* all entered empty buffers */
+            max_count = 1;
+    }
+    ln->stats->max_buffer = max_count;
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
