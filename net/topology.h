@@ -51,11 +51,12 @@ static inline unsigned topo_cmin(uint32_t p, uint32_t q)
 static inline uint32_t topo_proc_switch(uint32_t p) { return p >> 1; }
 static inline unsigned topo_proc_port(uint32_t p) { return p & 1; }
 
-/* Up port b of switch (l, j), l < k: the index of the switch above. */
+/* Up port b (0 or 1) of switch (l, j), l < k: the index of the switch
+ * above. (Bit l-1 of j replaced by b, as j plus the difference: with the
+ * bit at hand for the arrival port, the fewest host instructions.) */
 static inline uint32_t topo_up_switch(unsigned l, uint32_t j, unsigned b)
 {
-    uint32_t bit = 1u << (l - 1);
-    return (j & ~bit) | (b ? bit : 0);
+    return j + (((uint32_t)b - ((j >> (l - 1)) & 1u)) << (l - 1));
 }
 
 /* ...and the down port on which it arrives there. */
@@ -64,11 +65,11 @@ static inline unsigned topo_up_arrival_port(unsigned l, uint32_t j)
     return (j >> (l - 1)) & 1;
 }
 
-/* Down port d of switch (l, j), l > 1: the index of the switch below. */
+/* Down port d (0 or 1) of switch (l, j), l > 1: the index of the switch
+ * below (bit l-2 of j replaced by d, as in topo_up_switch). */
 static inline uint32_t topo_down_switch(unsigned l, uint32_t j, unsigned d)
 {
-    uint32_t bit = 1u << (l - 2);
-    return (j & ~bit) | (d ? bit : 0);
+    return j + (((uint32_t)d - ((j >> (l - 2)) & 1u)) << (l - 2));
 }
 
 /* ...and the up port on which it arrives there. */
