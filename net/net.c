@@ -712,6 +712,8 @@ int net_check(Net *net, char *err, size_t size)
         if (f->head >= ring_capacity(net, f) && f->count)
             BROKEN("net/%s: head at place %u of a ring of %u", name, f->head,
                    ring_capacity(net, f));
+        if (net->rings == NULL && f->head != 0)
+            BROKEN("net/%s: head at place %u of its own places, not the first", name, f->head);
         if (f->entered)
             BROKEN("net/%s: entry count not reset", name);
         if (f->sleepers && f->count < net->cfg.buffer)

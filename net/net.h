@@ -135,7 +135,9 @@ enum { INLINE_PLACES = 5 };
 
 /* An output port q of switch S, or (from index 4 * nswitches on) a
  * processor's network adapter in one plane: half a cache line. It holds the
- * port's output buffer, a cyclic FIFO of packets in its places, and the
+ * port's output buffer, a FIFO of packets in its places (its own places,
+ * head first: a packet that leaves moves the others up; or a cyclic ring
+ * for deeper buffers), and the
  * state of the channel it sends into (an adapter: its processor's link),
  * so that a packet leaving a buffer touches this Buffer only, and a packet
  * entering one the Buffer it enters and its route word (Net.routes). Both
@@ -144,7 +146,7 @@ enum { INLINE_PLACES = 5 };
  * switch above it; net_internal.h, slot_holder). */
 typedef struct Buffer {
     uint16_t count;        /* packets in it */
-    uint16_t head;         /* the place of its head */
+    uint16_t head;         /* the place of its head in its ring; 0 in its own places */
     uint8_t sleepers;      /* bit a: the packet arriving on port a of this
                               switch sleeps until this buffer has room */
     uint8_t flags;         /* SLOT_* (net_internal.h): its slot's state */

@@ -648,8 +648,13 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         places = c->rings[b];
         cap = ring_capacity(c, buf);
     }
-    unsigned at = buf->head + count;
-    places[at >= cap ? at - cap : at] = place_word(x, next_port(c, b, x));
+    uint32_t word = place_word(x, next_port(c, b, x));
+    if (c->rings == NULL) {
+        places[count] = word;            /* (head first: net.h, Buffer) */
+    } else {
+        unsigned at = buf->head + count;
+        places[at >= cap ? at - cap : at] = word;
+    }
     /* Behind another packet, a packet is a buffer collision, unless that
      * packet leaves in this stage e and this one is then at the head. That
      * can happen only to the one right behind the head, which is listed
@@ -775,8 +780,12 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
          * Whether there is one is as good as random under load, so the
          * entry is written without a branch and counted only if there is
          * (the list has room for one more: lane_first_half). */
-        unsigned head = buf->head + 1u;
-        buf->head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
+        if (c->rings == NULL) {          /* the rest move up, the head first */
+            memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
+        } else {
+            unsigned head = buf->head + 1u;
+            buf->head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
+        }
         buf->count--;
         *out->claimer = h;
         out->claimer += buf->count != 0;

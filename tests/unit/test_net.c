@@ -356,6 +356,10 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
     buf->place[buf->head] ^= 1;
+    buf->head = 1;                      /* its own places are head first */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: head at place 1 of its own places, not the first");
+    buf->head = 0;
     buf->count = 3;                     /* more than it holds, and than B */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: overflow, 3 packets in 2 places");
