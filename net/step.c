@@ -592,7 +592,8 @@ static Shape shape_of(const Net *net)
  * (e->target), if there is room. `observed` is a constant in each copy of
  * the loop that calls it (an observer wants every event), so that the copy
  * run without one has no check for events left in it. Returns whether it
- * entered (forward_all counts what every packet would otherwise write to
+ * entered (forward_all counts those that did not, which are rarer than
+ * those that did, instead of what every packet would otherwise write to
  * the lane). */
 INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
                             uint32_t *max_count, const OnLink *e, unsigned q, bool observed)
@@ -687,7 +688,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
  * (for the port of its place word). */
 NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
 {
-    size_t entered = 0;
+    size_t listed = 0, refused = 0;  /* (refusals, rare, are what is counted) */
     Net fixed;                      /* (see copy_fixed) */
     copy_fixed(&fixed, net, shape);
     Appends out;
@@ -696,6 +697,7 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
     for (unsigned q = 0; q < 4; q++) {
         const OnLink *items = ln->on_links[q].items;
         size_t n = ln->on_links[q].n;
+        listed += n;
         for (size_t i = 0; i < AHEAD && i < n; i++) {
             PREFETCH(&fixed.buffers[items[i].target]);
             PREFETCH(&fixed.routes[items[i].packet]);
@@ -703,11 +705,12 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
         for (size_t i = 0; i < n; i++) {
             PREFETCH(&fixed.buffers[items[i + AHEAD].target]);
             PREFETCH(&fixed.routes[items[i + AHEAD].packet]);
-            entered += forward_on_link(net, &fixed, ln, &out, &max_count, &items[i], q, observed);
+            if (!forward_on_link(net, &fixed, ln, &out, &max_count, &items[i], q, observed))
+                refused++;
         }
     }
     appends_close(&out, ln);
-    if (entered) {
+    if (listed > refused) {          /* some entered */
         ln->moved = true;
         if (max_count == 0)          /* all entered empty buffers */
             max_count = 1;
@@ -721,7 +724,8 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
  * blocked; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
- * whether its packet is now on the link (commit_claims counts them). */
+ * whether its packet is now on the link (commit_claims counts the claims
+ * that failed, the rarer kind). */
 INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint32_t h,
                          bool observed)
 {
@@ -734,7 +738,7 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
         x = c->out_slot[adapter_proc(c, h)];
         target = hop_target(c, h, x, &class);
     } else {
-        uint32_t word = places_of(c, buf, h)[buf->head];
+        uint32_t word = c->rings == NULL ? buf->place[0] : c->rings[h][buf->head];
         x = place_packet(word);
         target = hop_switch(c, h, &class) + place_port(word);
     }
@@ -850,7 +854,7 @@ static void report_queued(Net *net, uint32_t b)
  * (commit_claim passes over the others, which lost in stage b). */
 NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed, Shape shape)
 {
-    uint64_t crossed = 0;
+    size_t failed = 0;               /* (failures, rarer, are what is counted) */
     const uint32_t *claimers = ln->claimers.items;
     size_t n = ln->claimers.n;
     Net fixed;                      /* (see copy_fixed) */
@@ -861,11 +865,12 @@ NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed, Shape shape)
     appends_open(&out, ln);
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&fixed.buffers[claimers[i + AHEAD]]);
-        crossed += commit_claim(net, &fixed, ln, &out, claimers[i], observed);
+        if (!commit_claim(net, &fixed, ln, &out, claimers[i], observed))
+            failed++;
     }
     appends_close(&out, ln);
-    ln->stats->links_crossed += crossed;
-    if (crossed)
+    ln->stats->links_crossed += n - failed;
+    if (n > failed)
         ln->moved = true;
 }
 
