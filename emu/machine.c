@@ -234,12 +234,13 @@ static uint32_t ahead_limit(const Machine *m)
 }
 
 /* Stage 1 for one share: each of its processors due at this timestep
- * either runs its private instructions ahead (as many as the limit allows)
- * or, when the next instruction reaches outside it, executes that one in
- * lockstep. A processor that stalls, halts or faults is not scheduled again;
- * the others are scheduled at the timestep of their next instruction. The
- * loop keeps what it needs in locals: the processors' stores could alias
- * the machine's fields as far as the compiler knows. */
+ * executes its instruction of this timestep in lockstep, and then runs its
+ * private instructions ahead (as many as the limit allows), up to the next
+ * one that reaches outside it. A processor that stalls, halts or faults is
+ * not scheduled again; the others are scheduled at the timestep of their
+ * next instruction. The loop keeps what it needs in locals: the
+ * processors' stores could alias the machine's fields as far as the
+ * compiler knows. */
 static void run_share(void *arg, unsigned index)
 {
     Machine *m = arg;
@@ -261,20 +262,15 @@ static void run_share(void *arg, unsigned index)
         for (; bits; bits &= bits - 1) {
             uint32_t p = w * 64 + lowest_bit(bits);
             Cpu *cpu = &cpus[p];
-            /* One visit, on the processor's registers in locals: its private
-             * instructions from t on, or else its external one at t and then
-             * its private ones from t + 1 on, which can run now as they would
-             * at its next visit (nothing can observe them in between either). */
+            /* One visit, on the processor's registers in locals: its
+             * instruction at t, in lockstep (external or not), then its
+             * private ones from t + 1 on, which can run now as they would at
+             * its next visit (nothing can observe them in between either).
+             * A run of private instructions stops before an external one, so
+             * most visits begin with one. */
             CpuRegs r;
             cpu_regs_load(&r, cpu);
-            uint32_t ran = limit ? cpu_run_private(cpu, &r, mem, &bus, limit) : 0;
-            if (ran) {                      /* timesteps t .. t + ran - 1 */
-                cpu_regs_store(cpu, &r);
-                sh->ahead[slot]++;
-                sh->ahead[(t + ran) % DUE_SLOTS]--;
-                schedule(m, sh, p, t + ran);
-                continue;
-            }
+            uint32_t ran = 0;
             CpuStep step = cpu_step_regs(cpu, &r, mem, &bus);
             if (step == STEP_EXECUTED && limit > 1)
                 ran = cpu_run_private(cpu, &r, mem, &bus, limit - 1);

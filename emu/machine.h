@@ -20,10 +20,11 @@
  * Running ahead. Between two instructions that reach outside it (IN, OUT,
  * PRINT, HALT, TIME, or one that faults), a processor's work is private:
  * nothing else in the machine can observe it, and nothing else can change
- * what it computes. So when a processor is due, it runs its private
- * instructions for several timesteps at once (cpu_run_private), with its
- * state in registers, and is next due at the timestep of the first
- * instruction it did not run. External instructions always execute at their
+ * what it computes. So when a processor is due, it executes the
+ * instruction of that timestep and then runs the private instructions after
+ * it for several timesteps at once (cpu_run_private), with its state in
+ * registers, and is next due at the timestep of the first instruction it did
+ * not run. External instructions always execute at their
  * own timestep, in processor order, exactly as in lockstep. The instructions
  * run ahead are counted at the timesteps they belong to, so the statistics,
  * the deadlock test (nothing executed) and every end are those of lockstep;
