@@ -211,11 +211,11 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
  * order[a..b): every sub-network of a level at once, with no partition.
  *
  * A packet's key by source at level l is its source with bits 0..l-2
- * replaced by the up ports b1..b(l-1) it took below (its sub-network): the
- * index of the layer-l switch it goes up through, times two, plus the bit
- * it enters on. Its source partner is the packet whose key differs in bit
- * l-1 alone, and the same holds for keys by destination (the layer-l switch
- * it comes down through). Since its sources and destinations are distinct,
+ * replaced by the up ports b1..b(l-1) it took below (its sub-network):
+ * the index of the layer-l switch it goes up through with, at bit l-1, the
+ * port it enters by. Its source partner is the packet whose key differs in
+ * bit l-1 alone, and the same holds for keys by destination (the layer-l
+ * switch it comes down through). Since its sources and destinations are distinct,
  * no two packets share a key, so each packet has at most one partner of
  * each kind, and its linked set is a path or a cycle alternating the two
  * kinds, of even length, within its sub-network. Breadth first from the
