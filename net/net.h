@@ -67,7 +67,7 @@ typedef struct NetConfig {
 } NetConfig;
 
 typedef enum PacketPlace {
-    PLACE_FREE,            /* in the pool's free list */
+    PLACE_FREE,            /* free: on the pool's free stack */
     PLACE_SLOT,            /* in its source's adapter output slot */
     PLACE_LINK,            /* in a link channel's main slot */
     PLACE_BUFFER,          /* in a switch output buffer */
@@ -284,7 +284,8 @@ typedef struct Net {
     PacketInfo *info;               /* the rest of each packet, by pool index */
     uint32_t *routes;               /* each packet's route as it travels, by pool
                                        index (net_internal.h, route_word) */
-    uint32_t pool_cap, free_list, outstanding;
+    uint32_t pool_cap, outstanding;
+    uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
     uint64_t next_id;               /* id of the next packet made */
     Channel *channels;              /* --duplex half: per link */
     Buffer *buffers;                /* 4 per switch, 4S + q; then the adapters,
