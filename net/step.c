@@ -815,14 +815,17 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
  * the head itself, it is not one. */
 static void take_back_collisions(Net *net, NetLane *ln)
 {
-    const Behind *e = ln->behind.items;
+    Behind *e = ln->behind.items;
     size_t n = ln->behind.n;
+    memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_first_half) */
+    const Buffer *buffers = net->buffers;
+    uint32_t *const *rings = net->rings;
     for (size_t i = 0; i < n; i++) {
-        if (i + AHEAD < n)
-            PREFETCH(&net->buffers[e[i + AHEAD].buffer]);
+        PREFETCH(&buffers[e[i + AHEAD].buffer]);
         uint32_t b = e[i].buffer;
-        Buffer *buf = &net->buffers[b];
-        if (place_packet(places_of(net, buf, b)[buf->head]) == e[i].packet) {
+        const Buffer *buf = &buffers[b];
+        uint32_t head = rings == NULL ? buf->place[0] : rings[b][buf->head];
+        if (place_packet(head) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
             ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
             ln->stats->buffer_total--;
@@ -921,7 +924,7 @@ static void lane_first_half(Net *net, NetLane *ln)
         net_list_reserve(lists[i], net->in_flight + 1);   /* (+ 1: commit_claim) */
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         net_links_reserve(&ln->next_on_links[c], net->in_flight);
-    behind_reserve(&ln->behind, net->in_flight);
+    behind_reserve(&ln->behind, net->in_flight + AHEAD);
     pad_claimers(&ln->claimers);
     for (unsigned q = 0; q < 4; q++)
         pad_on_links(&ln->on_links[q]);
