@@ -17,18 +17,21 @@
  *
  *     (a / CHUNK) * (N * CHUNK) + p * CHUNK + a % CHUNK.
  *
- * Every processor's code then sits in one dense region (chunk 0 of all of
- * them), and so does every processor's stack top: the timestep loop, which
- * visits the processors in order, walks through memory sequentially, and
- * the pages (or huge pages) it needs are few, which keeps the TLB from
- * setting the pace. An idle processor touches nothing. */
+ * Every processor's code then sits in one dense region (the first chunks
+ * of all of them), and so does every processor's stack top: the timestep
+ * loop, which visits the processors in order, walks through memory
+ * sequentially. A chunk is one cache line of the host, so that the lines
+ * it needs for one processor are next to those of the one before, where
+ * the host's prefetcher finds them (with chunks of 256 words, a stride of
+ * 1 KiB, flood at 4,096 ran a fifth slower: docs/performance.md, item 42),
+ * and the pages it touches are few. An idle processor touches nothing. */
 #ifndef CPU_MEM_H
 #define CPU_MEM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MEM_CHUNK_SHIFT = 8, MEM_CHUNK_WORDS = 1 << MEM_CHUNK_SHIFT };
+enum { MEM_CHUNK_SHIFT = 4, MEM_CHUNK_WORDS = 1 << MEM_CHUNK_SHIFT };
 
 typedef struct CpuMemory {
     uint32_t *words;        /* the interleaved mapping */
