@@ -231,14 +231,12 @@ static uint32_t packet_alloc(Net *net)
     }
     uint32_t x = net->free_stack[--net->nfree];
     net->outstanding++;
-#if defined(__GNUC__)
     if (net->nfree >= AHEAD_FREE) {
         uint32_t later = net->free_stack[net->nfree - AHEAD_FREE];
-        __builtin_prefetch(&net->pool[later], 1);
-        __builtin_prefetch(&net->info[later], 1);
-        __builtin_prefetch(&net->routes[later], 1);
+        PREFETCH(&net->pool[later]);
+        PREFETCH(&net->info[later]);
+        PREFETCH(&net->routes[later]);
     }
-#endif
     return x;
 }
 

@@ -211,6 +211,14 @@ static inline uint32_t place_word(uint32_t x, unsigned port) { return x << 2 | p
 static inline uint32_t place_packet(uint32_t word) { return word >> 2; }
 static inline unsigned place_port(uint32_t word) { return word & 3; }
 
+/* Asks for memory that will be needed soon (a hint; nothing if the compiler
+ * has no way to say it). */
+#if defined(__GNUC__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
 /* The places of buffer b (its Buffer buf): on its own line, or its ring. */
 static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
 {
@@ -225,6 +233,13 @@ static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
         return net->cfg.buffer;
     unsigned cap = 8u << buf->ring_size;
     return cap < net->cfg.buffer ? cap : net->cfg.buffer;
+}
+
+/* The place word of buffer b's head (b holds a packet): the first of its own
+ * places, or its ring's head. */
+static inline uint32_t head_word(const Net *net, const Buffer *buf, uint32_t b)
+{
+    return net->rings == NULL ? buf->place[0] : net->rings[b][buf->head];
 }
 
 /* ---- routes ------------------------------------------------------------------------ */

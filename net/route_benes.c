@@ -215,10 +215,10 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
  * the index of the layer-l switch it goes up through with, at bit l-1, the
  * port it enters by. Its source partner is the packet whose key differs in
  * bit l-1 alone, and the same holds for keys by destination (the layer-l
- * switch it comes down through). Since its sources and destinations are distinct,
- * no two packets share a key, so each packet has at most one partner of
- * each kind, and its linked set is a path or a cycle alternating the two
- * kinds, of even length, within its sub-network. Breadth first from the
+ * switch it comes down through). Since its sources and destinations are
+ * distinct, no two packets share a key, so each packet has at most one
+ * partner of each kind, and its linked set is a path or a cycle
+ * alternating the two kinds, of even length, within its sub-network. Breadth first from the
  * set's first packet (benes_colour), a packet's sub-network is the parity
  * of its distance, which along a path or an even cycle is the parity of
  * the steps of a walk from the first packet in either direction: so a

@@ -161,16 +161,10 @@ NET_HOT void appends_close(const Appends *a, NetLane *ln)
     ln->behind.n = (size_t)(a->behind - ln->behind.items);
 }
 
-/* Asks for memory that will be needed soon (a hint; nothing if the compiler
- * has no way to say it). The stages visit buffers in no order that the
- * memory system could guess, so each is a cache miss; asking AHEAD entries
- * ahead overlaps them. */
+/* The stages visit buffers in no order that the memory system could guess,
+ * so each is a cache miss; asking for them (PREFETCH, net_internal.h) AHEAD
+ * entries ahead overlaps them. */
 #define INLINE NET_HOT
-#if defined(__GNUC__)
-#define PREFETCH(address) __builtin_prefetch(address)
-#else
-#define PREFETCH(address) ((void)(address))
-#endif
 enum { AHEAD = 32 };
 
 /* The prefetch helpers must be inlined where they are used (NET_HOT): GCC
@@ -303,7 +297,7 @@ static uint32_t claimant_packet(const Net *net, uint32_t h)
     if (is_adapter(net, h))
         return net->out_slot[adapter_proc(net, h)];
     Buffer *buf = &net->buffers[h];
-    return place_packet(places_of(net, buf, h)[buf->head]);
+    return place_packet(head_word(net, buf, h));
 }
 
 /* For an observer: records where claimant h's packet is, for its events,
@@ -738,7 +732,7 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
         x = c->out_slot[adapter_proc(c, h)];
         target = hop_target(c, h, x, &class);
     } else {
-        uint32_t word = c->rings == NULL ? buf->place[0] : c->rings[h][buf->head];
+        uint32_t word = head_word(c, buf, h);
         x = place_packet(word);
         target = hop_switch(c, h, &class) + place_port(word);
     }
@@ -819,13 +813,11 @@ static void take_back_collisions(Net *net, NetLane *ln)
     size_t n = ln->behind.n;
     memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_first_half) */
     const Buffer *buffers = net->buffers;
-    uint32_t *const *rings = net->rings;
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&buffers[e[i + AHEAD].buffer]);
         uint32_t b = e[i].buffer;
         const Buffer *buf = &buffers[b];
-        uint32_t head = rings == NULL ? buf->place[0] : rings[b][buf->head];
-        if (place_packet(head) == e[i].packet) {
+        if (place_packet(head_word(net, buf, b)) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
             ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
             ln->stats->buffer_total--;

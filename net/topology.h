@@ -51,31 +51,33 @@ static inline unsigned topo_cmin(uint32_t p, uint32_t q)
 static inline uint32_t topo_proc_switch(uint32_t p) { return p >> 1; }
 static inline unsigned topo_proc_port(uint32_t p) { return p & 1; }
 
+/* The down port on which up port b of switch (l, j), l < k, arrives in
+ * the switch above (topo_up_switch): bit l-1 of j. */
+static inline unsigned topo_up_arrival_port(unsigned l, uint32_t j)
+{
+    return (j >> (l - 1)) & 1;
+}
+
 /* Up port b (0 or 1) of switch (l, j), l < k: the index of the switch
  * above. (Bit l-1 of j replaced by b, as j plus the difference: with the
  * bit at hand for the arrival port, the fewest host instructions.) */
 static inline uint32_t topo_up_switch(unsigned l, uint32_t j, unsigned b)
 {
-    return j + (((uint32_t)b - ((j >> (l - 1)) & 1u)) << (l - 1));
+    return j + (((uint32_t)b - topo_up_arrival_port(l, j)) << (l - 1));
 }
 
-/* ...and the down port on which it arrives there. */
-static inline unsigned topo_up_arrival_port(unsigned l, uint32_t j)
+/* The up port on which down port d of switch (l, j), l > 1, arrives in
+ * the switch below (topo_down_switch): bit l-2 of j. */
+static inline unsigned topo_down_arrival_port(unsigned l, uint32_t j)
 {
-    return (j >> (l - 1)) & 1;
+    return (j >> (l - 2)) & 1;
 }
 
 /* Down port d (0 or 1) of switch (l, j), l > 1: the index of the switch
  * below (bit l-2 of j replaced by d, as in topo_up_switch). */
 static inline uint32_t topo_down_switch(unsigned l, uint32_t j, unsigned d)
 {
-    return j + (((uint32_t)d - ((j >> (l - 2)) & 1u)) << (l - 2));
-}
-
-/* ...and the up port on which it arrives there. */
-static inline unsigned topo_down_arrival_port(unsigned l, uint32_t j)
-{
-    return (j >> (l - 2)) & 1;
+    return j + (((uint32_t)d - topo_down_arrival_port(l, j)) << (l - 2));
 }
 
 /* Down port d of a layer-1 switch j leads to processor 2j + d. */
