@@ -467,13 +467,17 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
  * after stage d (for one lane as for two), oldest first at each processor.
  * First every arriving packet sets bit `plane` of its processor and says
  * where it is listed, so that the older of two packets arriving at one
- * processor can be delivered first; delivering a packet clears its bit. */
+ * processor can be delivered first; delivering a packet clears its bit.
+ * The age of the second of such a pair is read at the first one's turn,
+ * before the second loop has asked for it, so the first loop does. */
 static void stage_deliveries(Net *net)
 {
     for (unsigned i = 0; i < net->nlanes; i++) {
         const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
         for (size_t j = 0; j < l->n; j++) {
             uint32_t p = l->items[j].target >> 1, plane = l->items[j].target & 1;
+            if (net->arrivals_down[p])    /* the second of a pair */
+                PREFETCH(&net->info[l->items[j].packet]);
             net->arrivals_down[p] |= (uint8_t)(1u << plane);
             net->arriving[2 * p + plane] = (uint32_t)j;
         }
