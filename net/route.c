@@ -89,6 +89,7 @@ Router *router_new(RoutingAlgorithm alg, unsigned k, unsigned planes, uint64_t s
     r->k = k;
     r->planes = planes;
     r->rng = seed;
+    r->group_bits = ROUTE_GROUP_BITS;
     if (router_alloc(r, (size_t)1 << k) != 0) {
         router_free(r);
         errno = ENOMEM;

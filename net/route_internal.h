@@ -35,6 +35,9 @@ struct Router {
     /* benes: never the shortcut for batches without repeated terminals
      * (route_benes.c; for the test that compares the two). */
     bool general_only;
+    /* benes on such batches: the sub-networks with at most 2^group_bits
+     * terminals are routed one by one (benes_distinct). */
+    unsigned group_bits;
     /* benes with a runner (router_use_runner): plane 1's terminal heads,
      * so that both planes of a batch can be routed at once. */
     uint32_t *head_s1, *head_d1;
@@ -44,6 +47,9 @@ struct Router {
 };
 
 enum { ROUTE_UNSET = 2 };  /* `side` of a packet not yet given a sub-network */
+/* Router.group_bits unless a test sets it: heads of 2^12 terminals, 16 KiB
+ * each, stay in the cache. */
+enum { ROUTE_GROUP_BITS = 12 };
 
 /* benes and benes-full (route_benes.c): fills plane, count, routing and
  * addressing of every route; count = cmin(src, dst) when turn_early. */

@@ -10,7 +10,7 @@
 #include "tests/check.h"
 #include "tests/unit/route_walk.h"
 
-enum { MAX_BATCH = 1 << 12 };
+enum { MAX_BATCH = 1 << 14 };
 
 static RouteRequest reqs[MAX_BATCH];
 static Route routes[MAX_BATCH];
@@ -582,8 +582,9 @@ static void repeatable(void)
  * are distinct by walking each linked set instead of colouring it breadth
  * first (route_benes.c, benes_distinct): the routes must be the same
  * as the general colouring's, for whole and partial permutations of every
- * size, on one plane and two, early turns or not; and a batch with a
- * repeated destination, which takes the general way, too. */
+ * size up to 16,384, on one plane and two, early turns or not, with the
+ * sub-networks of the deeper levels walked together or one by one; and a
+ * batch with a repeated destination, which takes the general way, too. */
 static void benes_walk_equals_breadth_first(void)
 {
     static uint32_t perm[MAX_BATCH], srcs[MAX_BATCH];
@@ -591,13 +592,19 @@ static void benes_walk_equals_breadth_first(void)
     static Route general[MAX_BATCH];
     uint64_t x = 21;
     size_t compared = 0, differ = 0;
-    for (unsigned k = 1; k <= 12; k++)
+    /* Sub-networks of 2^group_bits terminals and fewer are walked one by
+     * one, with keys of their own: at 12 (the default) only above 4,096
+     * processors, at 2 to 4 here for every k above them. */
+    static const unsigned group_bits[] = { ROUTE_GROUP_BITS, 2, 3, 4 };
+    for (unsigned k = 1; k <= 14; k++)
         for (unsigned planes = 1; planes <= 2; planes++)
-            for (int full = 0; full < 2; full++) {
+            for (size_t g = 0; g < (k <= 12 ? 8 : 2); g++) {   /* above 12: the default */
                 /* One router for all the trials: what a batch leaves in its
                  * scratch arrays must not change the next one's routes. */
+                int full = g & 1;
                 RoutingAlgorithm alg = full ? ROUTING_BENES_FULL : ROUTING_BENES;
                 Router *r = router_new(alg, k, planes, 1);
+                r->group_bits = group_bits[g / 2];
                 for (int trial = 0; trial < 6; trial++) {
                     uint32_t n = 1u << k;
                     test_shuffle(perm, n, &x);
@@ -623,7 +630,7 @@ static void benes_walk_equals_breadth_first(void)
                 }
                 router_free(r);
             }
-    CHECK(compared > 100000);
+    CHECK(compared > 400000);
     CHECK_EQ(differ, 0);
 }
 
@@ -651,9 +658,12 @@ static void benes_planes_as_two_jobs(void)
     uint64_t x = 5;
     for (size_t i = 0; i < MAX_BATCH; i++)
         nths[i] = test_rand(&x) % 2;        /* both planes */
-    for (int full = 0; full < 2; full++) {
+    for (int variant = 0; variant < 4; variant++) {
+        int full = variant & 1;
         RoutingAlgorithm alg = full ? ROUTING_BENES_FULL : ROUTING_BENES;
         Router *one = router_new(alg, 10, 2, 1), *two = router_new(alg, 10, 2, 1);
+        if (variant >= 2)       /* the planes' sub-networks walked one by one */
+            one->group_bits = two->group_bits = 3;
         unsigned rounds = 0;
         CHECK_EQ(router_use_runner(two, backwards_runner, &rounds, 64), 0);
         size_t differ = 0, batches = 0;
