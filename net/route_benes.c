@@ -308,41 +308,41 @@ static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t
     if (k > r->group_bits && (b - a) >> (k - r->group_bits) != 0)
         g = k - r->group_bits + 1;
     benes_levels(order, a, b, ks, kd, p->head_s, p->head_d, r->side, 1, g);
-    uint32_t up_ports = route_low_mask(k - 1);
-    if (g == k) {
-        for (size_t i = a; i < b; i++)
-            routes[order[i]].routing = ks[order[i]] & up_ports;
-        return;
-    }
-    /* Levels g..k-1 by sub-network: the low g - 1 bits of the keys (the up
-     * ports so far) name it. From here a packet is named by its position i
-     * in order, in arrays whose range [a, b) the other plane's walk, if it
-     * runs at the same time, does not use: its keys in queue and spill, its
-     * sub-network in mark (zero again after). The walks use the first
-     * 2^group_bits heads, and the group ends are counted in the plane's
-     * heads by destination after them (there are fewer than N - 2^group_bits
-     * groups). */
+    /* The low g - 1 bits of a key are now the up ports taken (they name
+     * its sub-network). */
     unsigned below = g - 1;
-    uint32_t groups = 1u << below, *end = p->head_d + ((size_t)1 << r->group_bits);
-    benes_group(order, r->spill, ks, end, a, b, below);
     uint32_t *ks_at = r->queue, *kd_at = r->spill;
-    uint8_t *side_at = r->mark;
+    if (g < k) {
+        /* Levels g..k-1 by sub-network. From here a packet is named by its
+         * position i in order, in arrays whose range [a, b) the other
+         * plane's walk, if it runs at the same time, does not use: its keys
+         * in queue and spill, its sub-network in mark (zero again after).
+         * The walks use the first 2^group_bits heads, and the group ends
+         * are counted in the plane's heads by destination after them (there
+         * are fewer than N - 2^group_bits groups). */
+        uint32_t groups = 1u << below, *end = p->head_d + ((size_t)1 << r->group_bits);
+        uint8_t *side_at = r->mark;
+        benes_group(order, r->spill, ks, end, a, b, below);
+        for (size_t i = a; i < b; i++) {
+            ks_at[i] = ks[order[i]] >> below;
+            kd_at[i] = kd[order[i]] >> below;
+        }
+        uint32_t start = 0;
+        for (uint32_t sub = 0; sub < groups; sub++) {
+            benes_levels(NULL, a + start, a + end[sub], ks_at, kd_at, p->head_s, p->head_d,
+                         side_at, 1, k - below);
+            start = end[sub];
+        }
+        memset(end, 0, (groups + 1) * sizeof *end);
+        memset(side_at + a, 0, b - a);
+    }
+    uint32_t up_ports = route_low_mask(k - 1);
     for (size_t i = a; i < b; i++) {
-        uint32_t x = order[i];
-        routes[x].routing = ks[x] & route_low_mask(below);
-        ks_at[i] = ks[x] >> below;
-        kd_at[i] = kd[x] >> below;
+        uint32_t routing = ks[order[i]] & route_low_mask(below);
+        if (g < k)                  /* and those of the levels walked by groups */
+            routing |= (ks_at[i] << below) & up_ports;
+        routes[order[i]].routing = routing;
     }
-    uint32_t start = 0;
-    for (uint32_t sub = 0; sub < groups; sub++) {
-        benes_levels(NULL, a + start, a + end[sub], ks_at, kd_at, p->head_s, p->head_d,
-                     side_at, 1, k - below);
-        start = end[sub];
-    }
-    memset(end, 0, (groups + 1) * sizeof *end);
-    for (size_t i = a; i < b; i++)
-        routes[order[i]].routing |= (ks_at[i] << below) & up_ports;
-    memset(side_at + a, 0, b - a);
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
