@@ -63,5 +63,11 @@ int main(void)
             reqs[i] = (RouteRequest){i, perm[i], 0, i % 3};
         bench("full permutation", k, reqs, n, routes, k == 10 ? 20000 : 100);
     }
+    /* As in the flood program's timesteps: an eighth of 4,096 processors
+     * sending, to distinct destinations. */
+    shuffle(perm, 4096, 12);
+    for (uint32_t i = 0; i < 512; i++)
+        reqs[i] = (RouteRequest){8 * i + i % 8, perm[i], 0, i % 3};
+    bench("batch of 512 packets", 12, reqs, 512, routes, 20000);
     return 0;
 }

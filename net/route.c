@@ -59,8 +59,9 @@ static int router_alloc(Router *r, size_t procs)
         r->head_s = calloc(procs, sizeof *r->head_s);
         r->head_d = calloc(procs, sizeof *r->head_d);
         r->mark = calloc(procs, sizeof *r->mark);
+        r->walk_heads[0] = calloc(2 * procs, sizeof *r->walk_heads[0]);
         return r->order && r->spill && r->queue && r->next_s && r->next_d &&
-               r->side && r->head_s && r->head_d && r->mark ? 0 : -1;
+               r->side && r->head_s && r->head_d && r->mark && r->walk_heads[0] ? 0 : -1;
     case ROUTING_GREEDY:
         r->at = calloc(procs, sizeof *r->at);
         r->mark = calloc(procs, sizeof *r->mark);
@@ -103,16 +104,12 @@ int router_use_runner(Router *r, RouterRunner *runner, void *ctx, size_t paralle
     if ((r->alg != ROUTING_BENES && r->alg != ROUTING_BENES_FULL) || r->planes != 2)
         return 0;
     size_t procs = (size_t)1 << r->k;
-    uint32_t *s1 = calloc(procs, sizeof *s1), *d1 = calloc(procs, sizeof *d1);
-    if (!s1 || !d1) {
-        free(s1);
-        free(d1);
+    uint32_t *heads = calloc(2 * procs, sizeof *heads);
+    if (!heads)
         return -1;
-    }
-    free(r->head_s1);
-    free(r->head_d1);
-    r->head_s1 = s1;
-    r->head_d1 = d1;
+    free(r->walk_heads[1]);
+    r->walk_heads[1] = heads;
+    r->walk_base[1] = 0;
     r->runner = runner;
     r->runner_ctx = ctx;
     r->parallel_min = parallel_min;
@@ -130,8 +127,8 @@ void router_free(Router *r)
     free(r->next_d);
     free(r->side);
     free(r->head_s);
-    free(r->head_s1);
-    free(r->head_d1);
+    free(r->walk_heads[0]);
+    free(r->walk_heads[1]);
     free(r->head_d);
     free(r->at);
     free(r->mark);

@@ -165,25 +165,33 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
     benes_level(r, reqs, routes, a + zeros, b, l + 1);
 }
 
-/* What the walk of one plane reads and writes: the packets' keys by source
- * and by destination (ks[x], kd[x]: arrays the general way uses for its
- * chains, which it does not need here), and the plane's heads by key. */
+/* What the walk of one plane reads and writes, by the packets' positions i
+ * in order (route_benes gives plane 0 the range [0, n0) and plane 1 the
+ * rest): their keys by source and by destination, ks[i] and kd[i], and
+ * their sub-networks side[i]; the plane's heads by key, head_s and head_d
+ * (`keys` entries each), and the base of the values in them (benes_levels);
+ * and, zero between batches, room for its group ends (benes_distinct). */
 typedef struct BenesPlane {
     uint32_t *ks, *kd;
-    uint32_t *head_s, *head_d;
+    uint8_t *side;
+    uint32_t *head_s, *head_d, *base;
+    size_t keys;
+    uint32_t *ends;
 } BenesPlane;
 
 /* One step of a walk (benes_walk) from packet *x of sub-network *side_x to
  * its partner by the keys `key` (by source or by destination) and their
- * heads: false if there is none or it has a sub-network already, else the
- * partner takes the other one and becomes *x. */
+ * heads: false if there is none (a value not above `base`, benes_levels)
+ * or it has a sub-network already, else the partner (at the value less
+ * `first`) takes the other one and becomes *x. */
 static inline bool benes_step(const uint32_t *key, const uint32_t *head, uint8_t *side,
-                              uint32_t bit, uint32_t *x, unsigned *side_x)
+                              uint32_t bit, uint32_t base, uint32_t first, uint32_t *x,
+                              unsigned *side_x)
 {
     uint32_t y = head[key[*x] ^ bit];
-    if (y == 0 || side[y - 1] != ROUTE_UNSET)
+    if (y <= base || side[y - first] != ROUTE_UNSET)
         return false;
-    *x = y - 1;
+    *x = y - first;
     *side_x ^= 1;
     side[*x] = (uint8_t)*side_x;
     return true;
@@ -196,19 +204,20 @@ static inline bool benes_step(const uint32_t *key, const uint32_t *head, uint8_t
  * are passed one by one: read through a structure, they would be read again
  * after every store to `side`, which as bytes may alias it. */
 static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint32_t *head_s,
-                              const uint32_t *head_d, uint8_t *side, uint32_t x,
-                              unsigned side_x, uint32_t bit, bool by_source)
+                              const uint32_t *head_d, uint8_t *side, uint32_t base,
+                              uint32_t first, uint32_t x, unsigned side_x, uint32_t bit,
+                              bool by_source)
 {
-    if (!by_source && !benes_step(kd, head_d, side, bit, &x, &side_x))
+    if (!by_source && !benes_step(kd, head_d, side, bit, base, first, &x, &side_x))
         return;
-    while (benes_step(ks, head_s, side, bit, &x, &side_x) &&
-           benes_step(kd, head_d, side, bit, &x, &side_x))
+    while (benes_step(ks, head_s, side, bit, base, first, &x, &side_x) &&
+           benes_step(kd, head_d, side, bit, base, first, &x, &side_x))
         ;
 }
 
 /* The looping algorithm for a plane whose sources and destinations are all
- * distinct, as when every processor sends at once, over the packets
- * order[a..b): every sub-network of a level at once, with no partition.
+ * distinct, as when every processor sends at once: every sub-network of a
+ * level at once, with no partition.
  *
  * A packet's key by source at level l is its source with bits 0..l-2
  * replaced by the up ports b1..b(l-1) it took below (its sub-network):
@@ -218,75 +227,85 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
  * switch it comes down through). Since its sources and destinations are
  * distinct, no two packets share a key, so each packet has at most one
  * partner of each kind, and its linked set is a path or a cycle
- * alternating the two kinds, of even length, within its sub-network. Breadth first from the
- * set's first packet (benes_colour), a packet's sub-network is the parity
- * of its distance, which along a path or an even cycle is the parity of
- * the steps of a walk from the first packet in either direction: so a
- * walk each way colours the set as benes_colour would, without chains or
- * a queue (a test compares them). The sets of different sub-networks never
- * meet, and each sub-network's packets are met in batch order, as its own
- * group would be: so one pass over all of them gives every sub-network the
- * colouring that benes_level gives it group by group. Then bit l-1 of both
- * keys becomes the up port taken, which makes them the keys of level l + 1,
- * and after the last level bits 0..k-2 of a key are the route's up ports.
- * The heads are cleared again at each level, for the next.
+ * alternating the two kinds, of even length, within its sub-network.
+ * Breadth first from the set's first packet (benes_colour), a packet's
+ * sub-network is the parity of its distance, which along a path or an even
+ * cycle is the parity of the steps of a walk from the first packet in
+ * either direction: so a walk each way colours the set as benes_colour
+ * would, without chains or a queue (a test compares them). The sets of
+ * different sub-networks never meet, and each sub-network's packets are met
+ * in batch order, as its own group would be: so one pass over all of them
+ * gives every sub-network the colouring that benes_level gives it group by
+ * group. Then bit l-1 of both keys becomes the up port taken, which makes
+ * them the keys of level l + 1, and after the last level bits 0..k-2 of a
+ * key are the route's up ports.
  *
- * benes_levels does levels lo..hi-1 of that, for keys whose bit l-1 is
- * level l's. */
+ * benes_levels does `levels` levels of that over positions [a, b), for keys
+ * whose bit l-1 is level l's. The heads are never cleared: a level's
+ * values are base + 1 .. base + (b - a), for the positions in order, and
+ * the next level's base is this one's + (b - a), so a value left by an
+ * earlier level, group or batch is not above the base and names nobody.
+ * So a level is two passes over the packets, the walks and then one that
+ * makes the next keys and writes their heads, with no stores to clear
+ * heads (the stores to heads are the pass's misses). When the base would
+ * pass 2^32, the heads are cleared once and it starts again at 0: after a
+ * few thousand batches of every processor at 65,536, or far more of
+ * smaller ones. */
 #if defined(__GNUC__)
 #define BENES_INLINE static inline __attribute__((always_inline))
 #else
 #define BENES_INLINE static inline
 #endif
 
-BENES_INLINE void benes_levels(const uint32_t *order, size_t a, size_t b, uint32_t *ks,
-                               uint32_t *kd, uint32_t *head_s, uint32_t *head_d, uint8_t *side,
-                               unsigned lo, unsigned hi)
+BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
 {
-    for (unsigned l = lo; l < hi; l++) {
+    uint32_t *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
+    uint8_t *side = p->side;
+    uint32_t n = (uint32_t)(b - a);
+    if (levels == 0 || n == 0)
+        return;
+    if (*p->base > UINT32_MAX - (uint64_t)levels * n) {
+        memset(head_s, 0, p->keys * sizeof *head_s);
+        memset(head_d, 0, p->keys * sizeof *head_d);
+        *p->base = 0;
+    }
+    uint32_t base = *p->base;
+    uint32_t first = base + 1 - (uint32_t)a;    /* position i has value i + first */
+    for (size_t i = a; i < b; i++) {            /* each key's one packet */
+        head_s[ks[i]] = (uint32_t)i + first;
+        head_d[kd[i]] = (uint32_t)i + first;
+        side[i] = ROUTE_UNSET;
+    }
+    for (unsigned l = 1; l <= levels; l++) {
         uint32_t bit = 1u << (l - 1);
-        for (size_t i = a; i < b; i++) {        /* each key's one packet */
-            uint32_t x = order ? order[i] : (uint32_t)i;
-            head_s[ks[x]] = x + 1;
-            head_d[kd[x]] = x + 1;
-            side[x] = ROUTE_UNSET;
-        }
         for (size_t i = a; i < b; i++) {
-            uint32_t root = order ? order[i] : (uint32_t)i;
-            if (side[root] != ROUTE_UNSET)
+            if (side[i] != ROUTE_UNSET)
                 continue;
-            side[root] = 0;
-            benes_walk(ks, kd, head_s, head_d, side, root, 0, bit, true);
-            benes_walk(ks, kd, head_s, head_d, side, root, 0, bit, false);
+            side[i] = 0;
+            benes_walk(ks, kd, head_s, head_d, side, base, first, (uint32_t)i, 0, bit, true);
+            benes_walk(ks, kd, head_s, head_d, side, base, first, (uint32_t)i, 0, bit, false);
         }
-        for (size_t i = a; i < b; i++) {        /* zero again; the next keys */
-            uint32_t x = order ? order[i] : (uint32_t)i, s = ks[x], d = kd[x];
-            uint32_t taken = (uint32_t)side[x] << (l - 1);
-            head_s[s] = 0;
-            head_d[d] = 0;
-            ks[x] = (s & ~bit) | taken;
-            kd[x] = (d & ~bit) | taken;
+        base += n;
+        first += n;
+        if (l == levels) {
+            for (size_t i = a; i < b; i++) {    /* the last keys */
+                uint32_t taken = (uint32_t)side[i] << (l - 1);
+                ks[i] = (ks[i] & ~bit) | taken;
+                kd[i] = (kd[i] & ~bit) | taken;
+            }
+            break;
+        }
+        for (size_t i = a; i < b; i++) {        /* the next keys and their heads */
+            uint32_t taken = (uint32_t)side[i] << (l - 1);
+            uint32_t s = (ks[i] & ~bit) | taken, d = (kd[i] & ~bit) | taken;
+            ks[i] = s;
+            kd[i] = d;
+            head_s[s] = (uint32_t)i + first;
+            head_d[d] = (uint32_t)i + first;
+            side[i] = ROUTE_UNSET;
         }
     }
-}
-
-/* Sorts order[a..b) stably by the low `bits` bits of ks, into 2^bits
- * groups, with spill[a..b) for scratch; after it, group g is
- * order[a + end[g - 1] .. a + end[g]) (end[-1] = 0): end[0..2^bits] must
- * be zero before, and are to be zeroed after. */
-static void benes_group(uint32_t *order, uint32_t *spill, const uint32_t *ks, uint32_t *end,
-                        size_t a, size_t b, unsigned bits)
-{
-    uint32_t mask = route_low_mask(bits), groups = mask + 1;
-    for (size_t i = a; i < b; i++)
-        end[(ks[order[i]] & mask) + 1]++;
-    for (uint32_t g = 1; g <= groups; g++)      /* where each group starts */
-        end[g] += end[g - 1];
-    for (size_t i = a; i < b; i++) {           /* ...and then ends */
-        uint32_t x = order[i];
-        spill[a + end[ks[x] & mask]++] = x;
-    }
-    memcpy(order + a, spill + a, (b - a) * sizeof *order);
+    *p->base = base;
 }
 
 /* The walk of benes_levels over all of a large network's sub-networks at
@@ -294,60 +313,59 @@ static void benes_group(uint32_t *order, uint32_t *spill, const uint32_t *ks, ui
  * some size (a full permutation of 65,536 took 0.85 times as long as the
  * recursive way). So from the level whose sub-networks have 2^group_bits
  * terminals on, if the plane has at least as many packets as there are
- * such sub-networks, each sub-network's packets are put together (in batch
- * order, as its walk needs) and routed on their own, with keys shifted
- * down past the up ports taken so far: the heads they address then span
- * 2^group_bits entries, and the packets are named by their positions in
- * order, so that what a walk reads of them is together too. */
+ * such sub-networks, each sub-network's packets are put together, in
+ * batch order as its walk needs (a stable counting sort by the up ports
+ * taken so far, the low bits of their keys), with keys shifted down past
+ * those ports, and routed on their own: the heads they address then span
+ * 2^group_bits entries. Sorted, the packets' batch positions are in
+ * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
+ * two to a word. */
 static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t a, size_t b)
 {
-    uint32_t *order = r->order, *ks = p->ks, *kd = p->kd;
+    const uint32_t *order = r->order;
+    uint32_t *ks = p->ks, *kd = p->kd;
     if (b - a < 2)
         return;                     /* a lone packet: sub-network 0 throughout */
     unsigned k = r->k, g = k;       /* g: the first level walked by groups */
-    if (k > r->group_bits && (b - a) >> (k - r->group_bits) != 0)
+    if (k > r->group_bits && r->group_bits <= 16 && (b - a) >> (k - r->group_bits) != 0)
         g = k - r->group_bits + 1;
-    benes_levels(order, a, b, ks, kd, p->head_s, p->head_d, r->side, 1, g);
-    /* The low g - 1 bits of a key are now the up ports taken (they name
-     * its sub-network). */
-    unsigned below = g - 1;
-    uint32_t *ks_at = r->queue, *kd_at = r->spill;
-    if (g < k) {
-        /* Levels g..k-1 by sub-network. From here a packet is named by its
-         * position i in order, in arrays whose range [a, b) the other
-         * plane's walk, if it runs at the same time, does not use: its keys
-         * in queue and spill, its sub-network in mark (zero again after).
-         * The walks use the first 2^group_bits heads, and the group ends
-         * are counted in the plane's heads by destination after them (there
-         * are fewer than N - 2^group_bits groups). */
-        uint32_t groups = 1u << below, *end = p->head_d + ((size_t)1 << r->group_bits);
-        uint8_t *side_at = r->mark;
-        benes_group(order, r->spill, ks, end, a, b, below);
-        for (size_t i = a; i < b; i++) {
-            ks_at[i] = ks[order[i]] >> below;
-            kd_at[i] = kd[order[i]] >> below;
-        }
-        uint32_t start = 0;
-        for (uint32_t sub = 0; sub < groups; sub++) {
-            benes_levels(NULL, a + start, a + end[sub], ks_at, kd_at, p->head_s, p->head_d,
-                         side_at, 1, k - below);
-            start = end[sub];
-        }
-        memset(end, 0, (groups + 1) * sizeof *end);
-        memset(side_at + a, 0, b - a);
-    }
+    benes_levels(p, a, b, g - 1);
     uint32_t up_ports = route_low_mask(k - 1);
-    for (size_t i = a; i < b; i++) {
-        uint32_t routing = ks[order[i]] & route_low_mask(below);
-        if (g < k)                  /* and those of the levels walked by groups */
-            routing |= (ks_at[i] << below) & up_ports;
-        routes[order[i]].routing = routing;
+    if (g == k) {
+        for (size_t i = a; i < b; i++)
+            routes[order[i]].routing = ks[i] & up_ports;
+        return;
     }
+    /* The low g - 1 bits of a key are now the up ports taken (they name its
+     * sub-network): its group. */
+    unsigned below = g - 1;
+    uint32_t groups = 1u << below, mask = groups - 1, *end = p->ends, *sorted = r->spill;
+    for (size_t i = a; i < b; i++)
+        end[(ks[i] & mask) + 1]++;
+    for (uint32_t sub = 1; sub <= groups; sub++)    /* where each group starts */
+        end[sub] += end[sub - 1];
+    for (size_t i = a; i < b; i++) {               /* ...and then ends */
+        size_t at = a + end[ks[i] & mask]++;
+        sorted[at] = order[i];
+        r->queue[at] = ks[i] >> below | (kd[i] >> below) << 16;
+    }
+    for (size_t i = a; i < b; i++) {
+        ks[i] = r->queue[i] & 0xffff;
+        kd[i] = r->queue[i] >> 16;
+    }
+    uint32_t start = 0;
+    for (uint32_t sub = 0; sub < groups; sub++) {
+        benes_levels(p, a + start, a + end[sub], k - g);
+        for (size_t i = a + start; i < a + end[sub]; i++)
+            routes[sorted[i]].routing = ((ks[i] << below) | sub) & up_ports;
+        start = end[sub];
+    }
+    memset(end, 0, (groups + 1) * sizeof *end);
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
- * they touch disjoint ranges of order and spill, disjoint packets' side and
- * routes, and heads of their own. */
+ * they touch disjoint ranges of order, spill, queue, keys and sides,
+ * disjoint packets' routes, and heads and ends of their own. */
 typedef struct BenesPlanes {
     Router *r;
     BenesPlane plane[2];
@@ -364,6 +382,17 @@ static void benes_plane_job(void *arg, unsigned index)
         benes_distinct(job->r, &job->plane[1], job->routes, job->n0, job->n);
 }
 
+/* A plane's walk arrays (BenesPlane), with the heads of walk_heads[w]; its
+ * group ends in the general way's heads, zero between batches (there are at
+ * most N/4 + 1 of them). */
+static BenesPlane benes_plane(Router *r, unsigned w)
+{
+    size_t procs = (size_t)1 << r->k;
+    uint32_t *h = r->walk_heads[w];
+    return (BenesPlane){ r->next_s, r->next_d, r->side, h, h + procs, &r->walk_base[w],
+                         procs, w == 0 ? r->head_s : r->head_d };
+}
+
 void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
                  int turn_early)
 {
@@ -372,14 +401,15 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
     bool distinct;
     size_t n0 = benes_split(r, reqs, n, routes, &distinct);
     if (distinct) {
-        uint32_t *ks = r->next_s, *kd = r->next_d;     /* (no chains this way) */
-        for (size_t i = 0; i < n; i++) {        /* the keys of level 1 */
-            ks[i] = reqs[i].src;
-            kd[i] = reqs[i].dst;
+        /* The keys of level 1, by position (no chains this way). */
+        for (size_t i = 0; i < n; i++) {
+            r->next_s[i] = reqs[r->order[i]].src;
+            r->next_d[i] = reqs[r->order[i]].dst;
         }
-        BenesPlanes job = { r, { { ks, kd, r->head_s, r->head_d },
-                                 { ks, kd, r->head_s1, r->head_d1 } }, routes, n0, n };
-        if (r->runner && n >= r->parallel_min && n0 != 0 && n0 != n) {
+        bool parallel = r->runner && n >= r->parallel_min && n0 != 0 && n0 != n;
+        BenesPlanes job = { r, { benes_plane(r, 0), benes_plane(r, parallel ? 1 : 0) },
+                            routes, n0, n };
+        if (parallel) {
             r->runner(r->runner_ctx, benes_plane_job, &job);
         } else {
             benes_distinct(r, &job.plane[0], routes, 0, n0);

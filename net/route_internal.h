@@ -2,8 +2,8 @@
  * allocates each scratch array once, with one entry per processor (a batch
  * has at most one request per source), and only for the algorithm that
  * uses it. The arrays indexed by terminal, destination or switch are zero
- * between batches: a batch clears exactly the entries it set, so its cost
- * follows the batch, never N. */
+ * between batches (but for walk_heads): a batch clears exactly the entries
+ * it set, so its cost follows the batch, never N. */
 #ifndef NET_ROUTE_INTERNAL_H
 #define NET_ROUTE_INTERNAL_H
 
@@ -38,9 +38,13 @@ struct Router {
     /* benes on such batches: the sub-networks with at most 2^group_bits
      * terminals are routed one by one (benes_distinct). */
     unsigned group_bits;
-    /* benes with a runner (router_use_runner): plane 1's terminal heads,
-     * so that both planes of a batch can be routed at once. */
-    uint32_t *head_s1, *head_d1;
+    /* benes on such batches: each plane's heads by key, two arrays of one
+     * entry per processor, and the base of their values, which only grows
+     * (benes_levels: they are not zero between batches); plane 1's only
+     * with a runner (router_use_runner), so that both planes can be routed
+     * at once. */
+    uint32_t *walk_heads[2];
+    uint32_t walk_base[2];
     RouterRunner *runner;
     void *runner_ctx;
     size_t parallel_min;

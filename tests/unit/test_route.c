@@ -634,6 +634,53 @@ static void benes_walk_equals_breadth_first(void)
     CHECK_EQ(differ, 0);
 }
 
+/* The walk's heads are never cleared: their values grow from a base,
+ * and when the base would pass 2^32 the heads are cleared and it starts
+ * again at 0 (route_benes.c, benes_levels). So after every batch no head
+ * may be above the base (a value above it would name a packet of the next
+ * batch); and batches routed across that point, whole and sparse, with
+ * sub-networks walked together and one by one, and the point reached
+ * anywhere in a batch, get the general colouring's routes. */
+static void benes_walk_base_starts_again(void)
+{
+    static uint32_t perm[MAX_BATCH], srcs[MAX_BATCH];
+    static Route general[MAX_BATCH];
+    uint64_t x = 77;
+    size_t differ = 0, compared = 0, above = 0, restarted = 0;
+    for (unsigned k = 6; k <= 10; k += 4)
+        for (int trial = 0; trial < 24; trial++) {
+            Router *r = router_new(ROUTING_BENES, k, 2, 1);
+            uint32_t n = 1u << k;
+            if (trial % 2)
+                r->group_bits = 3;
+            uint32_t start = UINT32_MAX - (uint32_t)(test_rand(&x) % (2 * k * n));
+            r->walk_base[0] = start;
+            for (int batch = 0; batch < 5; batch++) {
+                test_shuffle(perm, n, &x);
+                test_shuffle(srcs, n, &x);
+                size_t m = batch % 3 == 0 ? n : 1 + n / 8;
+                make_batch(srcs, perm, NULL, m);
+                r->general_only = true;
+                router_route(r, reqs, m, general);
+                r->general_only = false;
+                router_route(r, reqs, m, routes);
+                for (size_t i = 0; i < m; i++) {
+                    compared++;
+                    differ += general[i].plane != routes[i].plane ||
+                              general[i].routing != routes[i].routing;
+                }
+                for (size_t key = 0; key < 2 * (size_t)n; key++)
+                    above += r->walk_heads[0][key] > r->walk_base[0];
+            }
+            restarted += r->walk_base[0] < start;
+            router_free(r);
+        }
+    CHECK(restarted > 30);
+    CHECK(compared > 20000);
+    CHECK_EQ(above, 0);
+    CHECK_EQ(differ, 0);
+}
+
 /* A runner for router_use_runner that runs the jobs one after another, the
  * last first: if the two planes shared anything, the order would show. */
 static void backwards_runner(void *ctx, RouterJobFn *fn, void *arg)
@@ -713,6 +760,7 @@ int main(void)
     RUN(golden_breadth_first);
     RUN(benes_walk_equals_breadth_first);
     RUN(benes_planes_as_two_jobs);
+    RUN(benes_walk_base_starts_again);
     RUN(plane_split_rule);
     RUN(seeds);
     RUN(repeatable);
