@@ -82,6 +82,7 @@ Net *net_new(const NetConfig *cfg)
     net->buffers = line_zalloc(holders, sizeof *net->buffers);
     if (cfg->buffer > INLINE_PLACES)
         net->rings = zalloc(net->nbuffers, sizeof *net->rings);
+    net->entered = zalloc(net->nbuffers, sizeof *net->entered);
     net->ports = zalloc((size_t)net->nprocs * cfg->ports, sizeof *net->ports);
     net->out_slot = zalloc(net->nprocs, sizeof *net->out_slot);
     net->arrivals_down = zalloc(net->nprocs, 1);
@@ -94,7 +95,7 @@ Net *net_new(const NetConfig *cfg)
         net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
     }
     if ((!cfg->full_duplex && !net->channels) || !net->buffers ||
-        (cfg->buffer > INLINE_PLACES && !net->rings) || !net->ports || !net->out_slot ||
+        (cfg->buffer > INLINE_PLACES && !net->rings) || !net->entered || !net->ports || !net->out_slot ||
         !net->arrivals_down || !net->arriving ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
         !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
@@ -125,6 +126,7 @@ void net_free(Net *net)
         for (uint32_t b = 0; b < net->nbuffers; b++)
             free(net->rings[b]);
     free(net->rings);
+    free(net->entered);
     free(net->ports);
     free(net->out_slot);
     free(net->arrivals_down);
@@ -416,7 +418,7 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 static uint32_t buffer_place_word(const Net *net, uint32_t b, uint32_t i)
 {
     Buffer *buf = &net->buffers[b];
-    unsigned cap = ring_capacity(net, buf), at = buf->head + i;
+    unsigned cap = ring_capacity(net, buf), at = (net->rings ? buf->ring.head : 0) + i;
     return places_of(net, buf, b)[at >= cap ? at - cap : at];
 }
 
@@ -717,17 +719,19 @@ int net_check(Net *net, char *err, size_t size)
     }
     for (uint32_t b = 0; b < net->nbuffers; b++) {
         const Buffer *f = &net->buffers[b];
-        if (f->count == 0 && f->sleepers == 0 && f->entered == 0)
+        if (f->hop != 0 && (!net->compact || f->hop != hop_word(net, b))) {
+            net_buffer_name(net, b, name, sizeof name);
+            BROKEN("net/%s: hop word 0x%x, not that of its link", name, f->hop);
+        }
+        if (f->count == 0 && f->sleepers == 0 && net->entered[b] == 0)
             continue;
         net_buffer_name(net, b, name, sizeof name);
         if (f->count > net->cfg.buffer)
             BROKEN("net/%s: overflow, %u packets in %u places", name, f->count, net->cfg.buffer);
-        if (f->head >= ring_capacity(net, f) && f->count)
-            BROKEN("net/%s: head at place %u of a ring of %u", name, f->head,
+        if (net->rings != NULL && f->ring.head >= ring_capacity(net, f) && f->count)
+            BROKEN("net/%s: head at place %u of a ring of %u", name, f->ring.head,
                    ring_capacity(net, f));
-        if (net->rings == NULL && f->head != 0)
-            BROKEN("net/%s: head at place %u of its own places, not the first", name, f->head);
-        if (f->entered)
+        if (net->entered[b])
             BROKEN("net/%s: entry count not reset", name);
         if (f->sleepers && f->count < net->cfg.buffer)
             BROKEN("net/%s: packets sleep on it, but it has room", name);

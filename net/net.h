@@ -146,17 +146,21 @@ enum { INLINE_PLACES = 5 };
  * switch above it; net_internal.h, slot_holder). */
 typedef struct Buffer {
     uint16_t count;        /* packets in it */
-    uint16_t head;         /* the place of its head in its ring; 0 in its own places */
     uint8_t sleepers;      /* bit a: the packet arriving on port a of this
                               switch sleeps until this buffer has room */
     uint8_t flags;         /* SLOT_* (net_internal.h): its slot's state */
-    uint8_t entered;       /* with an observer: packets that entered it in
-                              this timestep's stage d (<= 4), else 0 */
-    uint8_t ring_size;     /* deeper buffers: its ring has min(8 << ring_size, B) places */
+    uint32_t hop;          /* where the packets it sends go, as a hop word
+                              (net_internal.h), or 0 until it first sends */
     uint32_t link;         /* its slot: the packet on the link, if it was
                               refused there (SLOT_BLOCKED); anything else
                               only between net_settle and the next step */
-    uint32_t place[INLINE_PLACES];   /* packets: place words (net_internal.h) */
+    union {
+        uint32_t place[INLINE_PLACES];  /* packets: place words (net_internal.h) */
+        struct {                        /* or, deeper buffers (Net.rings): */
+            uint16_t head;              /* the place of its head in its ring */
+            uint8_t size;               /* its ring has min(8 << size, B) places */
+        } ring;
+    };
 } Buffer;
 
 _Static_assert(sizeof(Buffer) == 32, "two buffers share a cache line");
@@ -292,6 +296,9 @@ typedef struct Net {
                                        4 * nswitches + plane * N + p */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
+    uint8_t *entered;               /* per buffer, with an observer: packets
+                                       that entered it in this timestep's
+                                       stage d (<= 4), else 0 */
     Fifo *ports;                    /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */

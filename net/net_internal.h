@@ -231,7 +231,7 @@ static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
 {
     if (net->rings == NULL)
         return net->cfg.buffer;
-    unsigned cap = 8u << buf->ring_size;
+    unsigned cap = 8u << buf->ring.size;
     return cap < net->cfg.buffer ? cap : net->cfg.buffer;
 }
 
@@ -239,7 +239,7 @@ static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
  * places, or its ring's head. */
 static inline uint32_t head_word(const Net *net, const Buffer *buf, uint32_t b)
 {
-    return net->rings == NULL ? buf->place[0] : net->rings[b][buf->head];
+    return net->rings == NULL ? buf->place[0] : net->rings[b][buf->ring.head];
 }
 
 /* ---- routes ------------------------------------------------------------------------ */
@@ -324,6 +324,27 @@ NET_HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
     *class = 2 + topo_down_arrival_port(l, s);
     return 4 * (topo_down_switch(l, s, q) - net->half);
 }
+
+/* A buffer's hop word (Buffer.hop), in networks whose routes are words (k
+ * <= 16): hop_switch's switch ahead (4S) or processor and plane, shifted
+ * up by three, with the arrival class in the low three bits and HOP_KNOWN
+ * set, so that it is never 0. Stage e works it out the first time a buffer
+ * sends and reads it after that, from the line it reads for the claim
+ * anyway: working it out every time took a fifth of stage e's host
+ * instructions and a branch on the direction that the host cannot
+ * predict. (A buffer's hop word is written when it is first used, not
+ * when the network is made, so that an idle network touches no buffer.) */
+#define HOP_KNOWN 0x80000000u
+
+NET_HOT uint32_t hop_word(const Net *net, uint32_t b)
+{
+    unsigned class;
+    uint32_t base = hop_switch(net, b, &class);
+    return HOP_KNOWN | base << 3 | class;
+}
+
+static inline uint32_t hop_word_base(uint32_t w) { return (w & ~HOP_KNOWN) >> 3; }
+static inline unsigned hop_word_class(uint32_t w) { return w & 7; }
 
 /* Where packet x, sent by holder h, will go once it is on the link: the
  * buffer that its route names in the switch ahead, which it will try to

@@ -520,18 +520,18 @@ static void grow_ring(Net *net, Buffer *buf, uint32_t b)
     uint32_t *old = net->rings[b];
     unsigned cap = old ? ring_capacity(net, buf) : 0;
     if (old)
-        buf->ring_size++;
+        buf->ring.size++;
     unsigned grown = ring_capacity(net, buf);
     uint32_t *ring = malloc(grown * sizeof *ring);
     if (!ring)
         abort();        /* room for packets in flight: cannot fail in practice */
     for (unsigned i = 0; i < buf->count; i++) {
-        unsigned at = buf->head + i;
+        unsigned at = buf->ring.head + i;
         ring[i] = old[at >= cap ? at - cap : at];
     }
     free(old);
     net->rings[b] = ring;
-    buf->head = 0;
+    buf->ring.head = 0;
 }
 
 /* Which copy of the stage loops runs (shape_of). */
@@ -651,7 +651,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
     if (c->rings == NULL) {
         places[count] = word;            /* (head first: net.h, Buffer) */
     } else {
-        unsigned at = buf->head + count;
+        unsigned at = buf->ring.head + count;
         places[at >= cap ? at - cap : at] = word;
     }
     /* Behind another packet, a packet is a buffer collision, unless that
@@ -672,7 +672,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
     }
     buf->count = (uint16_t)(count + 1);
     if (observed) {
-        if (buf->entered++ == 0)
+        if (net->entered[b]++ == 0)
             list_push(&ln->touched, b);          /* for report_queued */
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
         emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(c, b >> 2), 0);
@@ -738,7 +738,15 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
     } else {
         uint32_t word = head_word(c, buf, h);
         x = place_packet(word);
-        target = hop_switch(c, h, &class) + place_port(word);
+        if (c->compact) {
+            uint32_t hop = buf->hop;
+            if (hop == 0)                /* (once in a buffer's life) */
+                hop = buf->hop = hop_word(c, h);
+            target = hop_word_base(hop) + place_port(word);
+            class = hop_word_class(hop);
+        } else {
+            target = hop_switch(c, h, &class) + place_port(word);
+        }
     }
     /* The holder of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
@@ -785,8 +793,8 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
         if (c->rings == NULL) {          /* the rest move up, the head first */
             memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
         } else {
-            unsigned head = buf->head + 1u;
-            buf->head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
+            unsigned head = buf->ring.head + 1u;
+            buf->ring.head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
         }
         buf->count--;
         *out->claimer = h;
@@ -836,8 +844,8 @@ static void take_back_collisions(Net *net, NetLane *ln)
 static void report_queued(Net *net, uint32_t b)
 {
     Buffer *buf = &net->buffers[b];
-    uint32_t queued = buf->entered;
-    if (buf->count == buf->entered)
+    uint32_t queued = net->entered[b];
+    if (buf->count == net->entered[b])
         queued--;                         /* the head itself entered now */
     for (uint32_t i = buf->count - queued; i < buf->count; i++) {
         uint32_t x = net_buffer_packet(net, b, i);
@@ -891,7 +899,7 @@ static void stage_commit(Net *net, NetLane *ln)
      * the head. The entry counts are cleared for the next timestep. */
     for (size_t i = 0; i < ln->touched.n; i++) {
         report_queued(net, ln->touched.items[i]);
-        net->buffers[ln->touched.items[i]].entered = 0;
+        net->entered[ln->touched.items[i]] = 0;
     }
     ln->touched.n = 0;
 }

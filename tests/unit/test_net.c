@@ -352,14 +352,15 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     uint32_t b0 = packet(net, a)->at;
     Buffer *buf = &net->buffers[b0];
-    buf->place[buf->head] ^= 1;         /* the port it takes next */
+    buf->place[0] ^= 1;                 /* the port it takes next */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
-    buf->place[buf->head] ^= 1;
-    buf->head = 1;                      /* its own places are head first */
+    buf->place[0] ^= 1;
+    CHECK_EQ(buf->hop, 0);              /* it has not sent yet */
+    buf->hop = HOP_KNOWN | 8;           /* ...but says where it sends to */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s0.u0: head at place 1 of its own places, not the first");
-    buf->head = 0;
+    CHECK_STR(err, "net/p0.l1.s0.u0: hop word 0x80000008, not that of its link");
+    buf->hop = 0;
     buf->count = 3;                     /* more than it holds, and than B */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: overflow, 3 packets in 2 places");
@@ -371,7 +372,7 @@ static void invariants_name_the_component(void)
     CHECK_STR(err, "net/p0.l1.s0.u0: has nothing to send, but is listed as a claimant");
     buf->count = 1;
     Buffer *slot = &net->buffers[0];    /* link p0.cpu0's slot (--duplex half) */
-    slot->link = place_packet(buf->place[buf->head]);
+    slot->link = place_packet(buf->place[0]);
     slot->flags = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.d0: its slot holds a sleeping packet that is not there");
