@@ -7,15 +7,19 @@
  * The programs are built here as images (no compiler needed), one record
  * per processor, every processor programmed:
  *   compute  a tight loop of loads, stores and arithmetic, no network;
- *   network  heavy random traffic: in round k every processor sends one
- *            packet to port k % 16 of processor p xor h(k) (a random
- *            permutation for each round, so each also receives one per
- *            round) and reads the packet of round k - 8: eight rounds of
- *            packets per processor are in flight at once;
+ *   network  random traffic paced by the processors: in round k every
+ *            processor sends one packet to port k % 16 of processor
+ *            p xor h(k) (a random permutation for each round, so each also
+ *            receives one per round) and reads the packet of round k - 8:
+ *            eight rounds of packets per processor are in flight at once.
+ *            About 50 instructions a packet, so at 4,096 some 0.02 packets
+ *            a processor a timestep (1,700 hops a timestep): light traffic
+ *            (bench/net_bench.c offers up to 25 times as much);
  *   flood    the network as the bottleneck: in round r every processor
  *            sends 8 packets, to p xor h(r) xor i for i = 0..7 (each a
  *            permutation), on ports 8 (r mod 2) + i, then reads its 8; about
- *            14 instructions per packet, and processors mostly wait;
+ *            14 instructions per packet, and processors mostly wait (0.05
+ *            packets a processor a timestep at 4,096);
  *   mixed    every processor sends one packet per round (to p xor h(k)) and
  *            waits for its own, with 40 instructions of arithmetic between.
  *   single   one processor (of 2) running the compute loop: the raw speed
