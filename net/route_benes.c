@@ -51,7 +51,7 @@ static size_t benes_split(Router *r, const RouteRequest *reqs, size_t n,
         r->mark[reqs[i].src] = 0;
         r->order[routes[i].plane ? at1++ : at0++] = (uint32_t)i;
     }
-    *distinct = !repeats && !r->general_only;
+    *distinct = !repeats && !r->reference_only;
     return n0;
 }
 
@@ -363,6 +363,87 @@ static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t
     memset(end, 0, (groups + 1) * sizeof *end);
 }
 
+/* The looping algorithm for a plane with repeated terminals (a
+ * destination that the plane carries twice, or a source repeated in a
+ * batch made by hand), over positions [a, b): as benes_levels, every
+ * sub-network of a level at once, with the same keys, but a key may now
+ * be shared, so each is the head of a chain of the packets that have it,
+ * in position order, and each linked set is coloured breadth first from
+ * its first packet, source partners before destination partners: what
+ * benes_colour does group by group in benes_level (which a test compares
+ * it with), without partitioning the packets at each level. (Breadth
+ * first, a packet's sub-network is the parity of its distance from the
+ * set's first packet, so neither the order of a chain nor which kind of
+ * partner comes first changes it: only the order of the roots does.)
+ * Heads and chain links are values above the base, as in benes_levels,
+ * and a link not above it ends its chain; the keys are kept by position
+ * in the general way's terminal heads, which are zero again after. */
+static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *reqs,
+                          Route *routes, size_t a, size_t b)
+{
+    const uint32_t *order = r->order;
+    uint32_t *ks = r->head_s, *kd = r->head_d, *next_s = r->next_s, *next_d = r->next_d;
+    uint32_t *head_s = p->head_s, *head_d = p->head_d, *queue = r->queue;
+    uint8_t *side = r->side;
+    uint32_t n = (uint32_t)(b - a);
+    unsigned levels = r->k - 1;
+    if (n < 2 || levels == 0)
+        return;                     /* a lone packet: sub-network 0 throughout */
+    for (size_t i = a; i < b; i++) {
+        ks[i] = reqs[order[i]].src;
+        kd[i] = reqs[order[i]].dst;
+    }
+    if (*p->base > UINT32_MAX - (uint64_t)levels * n) {
+        memset(head_s, 0, p->keys * sizeof *head_s);
+        memset(head_d, 0, p->keys * sizeof *head_d);
+        *p->base = 0;
+    }
+    uint32_t base = *p->base;
+    for (unsigned l = 1; l <= levels; l++) {
+        uint32_t bit = 1u << (l - 1), first = base + 1 - (uint32_t)a;
+        for (size_t i = b; i-- > a;) {  /* backwards: chains in position order */
+            next_s[i] = head_s[ks[i]];  /* (a value not above base ends it) */
+            next_d[i] = head_d[kd[i]];
+            head_s[ks[i]] = (uint32_t)i + first;
+            head_d[kd[i]] = (uint32_t)i + first;
+            side[i] = ROUTE_UNSET;
+        }
+        for (size_t i = a; i < b; i++) {
+            if (side[i] != ROUTE_UNSET)
+                continue;
+            side[i] = 0;
+            size_t in = 0, out = 0;
+            queue[out++] = (uint32_t)i;
+            while (in < out) {
+                uint32_t x = queue[in++];
+                uint8_t other = (uint8_t)(side[x] ^ 1);
+                for (uint32_t y = head_s[ks[x] ^ bit]; y > base; y = next_s[y - first])
+                    if (side[y - first] == ROUTE_UNSET) {
+                        side[y - first] = other;
+                        queue[out++] = y - first;
+                    }
+                for (uint32_t y = head_d[kd[x] ^ bit]; y > base; y = next_d[y - first])
+                    if (side[y - first] == ROUTE_UNSET) {
+                        side[y - first] = other;
+                        queue[out++] = y - first;
+                    }
+            }
+        }
+        for (size_t i = a; i < b; i++) {        /* the next keys */
+            uint32_t taken = (uint32_t)side[i] << (l - 1);
+            ks[i] = (ks[i] & ~bit) | taken;
+            kd[i] = (kd[i] & ~bit) | taken;
+        }
+        base += n;
+    }
+    *p->base = base;
+    uint32_t up_ports = route_low_mask(r->k - 1);
+    for (size_t i = a; i < b; i++) {
+        routes[order[i]].routing = ks[i] & up_ports;
+        ks[i] = kd[i] = 0;
+    }
+}
+
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
  * they touch disjoint ranges of order, spill, queue, keys and sides,
  * disjoint packets' routes, and heads and ends of their own. */
@@ -415,6 +496,10 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
             benes_distinct(r, &job.plane[0], routes, 0, n0);
             benes_distinct(r, &job.plane[0], routes, n0, n);
         }
+    } else if (!r->reference_only) {
+        BenesPlane plane = benes_plane(r, 0);
+        benes_general(r, &plane, reqs, routes, 0, n0);
+        benes_general(r, &plane, reqs, routes, n0, n);
     } else {
         benes_level(r, reqs, routes, 0, n0, 1);
         benes_level(r, reqs, routes, n0, n, 1);

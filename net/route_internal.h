@@ -32,9 +32,10 @@ struct Router {
      * (and bit 2 by source, if the batch has a request from it);
      * greedy: by plane * N/2 + switch, set if a packet went up from it. */
     uint8_t *mark;
-    /* benes: never the shortcut for batches without repeated terminals
-     * (route_benes.c; for the test that compares the two). */
-    bool general_only;
+    /* benes: route every batch the reference way, group by group and
+     * breadth first (route_benes.c, benes_level), for the tests that
+     * compare it with the ways used (benes_distinct, benes_general). */
+    bool reference_only;
     /* benes on such batches: the sub-networks with at most 2^group_bits
      * terminals are routed one by one (benes_distinct). */
     unsigned group_bits;

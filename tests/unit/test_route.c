@@ -616,9 +616,9 @@ static void benes_walk_equals_breadth_first(void)
                     if (trial == 5 && m >= 3)
                         perm[m - 1] = perm[0];
                     make_batch(srcs, perm, nths, m);
-                    r->general_only = true;
+                    r->reference_only = true;
                     router_route(r, reqs, m, general);
-                    r->general_only = false;
+                    r->reference_only = false;
                     router_route(r, reqs, m, routes);
                     for (size_t i = 0; i < m; i++) {
                         compared++;
@@ -631,6 +631,66 @@ static void benes_walk_equals_breadth_first(void)
                 router_free(r);
             }
     CHECK(compared > 400000);
+    CHECK_EQ(differ, 0);
+}
+
+/* benes routes a batch with repeated terminals -- destinations that a
+ * plane carries twice or more, as random traffic has, and sources repeated
+ * in a batch made by hand -- by colouring every sub-network of a level at
+ * once (route_benes.c, benes_general): its routes must be those of the
+ * reference way, group by group, for every size up to 4,096, one plane and
+ * two, early turns or not, few repeats and many, one router for all the
+ * batches of a size. */
+static void benes_general_equals_reference(void)
+{
+    static uint32_t dsts[MAX_BATCH], srcs[MAX_BATCH];
+    static uint64_t nths[MAX_BATCH];
+    static Route reference[MAX_BATCH];
+    uint64_t x = 99;
+    size_t compared = 0, differ = 0, repeated = 0;
+    for (unsigned k = 1; k <= 12; k++)
+        for (unsigned planes = 1; planes <= 2; planes++)
+            for (int full = 0; full < 2; full++) {
+                Router *r = router_new(full ? ROUTING_BENES_FULL : ROUTING_BENES, k, planes, 1);
+                uint32_t n = 1u << k;
+                for (int trial = 0; trial < 6; trial++) {
+                    /* sources distinct but for the last two trials; destinations
+                     * drawn from all N, from a quarter of them, or from two */
+                    test_shuffle(srcs, n, &x);
+                    size_t m = trial % 2 ? n : 1 + test_rand(&x) % n;
+                    uint32_t range = trial < 2 ? n : trial < 4 ? (n + 3) / 4 : 2;
+                    for (size_t i = 0; i < m; i++) {
+                        dsts[i] = (uint32_t)(test_rand(&x) % range) * (n / range < 1 ? 1 : n / range);
+                        nths[i] = test_rand(&x) % 3;
+                        if (trial >= 4 && i > 0 && test_rand(&x) % 4 == 0)
+                            srcs[i] = srcs[i - 1];
+                    }
+                    make_batch(srcs, dsts, nths, m);
+                    r->reference_only = true;
+                    router_route(r, reqs, m, reference);
+                    r->reference_only = false;
+                    router_route(r, reqs, m, routes);
+                    for (size_t i = 0; i < m; i++) {
+                        compared++;
+                        differ += reference[i].plane != routes[i].plane ||
+                                  reference[i].routing != routes[i].routing ||
+                                  reference[i].addressing != routes[i].addressing ||
+                                  reference[i].count != routes[i].count;
+                    }
+                    /* (whether it takes the general way: a destination
+                     * more times than there are planes, or a source twice) */
+                    static uint32_t times[MAX_BATCH], from[MAX_BATCH];
+                    bool general = false;
+                    for (size_t i = 0; i < m; i++)
+                        general |= ++times[dsts[i]] > planes || ++from[srcs[i]] > 1;
+                    for (size_t i = 0; i < m; i++)
+                        times[dsts[i]] = from[srcs[i]] = 0;
+                    repeated += general;
+                }
+                router_free(r);
+            }
+    CHECK(compared > 80000);
+    CHECK(repeated > 200);
     CHECK_EQ(differ, 0);
 }
 
@@ -660,9 +720,9 @@ static void benes_walk_base_starts_again(void)
                 test_shuffle(srcs, n, &x);
                 size_t m = batch % 3 == 0 ? n : 1 + n / 8;
                 make_batch(srcs, perm, NULL, m);
-                r->general_only = true;
+                r->reference_only = true;
                 router_route(r, reqs, m, general);
-                r->general_only = false;
+                r->reference_only = false;
                 router_route(r, reqs, m, routes);
                 for (size_t i = 0; i < m; i++) {
                     compared++;
@@ -761,6 +821,7 @@ int main(void)
     RUN(benes_walk_equals_breadth_first);
     RUN(benes_planes_as_two_jobs);
     RUN(benes_walk_base_starts_again);
+    RUN(benes_general_equals_reference);
     RUN(plane_split_rule);
     RUN(seeds);
     RUN(repeatable);
