@@ -578,6 +578,25 @@ static void repeatable(void)
     }
 }
 
+/* Routes the batch in reqs[0..m) with r the reference way (group by
+ * group, breadth first) and the way it would take, into routes; returns
+ * how many of the m routes differ. */
+static size_t differ_from_reference(Router *r, size_t m)
+{
+    static Route reference[MAX_BATCH];
+    r->reference_only = true;
+    router_route(r, reqs, m, reference);
+    r->reference_only = false;
+    router_route(r, reqs, m, routes);
+    size_t differ = 0;
+    for (size_t i = 0; i < m; i++)
+        differ += reference[i].plane != routes[i].plane ||
+                  reference[i].routing != routes[i].routing ||
+                  reference[i].addressing != routes[i].addressing ||
+                  reference[i].count != routes[i].count;
+    return differ;
+}
+
 /* benes routes a batch whose sources and destinations (within each plane)
  * are distinct by walking each linked set instead of colouring it breadth
  * first (route_benes.c, benes_distinct): the routes must be the same
@@ -589,7 +608,6 @@ static void benes_walk_equals_breadth_first(void)
 {
     static uint32_t perm[MAX_BATCH], srcs[MAX_BATCH];
     static uint64_t nths[MAX_BATCH];
-    static Route general[MAX_BATCH];
     uint64_t x = 21;
     size_t compared = 0, differ = 0;
     /* Sub-networks of 2^group_bits terminals and fewer are walked one by
@@ -616,17 +634,8 @@ static void benes_walk_equals_breadth_first(void)
                     if (trial == 5 && m >= 3)
                         perm[m - 1] = perm[0];
                     make_batch(srcs, perm, nths, m);
-                    r->reference_only = true;
-                    router_route(r, reqs, m, general);
-                    r->reference_only = false;
-                    router_route(r, reqs, m, routes);
-                    for (size_t i = 0; i < m; i++) {
-                        compared++;
-                        differ += general[i].plane != routes[i].plane ||
-                                  general[i].routing != routes[i].routing ||
-                                  general[i].addressing != routes[i].addressing ||
-                                  general[i].count != routes[i].count;
-                    }
+                    differ += differ_from_reference(r, m);
+                    compared += m;
                 }
                 router_free(r);
             }
@@ -645,7 +654,6 @@ static void benes_general_equals_reference(void)
 {
     static uint32_t dsts[MAX_BATCH], srcs[MAX_BATCH];
     static uint64_t nths[MAX_BATCH];
-    static Route reference[MAX_BATCH];
     uint64_t x = 99;
     size_t compared = 0, differ = 0, repeated = 0;
     for (unsigned k = 1; k <= 12; k++)
@@ -666,17 +674,8 @@ static void benes_general_equals_reference(void)
                             srcs[i] = srcs[i - 1];
                     }
                     make_batch(srcs, dsts, nths, m);
-                    r->reference_only = true;
-                    router_route(r, reqs, m, reference);
-                    r->reference_only = false;
-                    router_route(r, reqs, m, routes);
-                    for (size_t i = 0; i < m; i++) {
-                        compared++;
-                        differ += reference[i].plane != routes[i].plane ||
-                                  reference[i].routing != routes[i].routing ||
-                                  reference[i].addressing != routes[i].addressing ||
-                                  reference[i].count != routes[i].count;
-                    }
+                    differ += differ_from_reference(r, m);
+                    compared += m;
                     /* (whether it takes the general way: a destination
                      * more times than there are planes, or a source twice) */
                     static uint32_t times[MAX_BATCH], from[MAX_BATCH];
@@ -699,12 +698,12 @@ static void benes_general_equals_reference(void)
  * again at 0 (route_benes.c, benes_levels). So after every batch no head
  * may be above the base (a value above it would name a packet of the next
  * batch); and batches routed across that point, whole and sparse, with
- * sub-networks walked together and one by one, and the point reached
- * anywhere in a batch, get the general colouring's routes. */
+ * sub-networks walked together and one by one, destinations repeated or
+ * not, and the point reached anywhere in a batch, get the reference
+ * colouring's routes. */
 static void benes_walk_base_starts_again(void)
 {
     static uint32_t perm[MAX_BATCH], srcs[MAX_BATCH];
-    static Route general[MAX_BATCH];
     uint64_t x = 77;
     size_t differ = 0, compared = 0, above = 0, restarted = 0;
     for (unsigned k = 6; k <= 10; k += 4)
@@ -719,16 +718,12 @@ static void benes_walk_base_starts_again(void)
                 test_shuffle(perm, n, &x);
                 test_shuffle(srcs, n, &x);
                 size_t m = batch % 3 == 0 ? n : 1 + n / 8;
+                if (batch == 4)             /* destinations repeated: the general way */
+                    for (size_t i = 0; i < m; i++)
+                        perm[i] = perm[i / 4];
                 make_batch(srcs, perm, NULL, m);
-                r->reference_only = true;
-                router_route(r, reqs, m, general);
-                r->reference_only = false;
-                router_route(r, reqs, m, routes);
-                for (size_t i = 0; i < m; i++) {
-                    compared++;
-                    differ += general[i].plane != routes[i].plane ||
-                              general[i].routing != routes[i].routing;
-                }
+                differ += differ_from_reference(r, m);
+                compared += m;
                 for (size_t key = 0; key < 2 * (size_t)n; key++)
                     above += r->walk_heads[0][key] > r->walk_base[0];
             }
