@@ -34,11 +34,11 @@ static void packet_line(void *ctx, const Packet *pk)
     if (e->json)
         fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": %u, \"port\": %u, "
                 "\"data\": %d, \"sent\": %llu, \"place\": \"%s\"}", e->count ? ", " : "",
-                (ull)in->id, in->src, in->dst, pk->port, (int32_t)in->data,
+                (ull)in->id, in->src, in->dst, pk->port, (int32_t)pk->data,
                 (ull)in->created, place);
     else
         fprintf(e->out, "  packet #%llu p%u->p%u port %u data %d (sent at t=%llu): %s\n",
-                (ull)in->id, in->src, in->dst, pk->port, (int32_t)in->data,
+                (ull)in->id, in->src, in->dst, pk->port, (int32_t)pk->data,
                 (ull)in->created, place);
     e->count++;
 }

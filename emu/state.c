@@ -82,7 +82,7 @@ static void packet_line(void *ctx_, const Packet *pk)
     const PacketInfo *in = net_info(ctx->m->net, pk);
     net_place_name(ctx->m->net, pk, place, sizeof place);
     fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)in->id, in->src,
-            in->dst, pk->port, (int32_t)in->data, route, place);
+            in->dst, pk->port, (int32_t)pk->data, route, place);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */

@@ -258,7 +258,7 @@ uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
         return NET_NIL;
     uint32_t x = f->head;
     Packet *pk = &net->pool[x];
-    *word = net->info[x].data;
+    *word = pk->data;
     f->head = pk->next;
     if (--f->count == 0)
         f->tail = NET_NIL;
@@ -301,10 +301,11 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     Packet *pk = &net->pool[x];
     PacketInfo *info = &net->info[x];
     *info = (PacketInfo){
-        .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst, .data = data,
+        .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst,
     };
     *pk = (Packet){
         .next = NET_NIL, .at = req->src, .routing = route->routing, .addressing = route->addressing,
+        .data = data,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
     };
@@ -792,9 +793,9 @@ int net_check(Net *net, char *err, size_t size)
         if (net->pool[x].asleep == ASLEEP_PORT) {
             uint32_t port = net_info(net, &net->pool[x])->dst * net->cfg.ports + net->pool[x].port;
             bool listed = false;
-            for (uint32_t y = net->ports[port].sleepers; y != NET_NIL; y = net->pool[y].wait_next)
+            for (uint32_t y = net->ports[port].sleepers; y != NET_NIL; y = net->info[y].wait_next)
                 listed |= y == x;
-            if (!listed || net->pool[x].holder != h)
+            if (!listed || net->info[x].holder != h)
                 BROKEN("net/%s: its packet sleeps on an input port that does not know it", name);
             if (net->ports[port].count < net->cfg.port_depth)
                 BROKEN("net/%s: its packet sleeps on an input port with room", name);

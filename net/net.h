@@ -98,9 +98,9 @@ typedef struct Packet {
                               output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
-    uint32_t holder;       /* asleep on an input port: the holder of the slot
-                              of its last link (net_internal.h) */
-    uint32_t wait_next;    /* next sleeper on the same input port */
+    uint32_t data;         /* the word it carries (here, not in PacketInfo,
+                              so that an IN reads one record: `next` and this) */
+    uint32_t unused;
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
@@ -116,8 +116,10 @@ _Static_assert(sizeof(Packet) == 32, "two packets share a cache line");
 typedef struct PacketInfo {
     uint64_t id;           /* creation order, from 0 */
     uint64_t created;      /* timestep of its OUT */
-    uint32_t src, dst, data;
-    uint32_t unused;
+    uint32_t src, dst;
+    uint32_t holder;       /* asleep on an input port: the holder of the slot
+                              of its last link (net_internal.h) */
+    uint32_t wait_next;    /* next sleeper on the same input port */
 } PacketInfo;
 
 /* An input port: a FIFO of packets threaded through Packet.next. */
@@ -125,7 +127,8 @@ typedef struct Fifo {
     uint32_t head, tail;   /* packet indices, NET_NIL when empty */
     uint16_t count;        /* packets in it (at most 1024) */
     uint16_t unused;
-    uint32_t sleepers;     /* packets asleep until it has room (via wait_next) */
+    uint32_t sleepers;     /* packets asleep until it has room (via
+                              PacketInfo.wait_next) */
 } Fifo;
 
 /* How many places a buffer keeps itself: buffers of up to this many places

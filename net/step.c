@@ -245,8 +245,8 @@ void net_wake_port(Net *net, uint32_t port)
     uint32_t p = port / net->cfg.ports;
     net->settled = false;
     for (uint32_t x = f->sleepers, next; x != NET_NIL; x = next) {
-        next = net->pool[x].wait_next;
-        uint32_t sh = net->pool[x].holder;
+        next = net->info[x].wait_next;
+        uint32_t sh = net->info[x].holder;
         Buffer *hb = &net->buffers[sh];
         unsigned plane = holder_plane(net, sh);
         NetLane *ln = &net->lane[lane_index(net, sh)];
@@ -423,9 +423,9 @@ static void deliver(Net *net, const OnLink *e)
         uint32_t sh = e->holder & ~HOLDER_REFUSED;
         if (may_sleep(net)) {
             hb->flags |= SLOT_ASLEEP;
-            pk->holder = sh;
+            net->info[x].holder = sh;
             pk->asleep = ASLEEP_PORT;
-            pk->wait_next = port->sleepers;
+            net->info[x].wait_next = port->sleepers;
             port->sleepers = x;
             net->stats.asleep_port++;
             net->stats.asleep++;

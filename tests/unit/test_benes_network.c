@@ -71,8 +71,8 @@ static uint64_t arrival[MAX_N];
 static void on_event(void *ctx, const NetEvent *ev)
 {
     (void)ctx;
-    if (ev->kind == EV_DELIVERED && ev->info->data < MAX_N)
-        arrival[ev->info->data] = ev->timestep;
+    if (ev->kind == EV_DELIVERED && ev->packet->data < MAX_N)
+        arrival[ev->packet->data] = ev->timestep;
 }
 
 static Net *rig_net(const NetConfig *cfg)
