@@ -16,7 +16,10 @@ struct Router {
     unsigned k;            /* N = 2^k processors */
     unsigned planes;       /* 1 or 2 */
     uint64_t rng;          /* splitmix64 state; persists across batches */
-    /* benes and benes-full; the first six hold or are indexed by batch positions. */
+    /* benes and benes-full; the first six hold or are indexed by batch
+     * positions. What each holds is that of the reference way (benes_level);
+     * the two fast ways use them for their own ends, said where they do
+     * (route_benes.c: benes_distinct, benes_general). */
     uint32_t *order;       /* positions grouped by sub-network, each group in
                               batch (= source) order */
     uint32_t *spill;       /* scratch of the stable partition of `order` */
