@@ -38,11 +38,12 @@
  * (buffers and adapters) listed by index, and the packets on links are
  * listed with the buffer they go to and the holder of their link's slot. A
  * hop is a buffer's head copied to a list in stage e, which finds the
- * buffer it goes to from the topology and the port kept in its place word,
- * and from the list to the places of that buffer in stage d, which reads
- * the packet's route word for the port it will take after that; the
- * packet's record in the pool is not read (net_internal.h explains the
- * slots and place words).
+ * buffer it goes to from the buffer's hop word (the switch ahead, worked
+ * out from the topology when the buffer first sends) and the port kept in
+ * its place word, and from the list to the places of that buffer in stage
+ * d, which reads the packet's route word for the port it will take after
+ * that; the packet's record in the pool is not read (net_internal.h
+ * explains the slots, place words and hop words).
  *
  * Waiting packets sleep. Under load most packets in flight are waiting, and
  * handling each of them every timestep only to see it fail again would make
