@@ -1,7 +1,10 @@
 /* Times the `benes` routing (net/route.c): a batch of 3 packets on 65,536
  * processors, which must cost microseconds (the work follows the batch, not
- * N), and full permutations of 1,024 and 65,536 processors. Prints the
- * microseconds per batch; `make bench` runs it. */
+ * N); full permutations of 1,024 and 65,536 processors; a batch of 512 of
+ * 4,096 (a flood timestep's); and half of 4,096 and of 65,536 processors
+ * sending to random destinations, some repeated, as under net_bench's
+ * heaviest load (route_benes.c's general way). Prints the microseconds per
+ * batch; `make bench` runs it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
