@@ -60,8 +60,9 @@ static int router_alloc(Router *r, size_t procs)
         r->head_d = calloc(procs, sizeof *r->head_d);
         r->mark = calloc(procs, sizeof *r->mark);
         r->walk_heads[0] = calloc(2 * procs, sizeof *r->walk_heads[0]);
-        return r->order && r->spill && r->queue && r->next_s && r->next_d &&
-               r->side && r->head_s && r->head_d && r->mark && r->walk_heads[0] ? 0 : -1;
+        r->group_ends = calloc(procs + 1, sizeof *r->group_ends);
+        return r->order && r->spill && r->queue && r->next_s && r->next_d && r->side &&
+               r->head_s && r->head_d && r->mark && r->walk_heads[0] && r->group_ends ? 0 : -1;
     case ROUTING_GREEDY:
         r->at = calloc(procs, sizeof *r->at);
         r->mark = calloc(procs, sizeof *r->mark);
@@ -129,6 +130,7 @@ void router_free(Router *r)
     free(r->head_s);
     free(r->walk_heads[0]);
     free(r->walk_heads[1]);
+    free(r->group_ends);
     free(r->head_d);
     free(r->at);
     free(r->mark);

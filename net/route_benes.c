@@ -257,9 +257,10 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
 #define BENES_INLINE static inline
 #endif
 
-BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
+BENES_INLINE void benes_levels(const BenesPlane *p, uint32_t *ks, uint32_t *kd, size_t a,
+                               size_t b, unsigned levels)
 {
-    uint32_t *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
+    uint32_t *head_s = p->head_s, *head_d = p->head_d;
     uint8_t *side = p->side;
     uint32_t n = (uint32_t)(b - a);
     if (levels == 0 || n == 0)
@@ -308,91 +309,29 @@ BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned
     *p->base = base;
 }
 
-/* The walk of benes_levels over all of a large network's sub-networks at
- * once addresses heads over all N keys, which stop fitting the cache at
- * some size (a full permutation of 65,536 took 0.85 times as long as the
- * recursive way). So from the level whose sub-networks have 2^group_bits
- * terminals on, if the plane has at least as many packets as there are
- * such sub-networks, each sub-network's packets are put together, in
- * batch order as its walk needs (a stable counting sort by the up ports
- * taken so far, the low bits of their keys), with keys shifted down past
- * those ports, and routed on their own: the heads they address then span
- * 2^group_bits entries. Sorted, the packets' batch positions are in
- * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
- * two to a word. */
-static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t a, size_t b)
+/* The general way's levels: the looping algorithm for a plane with
+ * repeated terminals (a destination that the plane carries twice, or a
+ * source repeated in a batch made by hand), over positions [a, b), with
+ * keys ks and kd as benes_levels's: every sub-network of a level at once,
+ * but a key may now be shared, so each is the head of a chain of the
+ * packets that have it, in position order, and each linked set is coloured
+ * breadth first from its first packet, source partners before destination
+ * partners: what benes_colour does group by group in benes_level (which a
+ * test compares it with), without partitioning the packets at each level.
+ * (Breadth first, a packet's sub-network is the parity of its distance
+ * from the set's first packet, so neither the order of a chain nor which
+ * kind of partner comes first changes it: only the order of the roots
+ * does.) Heads and chain links are values above the base, as in
+ * benes_levels, and a link not above it ends its chain. */
+BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, uint32_t *ks, uint32_t *kd,
+                                   size_t a, size_t b, unsigned levels)
 {
-    const uint32_t *order = r->order;
-    uint32_t *ks = p->ks, *kd = p->kd;
-    if (b - a < 2)
-        return;                     /* a lone packet: sub-network 0 throughout */
-    unsigned k = r->k, g = k;       /* g: the first level walked by groups */
-    if (k > r->group_bits && r->group_bits <= 16 && (b - a) >> (k - r->group_bits) != 0)
-        g = k - r->group_bits + 1;
-    benes_levels(p, a, b, g - 1);
-    uint32_t up_ports = route_low_mask(k - 1);
-    if (g == k) {
-        for (size_t i = a; i < b; i++)
-            routes[order[i]].routing = ks[i] & up_ports;
-        return;
-    }
-    /* The low g - 1 bits of a key are now the up ports taken (they name its
-     * sub-network): its group. */
-    unsigned below = g - 1;
-    uint32_t groups = 1u << below, mask = groups - 1, *end = p->ends, *sorted = r->spill;
-    for (size_t i = a; i < b; i++)
-        end[(ks[i] & mask) + 1]++;
-    for (uint32_t sub = 1; sub <= groups; sub++)    /* where each group starts */
-        end[sub] += end[sub - 1];
-    for (size_t i = a; i < b; i++) {               /* ...and then ends */
-        size_t at = a + end[ks[i] & mask]++;
-        sorted[at] = order[i];
-        r->queue[at] = ks[i] >> below | (kd[i] >> below) << 16;
-    }
-    for (size_t i = a; i < b; i++) {
-        ks[i] = r->queue[i] & 0xffff;
-        kd[i] = r->queue[i] >> 16;
-    }
-    uint32_t start = 0;
-    for (uint32_t sub = 0; sub < groups; sub++) {
-        benes_levels(p, a + start, a + end[sub], k - g);
-        for (size_t i = a + start; i < a + end[sub]; i++)
-            routes[sorted[i]].routing = ((ks[i] << below) | sub) & up_ports;
-        start = end[sub];
-    }
-    memset(end, 0, (groups + 1) * sizeof *end);
-}
-
-/* The looping algorithm for a plane with repeated terminals (a
- * destination that the plane carries twice, or a source repeated in a
- * batch made by hand), over positions [a, b): as benes_levels, every
- * sub-network of a level at once, with the same keys, but a key may now
- * be shared, so each is the head of a chain of the packets that have it,
- * in position order, and each linked set is coloured breadth first from
- * its first packet, source partners before destination partners: what
- * benes_colour does group by group in benes_level (which a test compares
- * it with), without partitioning the packets at each level. (Breadth
- * first, a packet's sub-network is the parity of its distance from the
- * set's first packet, so neither the order of a chain nor which kind of
- * partner comes first changes it: only the order of the roots does.)
- * Heads and chain links are values above the base, as in benes_levels,
- * and a link not above it ends its chain; the keys are kept by position
- * in the general way's terminal heads, which are zero again after. */
-static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *reqs,
-                          Route *routes, size_t a, size_t b)
-{
-    const uint32_t *order = r->order;
-    uint32_t *ks = r->head_s, *kd = r->head_d, *next_s = r->next_s, *next_d = r->next_d;
-    uint32_t *head_s = p->head_s, *head_d = p->head_d, *queue = r->queue;
-    uint8_t *side = r->side;
+    uint32_t *next_s = r->next_s, *next_d = r->next_d, *queue = r->queue;
+    uint32_t *head_s = p->head_s, *head_d = p->head_d;
+    uint8_t *side = p->side;
     uint32_t n = (uint32_t)(b - a);
-    unsigned levels = r->k - 1;
-    if (n < 2 || levels == 0)
-        return;                     /* a lone packet: sub-network 0 throughout */
-    for (size_t i = a; i < b; i++) {
-        ks[i] = reqs[order[i]].src;
-        kd[i] = reqs[order[i]].dst;
-    }
+    if (levels == 0 || n == 0)
+        return;
     if (*p->base > UINT32_MAX - (uint64_t)levels * n) {
         memset(head_s, 0, p->keys * sizeof *head_s);
         memset(head_d, 0, p->keys * sizeof *head_d);
@@ -437,11 +376,95 @@ static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *re
         base += n;
     }
     *p->base = base;
-    uint32_t up_ports = route_low_mask(r->k - 1);
-    for (size_t i = a; i < b; i++) {
-        routes[order[i]].routing = ks[i] & up_ports;
-        ks[i] = kd[i] = 0;
+}
+
+/* Routes one plane, positions [a, b) of order, with level-1 keys ks and kd
+ * by position, by the walk (benes_levels) or, `general`, breadth first
+ * (benes_bfs_levels); `ends` is zero, and zero again after.
+ *
+ * Either way, every sub-network of a level is routed at once, with heads
+ * addressed by keys over all of N, which stop fitting the cache at some
+ * size (a full permutation of 65,536 took 0.85 times as long as the
+ * recursive way). So from the level whose sub-networks have 2^group_bits
+ * terminals on, if the plane has at least as many packets as there are
+ * such sub-networks, each sub-network's packets are put together, in
+ * batch order as its walk needs (a stable counting sort by the up ports
+ * taken so far, the low bits of their keys), with keys shifted down past
+ * those ports, and routed on their own: the heads they address then span
+ * 2^group_bits entries. Sorted, the packets' batch positions are in
+ * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
+ * two to a word. */
+BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, uint32_t *ks, uint32_t *kd,
+                                    uint32_t *ends, Route *routes, size_t a, size_t b,
+                                    bool general)
+{
+    const uint32_t *order = r->order;
+    if (b - a < 2)
+        return;                     /* a lone packet: sub-network 0 throughout */
+    unsigned k = r->k, g = k;       /* g: the first level routed by groups */
+    if (k > r->group_bits && r->group_bits <= 16 && (b - a) >> (k - r->group_bits) != 0)
+        g = k - r->group_bits + 1;
+    if (general)
+        benes_bfs_levels(r, p, ks, kd, a, b, g - 1);
+    else
+        benes_levels(p, ks, kd, a, b, g - 1);
+    uint32_t up_ports = route_low_mask(k - 1);
+    if (g == k) {
+        for (size_t i = a; i < b; i++)
+            routes[order[i]].routing = ks[i] & up_ports;
+        return;
     }
+    /* The low g - 1 bits of a key are now the up ports taken (they name its
+     * sub-network): its group. */
+    unsigned below = g - 1;
+    uint32_t groups = 1u << below, mask = groups - 1, *end = ends, *sorted = r->spill;
+    for (size_t i = a; i < b; i++)
+        end[(ks[i] & mask) + 1]++;
+    for (uint32_t sub = 1; sub <= groups; sub++)    /* where each group starts */
+        end[sub] += end[sub - 1];
+    for (size_t i = a; i < b; i++) {               /* ...and then ends */
+        size_t at = a + end[ks[i] & mask]++;
+        sorted[at] = order[i];
+        r->queue[at] = ks[i] >> below | (kd[i] >> below) << 16;
+    }
+    for (size_t i = a; i < b; i++) {
+        ks[i] = r->queue[i] & 0xffff;
+        kd[i] = r->queue[i] >> 16;
+    }
+    uint32_t start = 0;
+    for (uint32_t sub = 0; sub < groups; sub++) {
+        if (general)
+            benes_bfs_levels(r, p, ks, kd, a + start, a + end[sub], k - g);
+        else
+            benes_levels(p, ks, kd, a + start, a + end[sub], k - g);
+        for (size_t i = a + start; i < a + end[sub]; i++)
+            routes[sorted[i]].routing = ((ks[i] << below) | sub) & up_ports;
+        start = end[sub];
+    }
+    memset(end, 0, (groups + 1) * sizeof *end);
+}
+
+/* A plane whose sources and destinations are all distinct: the walk, with
+ * the plane's keys and group ends (BenesPlane). */
+static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t a, size_t b)
+{
+    benes_route_plane(r, p, p->ks, p->kd, p->ends, routes, a, b, false);
+}
+
+/* A plane with repeated terminals: breadth first. Its keys are kept by
+ * position in the general way's terminal heads, and its group ends in
+ * Router.group_ends, all zero again after. */
+static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *reqs,
+                          Route *routes, size_t a, size_t b)
+{
+    uint32_t *ks = r->head_s, *kd = r->head_d;
+    for (size_t i = a; i < b; i++) {
+        ks[i] = reqs[r->order[i]].src;
+        kd[i] = reqs[r->order[i]].dst;
+    }
+    benes_route_plane(r, p, ks, kd, r->group_ends, routes, a, b, true);
+    for (size_t i = a; i < b; i++)
+        ks[i] = kd[i] = 0;
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):

@@ -49,6 +49,10 @@ struct Router {
      * at once. */
     uint32_t *walk_heads[2];
     uint32_t walk_base[2];
+    /* benes on batches with repeated terminals: where each group of
+     * packets ends, when its sub-networks are routed one by one (zero
+     * between batches). */
+    uint32_t *group_ends;
     RouterRunner *runner;
     void *runner_ctx;
     size_t parallel_min;

@@ -648,18 +648,22 @@ static void benes_walk_equals_breadth_first(void)
  * in a batch made by hand -- by colouring every sub-network of a level at
  * once (route_benes.c, benes_general): its routes must be those of the
  * reference way, group by group, for every size up to 4,096, one plane and
- * two, early turns or not, few repeats and many, one router for all the
- * batches of a size. */
+ * two, early turns or not, few repeats and many, the sub-networks of the
+ * deeper levels routed together or one by one (of 4 to 16 terminals), one
+ * router for all the batches of a size. */
 static void benes_general_equals_reference(void)
 {
     static uint32_t dsts[MAX_BATCH], srcs[MAX_BATCH];
     static uint64_t nths[MAX_BATCH];
+    static const unsigned group_bits[] = { ROUTE_GROUP_BITS, 2, 3, 4 };
     uint64_t x = 99;
     size_t compared = 0, differ = 0, repeated = 0;
     for (unsigned k = 1; k <= 12; k++)
         for (unsigned planes = 1; planes <= 2; planes++)
-            for (int full = 0; full < 2; full++) {
+            for (unsigned g = 0; g < 8; g++) {
+                int full = g & 1;
                 Router *r = router_new(full ? ROUTING_BENES_FULL : ROUTING_BENES, k, planes, 1);
+                r->group_bits = group_bits[g / 2];
                 uint32_t n = 1u << k;
                 for (int trial = 0; trial < 6; trial++) {
                     /* sources distinct but for the last two trials; destinations
@@ -688,8 +692,8 @@ static void benes_general_equals_reference(void)
                 }
                 router_free(r);
             }
-    CHECK(compared > 80000);
-    CHECK(repeated > 200);
+    CHECK(compared > 300000);
+    CHECK(repeated > 800);
     CHECK_EQ(differ, 0);
 }
 
