@@ -257,20 +257,31 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
 #define BENES_INLINE static inline
 #endif
 
+/* Whether `levels` levels of positions [a, b) have any work; if so,
+ * *base is the base of plane p's head values for them: where the last
+ * levels left it, or, if the values would pass 2^32, 0 again with the
+ * heads cleared. */
+BENES_INLINE bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned levels,
+                              uint32_t *base)
+{
+    if (levels == 0 || a == b)
+        return false;
+    if (*p->base > UINT32_MAX - (uint64_t)levels * (b - a)) {
+        memset(p->head_s, 0, p->keys * sizeof *p->head_s);
+        memset(p->head_d, 0, p->keys * sizeof *p->head_d);
+        *p->base = 0;
+    }
+    *base = *p->base;
+    return true;
+}
+
 BENES_INLINE void benes_levels(const BenesPlane *p, uint32_t *ks, uint32_t *kd, size_t a,
                                size_t b, unsigned levels)
 {
-    uint32_t *head_s = p->head_s, *head_d = p->head_d;
+    uint32_t base, *head_s = p->head_s, *head_d = p->head_d, n = (uint32_t)(b - a);
     uint8_t *side = p->side;
-    uint32_t n = (uint32_t)(b - a);
-    if (levels == 0 || n == 0)
+    if (!benes_start(p, a, b, levels, &base))
         return;
-    if (*p->base > UINT32_MAX - (uint64_t)levels * n) {
-        memset(head_s, 0, p->keys * sizeof *head_s);
-        memset(head_d, 0, p->keys * sizeof *head_d);
-        *p->base = 0;
-    }
-    uint32_t base = *p->base;
     uint32_t first = base + 1 - (uint32_t)a;    /* position i has value i + first */
     for (size_t i = a; i < b; i++) {            /* each key's one packet */
         head_s[ks[i]] = (uint32_t)i + first;
@@ -327,17 +338,10 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, uint32_t *ks,
                                    size_t a, size_t b, unsigned levels)
 {
     uint32_t *next_s = r->next_s, *next_d = r->next_d, *queue = r->queue;
-    uint32_t *head_s = p->head_s, *head_d = p->head_d;
-    uint8_t *side = p->side;
-    uint32_t n = (uint32_t)(b - a);
-    if (levels == 0 || n == 0)
+    uint32_t base, *head_s = p->head_s, *head_d = p->head_d, n = (uint32_t)(b - a);
+    if (!benes_start(p, a, b, levels, &base))
         return;
-    if (*p->base > UINT32_MAX - (uint64_t)levels * n) {
-        memset(head_s, 0, p->keys * sizeof *head_s);
-        memset(head_d, 0, p->keys * sizeof *head_d);
-        *p->base = 0;
-    }
-    uint32_t base = *p->base;
+    uint8_t *side = p->side;
     for (unsigned l = 1; l <= levels; l++) {
         uint32_t bit = 1u << (l - 1), first = base + 1 - (uint32_t)a;
         for (size_t i = b; i-- > a;) {  /* backwards: chains in position order */
