@@ -25,7 +25,7 @@
  * destination, then to the other. Puts the batch positions of plane 0 and
  * then plane 1 into r->order, each in batch order; returns plane 0's size.
  * Sets *distinct when no source repeats in the batch and no destination
- * within a plane (benes_distinct). */
+ * within a plane (benes_levels). */
 static size_t benes_split(Router *r, const RouteRequest *reqs, size_t n,
                           Route *routes, bool *distinct)
 {
@@ -165,12 +165,14 @@ static void benes_level(Router *r, const RouteRequest *reqs, Route *routes,
     benes_level(r, reqs, routes, a + zeros, b, l + 1);
 }
 
-/* What the walk of one plane reads and writes, by the packets' positions i
- * in order (route_benes gives plane 0 the range [0, n0) and plane 1 the
- * rest): their keys by source and by destination, ks[i] and kd[i], and
- * their sub-networks side[i]; the plane's heads by key, head_s and head_d
- * (`keys` entries each), and the base of the values in them (benes_levels);
- * and, zero between batches, room for its group ends (benes_distinct). */
+/* What the routing of one plane reads and writes, by the packets'
+ * positions i in order (route_benes gives plane 0 the range [0, n0) and
+ * plane 1 the rest): their keys by source and by destination, ks[i] and
+ * kd[i], and their sub-networks side[i]; the plane's heads by key, head_s
+ * and head_d (`keys` entries each), and the base of the values in them
+ * (benes_levels); and, zero between batches, room for its group ends
+ * (benes_route_plane). Which arrays these are depends on the way (walk or
+ * breadth first) and the plane: benes_plane. */
 typedef struct BenesPlane {
     uint32_t *ks, *kd;
     uint8_t *side;
@@ -275,10 +277,10 @@ BENES_INLINE bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned 
     return true;
 }
 
-BENES_INLINE void benes_levels(const BenesPlane *p, uint32_t *ks, uint32_t *kd, size_t a,
-                               size_t b, unsigned levels)
+BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
 {
-    uint32_t base, *head_s = p->head_s, *head_d = p->head_d, n = (uint32_t)(b - a);
+    uint32_t base, *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
+    uint32_t n = (uint32_t)(b - a);
     uint8_t *side = p->side;
     if (!benes_start(p, a, b, levels, &base))
         return;
@@ -334,11 +336,12 @@ BENES_INLINE void benes_levels(const BenesPlane *p, uint32_t *ks, uint32_t *kd, 
  * kind of partner comes first changes it: only the order of the roots
  * does.) Heads and chain links are values above the base, as in
  * benes_levels, and a link not above it ends its chain. */
-BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, uint32_t *ks, uint32_t *kd,
-                                   size_t a, size_t b, unsigned levels)
+BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, size_t b,
+                                   unsigned levels)
 {
     uint32_t *next_s = r->next_s, *next_d = r->next_d, *queue = r->queue;
-    uint32_t base, *head_s = p->head_s, *head_d = p->head_d, n = (uint32_t)(b - a);
+    uint32_t base, *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
+    uint32_t n = (uint32_t)(b - a);
     if (!benes_start(p, a, b, levels, &base))
         return;
     uint8_t *side = p->side;
@@ -382,9 +385,10 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, uint32_t *ks,
     *p->base = base;
 }
 
-/* Routes one plane, positions [a, b) of order, with level-1 keys ks and kd
- * by position, by the walk (benes_levels) or, `general`, breadth first
- * (benes_bfs_levels); `ends` is zero, and zero again after.
+/* Routes one plane, positions [a, b) of order, by the walk (benes_levels)
+ * or, `general`, breadth first (benes_bfs_levels): its level-1 keys are
+ * the requests' terminals, written to p's keys by position; its group ends
+ * are zero, and zero again after.
  *
  * Either way, every sub-network of a level is routed at once, with heads
  * addressed by keys over all of N, which stop fitting the cache at some
@@ -398,20 +402,24 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, uint32_t *ks,
  * 2^group_bits entries. Sorted, the packets' batch positions are in
  * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
  * two to a word. */
-BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, uint32_t *ks, uint32_t *kd,
-                                    uint32_t *ends, Route *routes, size_t a, size_t b,
-                                    bool general)
+BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, const RouteRequest *reqs,
+                                    Route *routes, size_t a, size_t b, bool general)
 {
     const uint32_t *order = r->order;
+    uint32_t *ks = p->ks, *kd = p->kd;
     if (b - a < 2)
         return;                     /* a lone packet: sub-network 0 throughout */
+    for (size_t i = a; i < b; i++) {
+        ks[i] = reqs[order[i]].src;
+        kd[i] = reqs[order[i]].dst;
+    }
     unsigned k = r->k, g = k;       /* g: the first level routed by groups */
     if (k > r->group_bits && r->group_bits <= 16 && (b - a) >> (k - r->group_bits) != 0)
         g = k - r->group_bits + 1;
     if (general)
-        benes_bfs_levels(r, p, ks, kd, a, b, g - 1);
+        benes_bfs_levels(r, p, a, b, g - 1);
     else
-        benes_levels(p, ks, kd, a, b, g - 1);
+        benes_levels(p, a, b, g - 1);
     uint32_t up_ports = route_low_mask(k - 1);
     if (g == k) {
         for (size_t i = a; i < b; i++)
@@ -421,7 +429,7 @@ BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, uint32_t *ks
     /* The low g - 1 bits of a key are now the up ports taken (they name its
      * sub-network): its group. */
     unsigned below = g - 1;
-    uint32_t groups = 1u << below, mask = groups - 1, *end = ends, *sorted = r->spill;
+    uint32_t groups = 1u << below, mask = groups - 1, *end = p->ends, *sorted = r->spill;
     for (size_t i = a; i < b; i++)
         end[(ks[i] & mask) + 1]++;
     for (uint32_t sub = 1; sub <= groups; sub++)    /* where each group starts */
@@ -438,9 +446,9 @@ BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, uint32_t *ks
     uint32_t start = 0;
     for (uint32_t sub = 0; sub < groups; sub++) {
         if (general)
-            benes_bfs_levels(r, p, ks, kd, a + start, a + end[sub], k - g);
+            benes_bfs_levels(r, p, a + start, a + end[sub], k - g);
         else
-            benes_levels(p, ks, kd, a + start, a + end[sub], k - g);
+            benes_levels(p, a + start, a + end[sub], k - g);
         for (size_t i = a + start; i < a + end[sub]; i++)
             routes[sorted[i]].routing = ((ks[i] << below) | sub) & up_ports;
         start = end[sub];
@@ -448,27 +456,14 @@ BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, uint32_t *ks
     memset(end, 0, (groups + 1) * sizeof *end);
 }
 
-/* A plane whose sources and destinations are all distinct: the walk, with
- * the plane's keys and group ends (BenesPlane). */
-static void benes_distinct(Router *r, const BenesPlane *p, Route *routes, size_t a, size_t b)
-{
-    benes_route_plane(r, p, p->ks, p->kd, p->ends, routes, a, b, false);
-}
-
-/* A plane with repeated terminals: breadth first. Its keys are kept by
- * position in the general way's terminal heads, and its group ends in
- * Router.group_ends, all zero again after. */
+/* A plane with repeated terminals: breadth first (its keys, in the
+ * reference way's terminal heads, zero again after). */
 static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *reqs,
                           Route *routes, size_t a, size_t b)
 {
-    uint32_t *ks = r->head_s, *kd = r->head_d;
-    for (size_t i = a; i < b; i++) {
-        ks[i] = reqs[r->order[i]].src;
-        kd[i] = reqs[r->order[i]].dst;
-    }
-    benes_route_plane(r, p, ks, kd, r->group_ends, routes, a, b, true);
+    benes_route_plane(r, p, reqs, routes, a, b, true);
     for (size_t i = a; i < b; i++)
-        ks[i] = kd[i] = 0;
+        p->ks[i] = p->kd[i] = 0;
 }
 
 /* Both planes of a batch of distinct terminals at once (router_use_runner):
@@ -477,6 +472,7 @@ static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *re
 typedef struct BenesPlanes {
     Router *r;
     BenesPlane plane[2];
+    const RouteRequest *reqs;
     Route *routes;
     size_t n0, n;
 } BenesPlanes;
@@ -485,18 +481,25 @@ static void benes_plane_job(void *arg, unsigned index)
 {
     BenesPlanes *job = arg;
     if (index == 0)
-        benes_distinct(job->r, &job->plane[0], job->routes, 0, job->n0);
+        benes_route_plane(job->r, &job->plane[0], job->reqs, job->routes, 0, job->n0, false);
     else if (index == 1)
-        benes_distinct(job->r, &job->plane[1], job->routes, job->n0, job->n);
+        benes_route_plane(job->r, &job->plane[1], job->reqs, job->routes, job->n0, job->n,
+                          false);
 }
 
-/* A plane's walk arrays (BenesPlane), with the heads of walk_heads[w]; its
- * group ends in the general way's heads, zero between batches (there are at
- * most N/4 + 1 of them). */
-static BenesPlane benes_plane(Router *r, unsigned w)
+/* A plane's arrays (BenesPlane), with the heads of walk_heads[w]. The walk
+ * keeps its keys in next_s and next_d (it has no chains) and its group ends
+ * in the reference way's terminal heads, of plane 0 or 1 (zero between
+ * batches; there are at most N/4 + 1 ends); breadth first (`general`,
+ * never two planes at once), the chains are in next_s and next_d, so the
+ * keys are in those terminal heads, and the group ends in group_ends. */
+static BenesPlane benes_plane(Router *r, unsigned w, bool general)
 {
     size_t procs = (size_t)1 << r->k;
     uint32_t *h = r->walk_heads[w];
+    if (general)
+        return (BenesPlane){ r->head_s, r->head_d, r->side, h, h + procs, &r->walk_base[w],
+                             procs, r->group_ends };
     return (BenesPlane){ r->next_s, r->next_d, r->side, h, h + procs, &r->walk_base[w],
                          procs, w == 0 ? r->head_s : r->head_d };
 }
@@ -509,22 +512,17 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
     bool distinct;
     size_t n0 = benes_split(r, reqs, n, routes, &distinct);
     if (distinct) {
-        /* The keys of level 1, by position (no chains this way). */
-        for (size_t i = 0; i < n; i++) {
-            r->next_s[i] = reqs[r->order[i]].src;
-            r->next_d[i] = reqs[r->order[i]].dst;
-        }
         bool parallel = r->runner && n >= r->parallel_min && n0 != 0 && n0 != n;
-        BenesPlanes job = { r, { benes_plane(r, 0), benes_plane(r, parallel ? 1 : 0) },
-                            routes, n0, n };
+        BenesPlanes job = { r, { benes_plane(r, 0, false), benes_plane(r, parallel ? 1 : 0, false) },
+                            reqs, routes, n0, n };
         if (parallel) {
             r->runner(r->runner_ctx, benes_plane_job, &job);
         } else {
-            benes_distinct(r, &job.plane[0], routes, 0, n0);
-            benes_distinct(r, &job.plane[0], routes, n0, n);
+            benes_route_plane(r, &job.plane[0], reqs, routes, 0, n0, false);
+            benes_route_plane(r, &job.plane[0], reqs, routes, n0, n, false);
         }
     } else if (!r->reference_only) {
-        BenesPlane plane = benes_plane(r, 0);
+        BenesPlane plane = benes_plane(r, 0, true);
         benes_general(r, &plane, reqs, routes, 0, n0);
         benes_general(r, &plane, reqs, routes, n0, n);
     } else {

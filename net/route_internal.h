@@ -19,7 +19,7 @@ struct Router {
     /* benes and benes-full; the first six hold or are indexed by batch
      * positions. What each holds is that of the reference way (benes_level);
      * the two fast ways use them for their own ends, said where they do
-     * (route_benes.c: benes_distinct, benes_general). */
+     * (route_benes.c: benes_plane). */
     uint32_t *order;       /* positions grouped by sub-network, each group in
                               batch (= source) order */
     uint32_t *spill;       /* scratch of the stable partition of `order` */
@@ -37,12 +37,12 @@ struct Router {
     uint8_t *mark;
     /* benes: route every batch the reference way, group by group and
      * breadth first (route_benes.c, benes_level), for the tests that
-     * compare it with the ways used (benes_distinct, benes_general). */
+     * compare it with the ways used (benes_levels, benes_bfs_levels). */
     bool reference_only;
-    /* benes on such batches: the sub-networks with at most 2^group_bits
-     * terminals are routed one by one (benes_distinct). */
+    /* benes, the fast ways: the sub-networks with at most 2^group_bits
+     * terminals are routed one by one (benes_route_plane). */
     unsigned group_bits;
-    /* benes on such batches: each plane's heads by key, two arrays of one
+    /* benes, the fast ways: each plane's heads by key, two arrays of one
      * entry per processor, and the base of their values, which only grows
      * (benes_levels: they are not zero between batches); plane 1's only
      * with a runner (router_use_runner), so that both planes can be routed

@@ -578,6 +578,16 @@ static void repeatable(void)
     }
 }
 
+/* How many of the m routes in a and b differ. */
+static size_t routes_differ(const Route *a, const Route *b, size_t m)
+{
+    size_t differ = 0;
+    for (size_t i = 0; i < m; i++)
+        differ += a[i].plane != b[i].plane || a[i].routing != b[i].routing ||
+                  a[i].addressing != b[i].addressing || a[i].count != b[i].count;
+    return differ;
+}
+
 /* Routes the batch in reqs[0..m) with r the reference way (group by
  * group, breadth first) and the way it would take, into routes; returns
  * how many of the m routes differ. */
@@ -588,18 +598,12 @@ static size_t differ_from_reference(Router *r, size_t m)
     router_route(r, reqs, m, reference);
     r->reference_only = false;
     router_route(r, reqs, m, routes);
-    size_t differ = 0;
-    for (size_t i = 0; i < m; i++)
-        differ += reference[i].plane != routes[i].plane ||
-                  reference[i].routing != routes[i].routing ||
-                  reference[i].addressing != routes[i].addressing ||
-                  reference[i].count != routes[i].count;
-    return differ;
+    return routes_differ(reference, routes, m);
 }
 
 /* benes routes a batch whose sources and destinations (within each plane)
  * are distinct by walking each linked set instead of colouring it breadth
- * first (route_benes.c, benes_distinct): the routes must be the same
+ * first (route_benes.c, benes_levels): the routes must be the same
  * as the general colouring's, for whole and partial permutations of every
  * size up to 16,384, on one plane and two, early turns or not, with the
  * sub-networks of the deeper levels walked together or one by one; and a
@@ -646,7 +650,7 @@ static void benes_walk_equals_breadth_first(void)
 /* benes routes a batch with repeated terminals -- destinations that a
  * plane carries twice or more, as random traffic has, and sources repeated
  * in a batch made by hand -- by colouring every sub-network of a level at
- * once (route_benes.c, benes_general): its routes must be those of the
+ * once (route_benes.c, benes_bfs_levels): its routes must be those of the
  * reference way, group by group, for every size up to 4,096, one plane and
  * two, early turns or not, few repeats and many, the sub-networks of the
  * deeper levels routed together or one by one (of 4 to 16 terminals), one
@@ -672,7 +676,7 @@ static void benes_general_equals_reference(void)
                     size_t m = trial % 2 ? n : 1 + test_rand(&x) % n;
                     uint32_t range = trial < 2 ? n : trial < 4 ? (n + 3) / 4 : 2;
                     for (size_t i = 0; i < m; i++) {
-                        dsts[i] = (uint32_t)(test_rand(&x) % range) * (n / range < 1 ? 1 : n / range);
+                        dsts[i] = (uint32_t)(test_rand(&x) % range) * (n / range);
                         nths[i] = test_rand(&x) % 3;
                         if (trial >= 4 && i > 0 && test_rand(&x) % 4 == 0)
                             srcs[i] = srcs[i - 1];
@@ -782,11 +786,7 @@ static void benes_planes_as_two_jobs(void)
             router_route(one, reqs, m, alone);
             router_route(two, reqs, m, routes);
             batches++;
-            for (size_t i = 0; i < m; i++)
-                differ += alone[i].plane != routes[i].plane ||
-                          alone[i].routing != routes[i].routing ||
-                          alone[i].addressing != routes[i].addressing ||
-                          alone[i].count != routes[i].count;
+            differ += routes_differ(alone, routes, m);
         }
         CHECK_EQ(differ, 0);
         CHECK_EQ(rounds, 5);                 /* 8 batches: two too small, one repeats */
