@@ -213,6 +213,18 @@ CPU_HOT uint8_t cpu_byte(const CpuRegs *r)
     return (uint8_t)(r->ibuf >> (8 * (r->pc & 3)));
 }
 
+/* Whether processor cpu's next byte is an IN whose instruction buffer
+ * already holds it (so without a fetch), and then the port it will read,
+ * which is areg: for the machine to ask for that port ahead. */
+static inline bool cpu_next_is_in(const Cpu *cpu, uint32_t *port)
+{
+    if (cpu->pc >> 2 != cpu->iaddr)
+        return false;
+    uint8_t byte = (uint8_t)(cpu->ibuf >> (8 * (cpu->pc & 3)));
+    *port = cpu->areg;
+    return ISA_OP(byte) == OP_OPR && (cpu->oreg | ISA_IMM(byte)) == OPR_IN;
+}
+
 /* Executes `byte`, the byte at pc (fetched), on registers r of processor cpu.
  * In a run of private instructions (`private_run`, a constant where it is
  * inlined), an external operation is not executed: STEP_EXTERNAL. */

@@ -256,6 +256,16 @@ static void run_share(void *arg, unsigned index)
     uint32_t stopped = 0;
     uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
     sh->nrequests = sh->ntaken = sh->nprints = 0;
+    /* First, the input ports that INs due now will read are asked for, all
+     * at once: one by one, in the loop below, each would be a miss that
+     * waits (the ports of a large machine do not stay in the cache while
+     * the network runs). This pass also brings in the processors' lines. */
+    for (uint32_t w = sh->lo[slot]; w <= sh->hi[slot] && w < sh->word_end; w++)
+        for (uint64_t bits = due[w]; bits; bits &= bits - 1) {
+            uint32_t p = w * 64 + lowest_bit(bits), port;
+            if (cpu_next_is_in(&cpus[p], &port))
+                net_prefetch_port(m->net, p, port);
+        }
     for (uint32_t w = sh->lo[slot]; w <= sh->hi[slot] && w < sh->word_end; w++) {
         uint64_t bits = due[w];
         due[w] = 0;

@@ -342,6 +342,32 @@ static void in_and_its_stall(void)
     rig_free(r);
 }
 
+/* cpu_next_is_in, which the machine uses to ask for an IN's port ahead,
+ * says yes exactly at the OPR byte of an IN (its prefix run), with areg as
+ * the port; not before the first fetch, nor at a prefix or another OPR. */
+static void next_in_is_seen(void)
+{
+    RIG(0x32,                   /* LDC 2 */
+        0xd1, 0xf0,             /* IN: port 2 */
+        0x35, 0x37,             /* LDC 5; LDC 7 */
+        0xd1, 0xf1,             /* OUT */
+        0x33, 0xd1, 0xf0);      /* LDC 3; IN */
+    uint32_t port = 99;
+    bool expected[] = { false /* nothing fetched yet */, false, true, false, false, false, false, false, false, true };
+    for (int i = 0; i < 10; i++) {
+        if (i > 0)
+            CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+        CHECK_EQ(cpu_next_is_in(&r->cpu, &port), expected[i]);
+        if (expected[i])
+            CHECK_EQ(port, i == 2 ? 2u : 3u);
+        if (i == 2) {                           /* the IN reads a packet */
+            r->dbl.port_words[2][0] = 41;
+            r->dbl.port_count[2] = 1;
+        }
+    }
+    rig_free(r);
+}
+
 /* A fault leaves the processor FAULTED with the faulting byte's address. */
 static void expect_fault(const uint8_t *code, size_t n, int steps, CpuFault why,
                          uint32_t pc, uint32_t istart)
@@ -536,6 +562,7 @@ int main(void)
     RUN(host_operations);
     RUN(out_and_its_stall);
     RUN(in_and_its_stall);
+    RUN(next_in_is_seen);
     RUN(faults);
     RUN(fault_description);
     RUN(self_modifying_code);
