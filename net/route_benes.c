@@ -345,15 +345,16 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, siz
     if (!benes_start(p, a, b, levels, &base))
         return;
     uint8_t *side = p->side;
-    for (unsigned l = 1; l <= levels; l++) {
-        uint32_t bit = 1u << (l - 1), first = base + 1 - (uint32_t)a;
-        for (size_t i = b; i-- > a;) {  /* backwards: chains in position order */
-            next_s[i] = head_s[ks[i]];  /* (a value not above base ends it) */
-            next_d[i] = head_d[kd[i]];
-            head_s[ks[i]] = (uint32_t)i + first;
-            head_d[kd[i]] = (uint32_t)i + first;
-            side[i] = ROUTE_UNSET;
-        }
+    uint32_t first = base + 1 - (uint32_t)a;   /* position i has value i + first */
+    for (size_t i = b; i-- > a;) {  /* backwards: chains in position order */
+        next_s[i] = head_s[ks[i]];  /* (a value not above base ends it) */
+        next_d[i] = head_d[kd[i]];
+        head_s[ks[i]] = (uint32_t)i + first;
+        head_d[kd[i]] = (uint32_t)i + first;
+        side[i] = ROUTE_UNSET;
+    }
+    for (unsigned l = 1;; l++) {
+        uint32_t bit = 1u << (l - 1);
         for (size_t i = a; i < b; i++) {
             if (side[i] != ROUTE_UNSET)
                 continue;
@@ -375,12 +376,27 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, siz
                     }
             }
         }
-        for (size_t i = a; i < b; i++) {        /* the next keys */
-            uint32_t taken = (uint32_t)side[i] << (l - 1);
-            ks[i] = (ks[i] & ~bit) | taken;
-            kd[i] = (kd[i] & ~bit) | taken;
-        }
         base += n;
+        first += n;
+        if (l == levels) {
+            for (size_t i = a; i < b; i++) {    /* the last keys */
+                uint32_t taken = (uint32_t)side[i] << (l - 1);
+                ks[i] = (ks[i] & ~bit) | taken;
+                kd[i] = (kd[i] & ~bit) | taken;
+            }
+            break;
+        }
+        for (size_t i = b; i-- > a;) {  /* the next keys, chained as above */
+            uint32_t taken = (uint32_t)side[i] << (l - 1);
+            uint32_t s = (ks[i] & ~bit) | taken, d = (kd[i] & ~bit) | taken;
+            ks[i] = s;
+            kd[i] = d;
+            next_s[i] = head_s[s];
+            next_d[i] = head_d[d];
+            head_s[s] = (uint32_t)i + first;
+            head_d[d] = (uint32_t)i + first;
+            side[i] = ROUTE_UNSET;
+        }
     }
     *p->base = base;
 }
