@@ -42,13 +42,13 @@
 typedef struct CpuRegs {
     uint32_t pc, sp, oreg, areg, breg, istart;
     uint32_t iaddr, ibuf;     /* the instruction buffer */
-    uint32_t membase;         /* the processor's place in every memory row */
+    uint32_t *words;          /* its first word: its place in the first memory row */
 } CpuRegs;
 
-CPU_HOT void cpu_regs_load(CpuRegs *r, const Cpu *c)
+CPU_HOT void cpu_regs_load(CpuRegs *r, const Cpu *c, CpuMemory mem)
 {
     *r = (CpuRegs){ c->pc, c->sp, c->oreg, c->areg, c->breg, c->istart,
-                    c->iaddr, c->ibuf, c->membase };
+                    c->iaddr, c->ibuf, mem.words + c->membase };
 }
 
 CPU_HOT void cpu_regs_store(Cpu *c, const CpuRegs *r)
@@ -82,14 +82,14 @@ static inline int32_t cpu_signed(uint32_t x)
 #define CPU_LOAD(dst, addr) do { \
         uint32_t a_ = (addr); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        (dst) = *mem_word_at(&mem, r->membase, a_); \
+        (dst) = *mem_word_from(&mem, r->words, a_); \
     } while (0)
 
 /* Writes data word `addr` (and the instruction buffer if it holds it). */
 #define CPU_STORE(addr, value) do { \
         uint32_t a_ = (addr), v_ = (value); \
         if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        *mem_word_at(&mem, r->membase, a_) = v_; \
+        *mem_word_from(&mem, r->words, a_) = v_; \
         if (a_ == r->iaddr) r->ibuf = v_; \
     } while (0)
 
@@ -201,7 +201,7 @@ CPU_HOT bool cpu_fetch(CpuRegs *r, CpuMemory mem)
     if (word_addr != r->iaddr) {
         if (word_addr >= mem.size)
             return false;
-        r->ibuf = *mem_word_at(&mem, r->membase, word_addr);
+        r->ibuf = *mem_word_from(&mem, r->words, word_addr);
         r->iaddr = word_addr;
     }
     return true;
@@ -289,7 +289,7 @@ CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
 CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
 {
     CpuRegs r;
-    cpu_regs_load(&r, cpu);
+    cpu_regs_load(&r, cpu, mem);
     CpuStep step = cpu_step_regs(cpu, &r, mem, bus);
     cpu_regs_store(cpu, &r);
     return step;

@@ -279,7 +279,7 @@ static void run_share(void *arg, unsigned index)
              * A run of private instructions stops before an external one, so
              * most visits begin with one. */
             CpuRegs r;
-            cpu_regs_load(&r, cpu);
+            cpu_regs_load(&r, cpu, mem);
             uint32_t ran = 0;
             CpuStep step = cpu_step_regs(cpu, &r, mem, &bus);
             if (step == STEP_EXECUTED && limit > 1)

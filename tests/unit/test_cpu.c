@@ -342,6 +342,38 @@ static void in_and_its_stall(void)
     rig_free(r);
 }
 
+/* Memories of several processors are interleaved by chunks (cpu/mem.h):
+ * the interpreter's view of a processor's words (mem_word_from, from its
+ * first word) is mem_word's, and a program on processor 5 of 8 reads and
+ * writes its own words only, across chunk rows. */
+static void interleaved_memories(void)
+{
+    CpuMemory mem;
+    CHECK_EQ(mem_init(&mem, 8, 100), 0);
+    for (uint32_t p = 0; p < 8; p++)
+        for (uint32_t a = 0; a < 100; a++)
+            CHECK(mem_word_from(&mem, &mem.words[p << MEM_CHUNK_SHIFT], a) == mem_word(&mem, p, a));
+    static const uint8_t code[] = { 0x39,             /* LDC 9 */
+                                    0xd1, 0x14,       /* STWSP 20 */
+                                    0xd1, 0x04,       /* LDWSP 20 */
+                                    0x81,             /* ADDC 1 */
+                                    0xd2, 0x11 };     /* STWSP 33 */
+    mem_load(&mem, 5, code, sizeof code);
+    Cpu cpu;
+    cpu_boot(&cpu, 5, 0);
+    Double dbl = { 0 };
+    CpuBus bus = { .mem = &mem, .nprocs = 8, .nports = 4, .ctx = &dbl,
+                   .in = dbl_in, .out = dbl_out, .print = dbl_print };
+    for (int i = 0; i < 8; i++)
+        CHECK_EQ(cpu_step(&cpu, &bus), STEP_EXECUTED);
+    CHECK_EQ(*mem_word(&mem, 5, 20), 9u);
+    CHECK_EQ(*mem_word(&mem, 5, 33), 10u);
+    for (uint32_t p = 0; p < 8; p++)
+        if (p != 5)
+            CHECK(*mem_word(&mem, p, 20) == 0 && *mem_word(&mem, p, 33) == 0);
+    mem_free(&mem);
+}
+
 /* cpu_next_is_in, which the machine uses to ask for an IN's port ahead,
  * says yes exactly at the OPR byte of an IN (its prefix run), with areg as
  * the port; not before the first fetch, nor at a prefix or another OPR. */
@@ -529,7 +561,7 @@ static void private_runs(void)
         0xd1, 0xf1,             /* PFIX 1; OPR 1 = OUT */
         0x40);                  /* ILLEGAL */
     CpuRegs regs;
-    cpu_regs_load(&regs, &r->cpu);
+    cpu_regs_load(&regs, &r->cpu, r->mem);
     CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 1), 1);
     CHECK_EQ(regs.areg, 5);
     CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 60), 2);   /* ADDC, PFIX */
@@ -541,7 +573,7 @@ static void private_runs(void)
     CHECK_EQ(r->cpu.state, CPU_RUNNING);
     CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);   /* OUT, in lockstep */
     CHECK_EQ(r->dbl.outs, 1);
-    cpu_regs_load(&regs, &r->cpu);
+    cpu_regs_load(&regs, &r->cpu, r->mem);
     CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 60), 0);   /* ILLEGAL */
     CHECK_EQ(r->cpu.state, CPU_RUNNING);
     CHECK_EQ(r->cpu.fault, FAULT_NONE);
@@ -563,6 +595,7 @@ int main(void)
     RUN(out_and_its_stall);
     RUN(in_and_its_stall);
     RUN(next_in_is_seen);
+    RUN(interleaved_memories);
     RUN(faults);
     RUN(fault_description);
     RUN(self_modifying_code);
