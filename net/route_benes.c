@@ -277,6 +277,19 @@ BENES_INLINE bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned 
     return true;
 }
 
+/* After a plane's last level l: bit l - 1 of the keys of positions [a, b)
+ * becomes the up port each packet took there. */
+BENES_INLINE void benes_last_keys(uint32_t *ks, uint32_t *kd, const uint8_t *side, size_t a,
+                                  size_t b, unsigned l)
+{
+    uint32_t bit = 1u << (l - 1);
+    for (size_t i = a; i < b; i++) {
+        uint32_t taken = (uint32_t)side[i] << (l - 1);
+        ks[i] = (ks[i] & ~bit) | taken;
+        kd[i] = (kd[i] & ~bit) | taken;
+    }
+}
+
 BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
 {
     uint32_t base, *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
@@ -302,11 +315,7 @@ BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned
         base += n;
         first += n;
         if (l == levels) {
-            for (size_t i = a; i < b; i++) {    /* the last keys */
-                uint32_t taken = (uint32_t)side[i] << (l - 1);
-                ks[i] = (ks[i] & ~bit) | taken;
-                kd[i] = (kd[i] & ~bit) | taken;
-            }
+            benes_last_keys(ks, kd, side, a, b, l);
             break;
         }
         for (size_t i = a; i < b; i++) {        /* the next keys and their heads */
@@ -379,11 +388,7 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, siz
         base += n;
         first += n;
         if (l == levels) {
-            for (size_t i = a; i < b; i++) {    /* the last keys */
-                uint32_t taken = (uint32_t)side[i] << (l - 1);
-                ks[i] = (ks[i] & ~bit) | taken;
-                kd[i] = (kd[i] & ~bit) | taken;
-            }
+            benes_last_keys(ks, kd, side, a, b, l);
             break;
         }
         for (size_t i = b; i-- > a;) {  /* the next keys, chained as above */
