@@ -24,7 +24,8 @@ done
 # duplex (the default); net_bench above is the network alone, full duplex.
 echo "== bench --procs 4096 --duplex full (the network target)"
 "$BUILD/bench/bench" --only network --procs 4096 --duplex full || exit 1
-"$BUILD/bench/bench" --only flood --procs 4096 --duplex full | tail -n +2
+flood=$("$BUILD/bench/bench" --only flood --procs 4096 --duplex full) || exit 1
+printf '%s\n' "$flood" | tail -n +2    # (its rows, under the header above)
 
 # The thesis's baseline: compile and run a program of over 1,000 lines.
 baseline=bench/programs/baseline.x
