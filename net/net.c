@@ -88,15 +88,16 @@ Net *net_new(const NetConfig *cfg)
     net->arrivals_down = zalloc(net->nprocs, 1);
     net->arriving = zalloc(2 * (size_t)net->nprocs, sizeof *net->arriving);
     net->requests_made = zalloc(net->nprocs, sizeof *net->requests_made);
+    net->lane = zalloc(2, sizeof *net->lane);
     for (int d = 0; d < 2; d++) {
         net->stats.link_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
         net->stats.buffer_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
         net->stats.asleep_link[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
         net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
     }
-    if ((!cfg->full_duplex && !net->channels) || !net->buffers ||
+    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->channels) || !net->buffers ||
         (cfg->buffer > INLINE_PLACES && !net->rings) || !net->entered || !net->ports || !net->out_slot ||
-        !net->arrivals_down || !net->arriving ||
+        !net->arrivals_down || !net->arriving || !net->lane ||
         !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
         !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
         !net->stats.asleep_link[0] || !net->stats.asleep_link[1] ||
@@ -140,15 +141,17 @@ void net_free(Net *net)
     }
     free(net->stats.latency_hist);
     free(net->woken.items);
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < 2 && net->lane; i++) {
         NetLane *ln = &net->lane[i];
-        IndexList *lists[] = { &ln->claimers, &ln->next_claimers,
-                               &ln->touched, &ln->woken };
-        for (size_t j = 0; j < sizeof lists / sizeof lists[0]; j++)
-            free(lists[j]->items);
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-            free(ln->on_links[c].items);
-            free(ln->next_on_links[c].items);
+        free(ln->touched.items);
+        free(ln->woken.items);
+        for (unsigned l = 0; l < LIST_LAYERS; l++) {
+            free(ln->claimers[l].items);
+            free(ln->next_claimers[l].items);
+            for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+                free(ln->on_links[c][l].items);
+                free(ln->next_on_links[c][l].items);
+            }
         }
         free(ln->behind.items);
         for (int d = 0; d < 2; d++) {
@@ -158,6 +161,7 @@ void net_free(Net *net)
             free(ln->delta.asleep_buffer[d]);
         }
     }
+    free(net->lane);
     free(net);
 }
 
@@ -315,7 +319,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->stats.sent++;
     net->settled = false;
     uint32_t h = adapter_holder(net, route->plane, req->src);
-    IndexList *claimers = &net->lane[lane_index(net, h)].claimers;
+    IndexList *claimers = &net->lane[lane_index(net, h)].claimers[1];   /* (adapters: layer 1) */
     net_list_reserve(claimers, claimers->n + 1);
     claimers->items[claimers->n++] = h;
     if (net->event) {
@@ -475,16 +479,17 @@ void net_settle(Net *net)
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++)
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-            const OnLinkList *l = &net->lane[i].on_links[c];
-            for (size_t j = 0; j < l->n; j++) {
-                const OnLink *e = &l->items[j];
-                unsigned dir;
-                uint32_t link = listed_link(net, c, e->target, e->holder, &dir);
-                settle_on_link(net, e->packet, link, dir, AWAKE);
-                net->buffers[e->holder & ~HOLDER_REFUSED].link = e->packet;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            for (unsigned layer = 1; layer <= net->cfg.k; layer++) {
+                const OnLinkList *l = &net->lane[i].on_links[c][layer];
+                for (size_t j = 0; j < l->n; j++) {
+                    const OnLink *e = &l->items[j];
+                    unsigned dir;
+                    uint32_t link = listed_link(net, c, e->target, e->holder, &dir);
+                    settle_on_link(net, e->packet, link, dir, AWAKE);
+                    net->buffers[e->holder & ~HOLDER_REFUSED].link = e->packet;
+                }
             }
-        }
     for (uint32_t b = 0; b < net->nbuffers; b++) {
         uint32_t count = net->buffers[b].count;
         for (uint32_t i = 0; i < count; i++)
@@ -807,56 +812,63 @@ int net_check(Net *net, char *err, size_t size)
     }
     for (unsigned l = 0; l < net->nlanes; l++) {
         const NetLane *ln = &net->lane[l];
-        for (size_t i = 0; i < ln->claimers.n; i++) {
-            uint32_t h = ln->claimers.items[i];
-            if (h >= holders || lane_index(net, h) != l)
-                BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
-            if (marks[h]++)
-                BROKEN("net: a claimant is listed twice (entry %zu of lane %u)", i, l);
-        }
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            for (size_t i = 0; i < ln->on_links[c].n; i++) {
-                const OnLink *e = &ln->on_links[c].items[i];
-                uint32_t x = e->packet, sh = e->holder & ~HOLDER_REFUSED;
-                if (!PACKET_OK(x) || net->pool[x].place != PLACE_LINK || sh >= holders ||
-                    lane_index(net, sh) != l)
-                    BROKEN("net: the list of packets on links holds one that is not "
-                           "(list %u, entry %zu)", c, i);
-                if (!route_matches(net, x))
-                    BROKEN("net: packet #%llu is listed with a route that is not its own",
-                           (unsigned long long)net->info[x].id);
-                /* It goes where its slot's holder sends it (with --duplex
-                 * half, an upward packet's slot is held by the port it
-                 * enters, and its sender is the holder below). */
-                uint32_t sender = sh, sw = e->target >> 2;
-                if (c < 2 && !net->cfg.full_duplex) {
-                    if (sh != 4 * sw + c)
-                        BROKEN("net: packet #%llu is listed going to 0x%x from holder %u",
-                               (unsigned long long)net->info[x].id, e->target, sh);
-                    sender = up_sender(net, sw, sw_layer(net, sw), c);
-                }
-                unsigned cl;
-                uint32_t want = hop_target(net, sender, x, &cl);
-                if (cl != c)
-                    BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
-                           (unsigned long long)net->info[x].id, c, cl);
-                if (want != e->target)
-                    BROKEN("net: packet #%llu is listed going to 0x%x, not 0x%x",
-                           (unsigned long long)net->info[x].id, e->target, want);
-                const Buffer *hb = &net->buffers[sh];
-                if (e->holder & HOLDER_REFUSED) {
-                    if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
-                        hb->link != x)
-                        BROKEN("net: packet #%llu was refused, but its slot does not hold it",
-                               (unsigned long long)net->info[x].id);
-                    refused_awake--;
-                } else if (hb->flags & SLOT_BLOCKED) {
-                    BROKEN("net: packet #%llu is on a link whose slot another packet blocks",
-                           (unsigned long long)net->info[x].id);
-                }
-                seen[x] = 1;
-                in_flight++;
+        for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
+            for (size_t i = 0; i < ln->claimers[layer].n; i++) {
+                uint32_t h = ln->claimers[layer].items[i];
+                if (h >= holders || lane_index(net, h) != l)
+                    BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
+                if (holder_list_layer(net, h) != layer)
+                    BROKEN("net: a claimant is listed in layer %u, not its own", layer);
+                if (marks[h]++)
+                    BROKEN("net: a claimant is listed twice (entry %zu of lane %u)", i, l);
             }
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
+                for (size_t i = 0; i < ln->on_links[c][layer].n; i++) {
+                    const OnLink *e = &ln->on_links[c][layer].items[i];
+                    uint32_t x = e->packet, sh = e->holder & ~HOLDER_REFUSED;
+                    if (!PACKET_OK(x) || net->pool[x].place != PLACE_LINK || sh >= holders ||
+                        lane_index(net, sh) != l)
+                        BROKEN("net: the list of packets on links holds one that is not "
+                               "(list %u, entry %zu)", c, i);
+                    if (link_list_layer(net, c, e->target) != layer)
+                        BROKEN("net: packet #%llu is listed in layer %u, not the one it arrives at",
+                               (unsigned long long)net->info[x].id, layer);
+                    if (!route_matches(net, x))
+                        BROKEN("net: packet #%llu is listed with a route that is not its own",
+                               (unsigned long long)net->info[x].id);
+                    /* It goes where its slot's holder sends it (with --duplex
+                     * half, an upward packet's slot is held by the port it
+                     * enters, and its sender is the holder below). */
+                    uint32_t sender = sh, sw = e->target >> 2;
+                    if (c < 2 && !net->cfg.full_duplex) {
+                        if (sh != 4 * sw + c)
+                            BROKEN("net: packet #%llu is listed going to 0x%x from holder %u",
+                                   (unsigned long long)net->info[x].id, e->target, sh);
+                        sender = up_sender(net, sw, sw_layer(net, sw), c);
+                    }
+                    unsigned cl;
+                    uint32_t want = hop_target(net, sender, x, &cl);
+                    if (cl != c)
+                        BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
+                               (unsigned long long)net->info[x].id, c, cl);
+                    if (want != e->target)
+                        BROKEN("net: packet #%llu is listed going to 0x%x, not 0x%x",
+                               (unsigned long long)net->info[x].id, e->target, want);
+                    const Buffer *hb = &net->buffers[sh];
+                    if (e->holder & HOLDER_REFUSED) {
+                        if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
+                            hb->link != x)
+                            BROKEN("net: packet #%llu was refused, but its slot does not hold it",
+                                   (unsigned long long)net->info[x].id);
+                        refused_awake--;
+                    } else if (hb->flags & SLOT_BLOCKED) {
+                        BROKEN("net: packet #%llu is on a link whose slot another packet blocks",
+                               (unsigned long long)net->info[x].id);
+                    }
+                    seen[x] = 1;
+                    in_flight++;
+                }
     }
     if (refused_awake != 0)
         BROKEN("net: %lld refused packets are in slots but not listed", (long long)refused_awake);

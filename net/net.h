@@ -208,10 +208,14 @@ typedef struct BehindList {
 } BehindList;
 
 /* Stage d visits the packets on links in four rounds, by the port they
- * arrive on (d0, d1, u0, u1), then stage c delivers those coming down last
- * links: so the packets on links are kept in five lists, by arrival class
- * (step.c explains). */
-enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5 };
+ * arrive on (d0, d1, u0, u1), and stage c delivers those coming down last
+ * links: so the packets on links are kept by arrival class. And stages d
+ * and e go through the network a layer at a time (step.c explains), so
+ * the lists are kept by the layer of the switch concerned as well: the
+ * one a packet on a link arrives at (deliveries: layer 1), the one a
+ * claimant's buffer belongs to (adapters: layer 1). Layers are 1..k, k <=
+ * 24; index 0 is unused. */
+enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
 
 /* Counters of machine.md's statistics that the network keeps. Layers are
  * numbered 1..k; index 0 is unused. */
@@ -262,10 +266,12 @@ typedef void NetEventFn(void *ctx, const NetEvent *ev);
  * both planes, counting straight into the network's statistics; with lanes
  * each plane has its own, and its counters are added after each timestep. */
 typedef struct NetLane {
-    IndexList claimers, next_claimers;  /* holders whose packet claims a link
-                                           this timestep: buffers and adapters */
-    OnLinkList on_links[ARRIVAL_CLASSES];      /* awake packets on links, */
-    OnLinkList next_on_links[ARRIVAL_CLASSES]; /* by arrival class */
+    /* Holders whose packet claims a link this timestep (buffers and
+     * adapters), and awake packets on links, by [class][layer] (above);
+     * and the next timestep's. */
+    IndexList claimers[LIST_LAYERS], next_claimers[LIST_LAYERS];
+    OnLinkList on_links[ARRIVAL_CLASSES][LIST_LAYERS];
+    OnLinkList next_on_links[ARRIVAL_CLASSES][LIST_LAYERS];
     IndexList touched;              /* with an observer: buffers entered in this stage d */
     BehindList behind;              /* packets that entered right behind a head in it */
     IndexList woken;                /* processors whose output slot emptied */
@@ -306,7 +312,7 @@ typedef struct Net {
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
-    NetLane lane[2];                /* the active lists: one lane, or one per plane */
+    NetLane *lane;                  /* the active lists: one lane, or one per plane (2) */
     unsigned nlanes;
     NetRunner *runner;              /* with lanes: runs them at once */
     void *runner_ctx;

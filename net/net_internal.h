@@ -325,26 +325,45 @@ NET_HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
     return 4 * (topo_down_switch(l, s, q) - net->half);
 }
 
+/* The layer of the lists (net.h, NetLane) that holder h is listed in as a
+ * claimant: its switch's, or for an adapter 1. */
+static inline unsigned holder_list_layer(const Net *net, uint32_t h)
+{
+    return is_adapter(net, h) ? 1 : sw_layer(net, h >> 2);
+}
+
+/* ...and that a packet on a link, of arrival class c going to `target`
+ * (hop_target), is listed in: the layer of the switch it arrives at, or
+ * for a delivery 1. */
+static inline unsigned link_list_layer(const Net *net, unsigned c, uint32_t target)
+{
+    return c == ARRIVE_DELIVERY ? 1 : sw_layer(net, target >> 2);
+}
+
 /* A buffer's hop word (Buffer.hop), in networks whose routes are words (k
  * <= 16): hop_switch's switch ahead (4S) or processor and plane, shifted
- * up by three, with the arrival class in the low three bits and HOP_KNOWN
- * set, so that it is never 0. Stage e works it out the first time a buffer
- * sends and reads it after that, from the line it reads for the claim
- * anyway: working it out every time took a fifth of stage e's host
- * instructions and a branch on the direction that the host cannot
+ * up by eight, then the arrival class in bits 5-7 and the layer of the
+ * list its packets go to (link_list_layer, >= 1, so that the word is never
+ * 0) in bits 0-4: the low eight bits are the list's place in the arrays
+ * of a lane, class * LIST_LAYERS + layer. Stage e works it out the first
+ * time a buffer sends and reads it after that, from the line it reads for
+ * the claim anyway: working it out every time took a fifth of stage e's
+ * host instructions and a branch on the direction that the host cannot
  * predict. (A buffer's hop word is written when it is first used, not
  * when the network is made, so that an idle network touches no buffer.) */
-#define HOP_KNOWN 0x80000000u
+_Static_assert(LIST_LAYERS == 32, "a hop word keeps a list's layer in five bits");
 
 NET_HOT uint32_t hop_word(const Net *net, uint32_t b)
 {
     unsigned class;
     uint32_t base = hop_switch(net, b, &class);
-    return HOP_KNOWN | base << 3 | class;
+    unsigned layer = class == ARRIVE_DELIVERY ? 1 : sw_layer(net, base >> 2);
+    return base << 8 | class << 5 | layer;
 }
 
-static inline uint32_t hop_word_base(uint32_t w) { return (w & ~HOP_KNOWN) >> 3; }
-static inline unsigned hop_word_class(uint32_t w) { return w & 7; }
+static inline uint32_t hop_word_base(uint32_t w) { return w >> 8; }
+static inline unsigned hop_word_class(uint32_t w) { return (w >> 5) & 7; }
+static inline unsigned hop_word_list(uint32_t w) { return w & 0xff; }
 
 /* Where packet x, sent by holder h, will go once it is on the link: the
  * buffer that its route names in the switch ahead, which it will try to

@@ -25,14 +25,15 @@
  *     buffer, or for adaptive's choice of up buffer) go in port order d0, d1,
  *     u0, u1, the order of their links in the spec's link loop. The packets
  *     on links are listed by the port they arrive on, and stage d takes the
- *     lists in turn: every packet arriving on a d0 port, then on a d1 port,
- *     and so on. One port receives at most one packet, so inside every
- *     switch this is the spec's order;
+ *     lists of a layer's switches in turn: every packet arriving on a d0
+ *     port, then on a d1 port, and so on. One port receives at most one
+ *     packet, so inside every switch this is the spec's order;
  *   - packets coming down one processor's two links go oldest first.
  * Everything else -- counting, and moves into different buffers -- does not
  * depend on order. Stage c (delivery) touches only input ports and last
- * links, and stage d only buffers and the other links, so stage c is run
- * after stage d.
+ * links, and stage d only buffers and the other links; and stages d and e
+ * are run a layer at a time, in an order that keeps what each claim of
+ * stage e needs from stage d (sweep_layers explains).
  *
  * What moves is a packet's pool index (net.h): the claimants are holders
  * (buffers and adapters) listed by index, and the packets on links are
@@ -72,11 +73,11 @@
  * delivery: no packet changes plane, and each switch, buffer and link
  * belongs to one. So with --threads 2 or more (and no observer), each plane
  * is a lane of its own -- its own active lists and its own counters, added
- * to the network's after the timestep -- and the lanes run stages a, b and
- * d, then stage e, on two threads. Deliveries (stage c) put packets of both
- * planes into one processor's ports, oldest first, so they are made between
- * d and e by one thread. The lanes' lists come out in another order than
- * one lane's would, which, as above, changes nothing; tests compare every
+ * to the network's after the timestep -- and the lanes run stages a, b, d
+ * and e on two threads. Deliveries (stage c) put packets of both planes
+ * into one processor's ports, oldest first, so they are made before, by
+ * one thread. The lanes' lists come out in another order than one lane's
+ * would, which, as above, changes nothing; tests compare every
  * statistic. */
 #include <stdlib.h>
 #include <string.h>
@@ -84,19 +85,26 @@
 #include "net/net_internal.h"
 
 /* Makes room for n entries of `size` bytes in the array *items of capacity
- * *cap. In a timestep each packet enters each of the step's lists at most
- * once, so room for the packets in flight at its start is enough, and a push
- * needs no check. */
-static void reserve(void **items, size_t *cap, size_t n, size_t size)
+ * *cap, whose first `used` are kept; the new room is zeroed (see the
+ * loops' look-ahead below). In a timestep each packet enters each of the
+ * step's lists at most once, so room for the packets in flight at its
+ * start is enough, and a push needs no check. */
+static void reserve(void **items, size_t *cap, size_t used, size_t n, size_t size)
 {
     if (n <= *cap)
         return;
     size_t grown = *cap ? 2 * *cap : 256;
     while (grown < n)
         grown *= 2;
-    void *p = realloc(*items, grown * size);
+    /* (calloc rather than realloc and memset: a large block is a mapping of
+     * its own, whose pages are zero until written, so that room a list
+     * never fills costs neither time nor memory.) */
+    void *p = calloc(grown, size);
     if (!p)
         abort();        /* a few bytes per packet in flight: cannot fail in practice */
+    if (used)
+        memcpy(p, *items, used * size);
+    free(*items);
     *items = p;
     *cap = grown;
 }
@@ -104,21 +112,21 @@ static void reserve(void **items, size_t *cap, size_t n, size_t size)
 void net_list_reserve(IndexList *l, size_t n)
 {
     void *items = l->items;
-    reserve(&items, &l->cap, n, sizeof *l->items);
+    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
 }
 
 void net_links_reserve(OnLinkList *l, size_t n)
 {
     void *items = l->items;
-    reserve(&items, &l->cap, n, sizeof *l->items);
+    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
 }
 
 static void behind_reserve(BehindList *l, size_t n)
 {
     void *items = l->items;
-    reserve(&items, &l->cap, n, sizeof *l->items);
+    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
 }
 
@@ -136,29 +144,34 @@ static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32
  * ends of the lane's next lists of claimants and of packets on links, and
  * of its list of packets right behind a head. Through the lane, every push
  * would load and store the list's length again (the compiler cannot tell
- * those stores from the loop's stores to buffers); here they stay in
- * registers or on the stack. The calls that push to the lane themselves
- * (wake_buffer, claim_failed) are bracketed by appends_close and
- * appends_open. */
+ * those stores from the loop's stores to buffers); here they are on the
+ * stack, where no store to a buffer can reach them. Everything stages d
+ * and e push goes through them, between appends_open and appends_close. */
 typedef struct Appends {
-    uint32_t *claimer;
-    OnLink *on_link[ARRIVAL_CLASSES];
+    uint32_t *claimer[LIST_LAYERS];                     /* [layer] */
+    OnLink *on_link[ARRIVAL_CLASSES * LIST_LAYERS];     /* [class * LIST_LAYERS + layer] */
     Behind *behind;
 } Appends;
 
-NET_HOT void appends_open(Appends *a, NetLane *ln)
+static void appends_open(Appends *a, const Net *net, NetLane *ln)
 {
-    a->claimer = ln->next_claimers.items + ln->next_claimers.n;
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        a->on_link[c] = ln->next_on_links[c].items + ln->next_on_links[c].n;
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        a->claimer[l] = ln->next_claimers[l].items + ln->next_claimers[l].n;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            a->on_link[c * LIST_LAYERS + l] =
+                ln->next_on_links[c][l].items + ln->next_on_links[c][l].n;
+    }
     a->behind = ln->behind.items + ln->behind.n;
 }
 
-NET_HOT void appends_close(const Appends *a, NetLane *ln)
+static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 {
-    ln->next_claimers.n = (size_t)(a->claimer - ln->next_claimers.items);
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        ln->next_on_links[c].n = (size_t)(a->on_link[c] - ln->next_on_links[c].items);
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        ln->next_claimers[l].n = (size_t)(a->claimer[l] - ln->next_claimers[l].items);
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            ln->next_on_links[c][l].n =
+                (size_t)(a->on_link[c * LIST_LAYERS + l] - ln->next_on_links[c][l].items);
+    }
     ln->behind.n = (size_t)(a->behind - ln->behind.items);
 }
 
@@ -171,20 +184,10 @@ enum { AHEAD = 32 };
 /* The prefetch helpers must be inlined where they are used (NET_HOT): GCC
  * takes a separate function that only prefetches for one without effect
  * and drops every call to it (docs/performance.md, item 26). The loops
- * look ahead without a bound: before a loop, the entries after its list's
- * end are zeroed -- holder 0, a packet heading for port d0 of switch 0 --
- * so what they prefetch there is harmless. */
-static void pad_claimers(IndexList *l)
-{
-    net_list_reserve(l, l->n + AHEAD);
-    memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
-}
-
-static void pad_on_links(OnLinkList *l)
-{
-    net_links_reserve(l, l->n + AHEAD);
-    memset(l->items + l->n, 0, AHEAD * sizeof *l->items);
-}
+ * look ahead without a bound: a list has room for AHEAD entries after its
+ * end (lane_prepare), which hold entries of earlier timesteps, or zeros
+ * where nothing was ever written (reserve) -- holders, packets and buffers
+ * of this network all the same, so what they prefetch there is harmless. */
 
 /* ---- sleeping and waking ---------------------------------------------------- */
 
@@ -195,31 +198,30 @@ static bool may_sleep(const Net *net)
 }
 
 /* Wakes the claimants asleep on the slot that holder sh holds (its Buffer
- * hb), onto `claims`. */
-static void wake_claims(Net *net, NetStats *st, uint32_t sh, Buffer *hb, IndexList *claims)
+ * hb): puts them in woken[] (at most two) and returns how many. */
+static unsigned wake_claims(Net *net, NetStats *st, uint32_t sh, Buffer *hb, uint32_t woken[2])
 {
-    unsigned layer, dir;
+    unsigned layer, dir, n = 0;
     if (hb->flags & CLAIM_ASLEEP) {
         claim_heading(net, sh, &layer, &dir);
         st->asleep_link[dir][layer]--;
         st->asleep--;
-        net_list_reserve(claims, claims->n + 1);
-        list_push(claims, sh);
+        woken[n++] = sh;
     }
     if (hb->flags & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
         layer = sw_layer(net, sh >> 2);
         st->asleep_link[DIR_UP][layer]--;
         st->asleep--;
-        net_list_reserve(claims, claims->n + 1);
-        list_push(claims, up_sender(net, sh >> 2, layer, sh & 3));
+        woken[n++] = up_sender(net, sh >> 2, layer, sh & 3);
     }
     hb->flags &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+    return n;
 }
 
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
  * the claimants asleep on their links in its stage e. */
-static void wake_buffer(Net *net, NetLane *ln, uint32_t b)
+static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
 {
     Buffer *buf = &net->buffers[b];
     uint32_t s = b >> 2;
@@ -227,13 +229,14 @@ static void wake_buffer(Net *net, NetLane *ln, uint32_t b)
     for (unsigned a = 0; a < 4; a++) {
         if (!((buf->sleepers >> a) & 1))
             continue;
-        uint32_t sh = arrival_holder(net, s, l, a);
+        uint32_t sh = arrival_holder(net, s, l, a), woken[2];
         Buffer *hb = &net->buffers[sh];
         hb->flags &= (uint8_t)~SLOT_ASLEEP;
         ln->stats->asleep_buffer[dir][l]--;
         ln->stats->asleep--;
-        links_push(&ln->next_on_links[a], hb->link, b, sh | HOLDER_REFUSED);
-        wake_claims(net, ln->stats, sh, hb, &ln->next_claimers);
+        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->link, b, sh | HOLDER_REFUSED };
+        for (unsigned i = 0, n = wake_claims(net, ln->stats, sh, hb, woken); i < n; i++)
+            *out->claimer[holder_list_layer(net, woken[i])]++ = woken[i];
     }
     buf->sleepers = 0;
 }
@@ -255,10 +258,15 @@ void net_wake_port(Net *net, uint32_t port)
         net->stats.asleep_port--;
         net->stats.asleep--;
         net->pool[x].asleep = AWAKE;
-        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY];
+        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
         links_push(l, hb->link, p << 1 | plane, sh | HOLDER_REFUSED);
-        wake_claims(net, &net->stats, sh, hb, &ln->claimers);
+        uint32_t woken[2];
+        for (unsigned i = 0, n = wake_claims(net, &net->stats, sh, hb, woken); i < n; i++) {
+            IndexList *claims = &ln->claimers[holder_list_layer(net, woken[i])];
+            net_list_reserve(claims, claims->n + 1);
+            list_push(claims, woken[i]);
+        }
     }
     f->sleepers = NET_NIL;
 }
@@ -318,7 +326,7 @@ static uint32_t settle_claimant(Net *net, uint32_t h)
 
 /* A failed claim of holder h on link `link` (of layer `layer`): one link
  * collision, charged to the claimant's direction and the link's layer; the
- * claimant stays and tries again next timestep. */
+ * claimant stays and tries again next timestep (the caller lists it). */
 static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsigned layer,
                          uint32_t link)
 {
@@ -327,7 +335,6 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
     if (net->event)
         emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(net, link, dir),
              PLACE_LINK, layer, 0);
-    list_push(&ln->next_claimers, h);
 }
 
 /* Stages a and b with --duplex half: each claimant takes its link's temp
@@ -335,24 +342,29 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
  * full every channel has one sender, so there is nothing to decide. */
 static void stage_claims(Net *net, NetLane *ln)
 {
-    for (size_t i = 0; i < ln->claimers.n; i++) {
-        uint32_t h = ln->claimers.items[i];
-        unsigned layer, dir;
-        uint32_t heading = claim_heading(net, h, &layer, &dir);
-        uint32_t link = claim_link(net, h, heading, dir);
-        Channel *ch = &net->channels[link];
-        if (ch->temp == 0) {
-            ch->temp = h + 1;
-        } else if (dir == DIR_UP) {
-            /* The downward claimant came second in the spec's order and
-             * failed at once. */
-            uint32_t loser = ch->temp - 1;
-            ch->temp = h + 1;
-            claim_failed(net, ln, loser, DIR_DOWN, layer, link);
-        } else {
-            claim_failed(net, ln, h, dir, layer, link);
+    for (unsigned l = 1; l <= net->cfg.k; l++)
+        for (size_t i = 0; i < ln->claimers[l].n; i++) {
+            uint32_t h = ln->claimers[l].items[i], loser;
+            unsigned layer, dir;
+            uint32_t heading = claim_heading(net, h, &layer, &dir);
+            uint32_t link = claim_link(net, h, heading, dir);
+            Channel *ch = &net->channels[link];
+            if (ch->temp == 0) {
+                ch->temp = h + 1;
+                continue;
+            }
+            if (dir == DIR_UP) {
+                /* The downward claimant came second in the spec's order
+                 * and failed at once. */
+                loser = ch->temp - 1;
+                ch->temp = h + 1;
+                claim_failed(net, ln, loser, DIR_DOWN, layer, link);
+            } else {
+                loser = h;
+                claim_failed(net, ln, h, dir, layer, link);
+            }
+            list_push(&ln->next_claimers[holder_list_layer(net, loser)], loser);
         }
-    }
 }
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
@@ -432,7 +444,7 @@ static void deliver(Net *net, const OnLink *e)
             net->stats.asleep++;
         } else {
             NetLane *ln = &net->lane[lane_index(net, sh)];
-            links_push(&ln->next_on_links[ARRIVE_DELIVERY], e->packet, e->target,
+            links_push(&ln->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
                        sh | HOLDER_REFUSED);
         }
         return;
@@ -461,7 +473,7 @@ static void deliver(Net *net, const OnLink *e)
 /* The delivery list of the lane that has plane `plane`'s packets. */
 static OnLinkList *deliveries_of(Net *net, unsigned plane)
 {
-    return &net->lane[net->nlanes > 1 ? plane : 0].on_links[ARRIVE_DELIVERY];
+    return &net->lane[net->nlanes > 1 ? plane : 0].on_links[ARRIVE_DELIVERY][1];
 }
 
 /* Stage c: the packets on the lanes' last links, delivered by one thread
@@ -474,7 +486,7 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
 static void stage_deliveries(Net *net)
 {
     for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
             uint32_t p = l->items[j].target >> 1, plane = l->items[j].target & 1;
             if (net->arrivals_down[p])    /* the second of a pair */
@@ -484,7 +496,7 @@ static void stage_deliveries(Net *net)
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY];
+        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
             if (j + 2 * AHEAD < l->n) {   /* its record (its port) and age */
                 uint32_t x = l->items[j + 2 * AHEAD].packet;
@@ -595,7 +607,8 @@ static Shape shape_of(const Net *net)
  * those that did, instead of what every packet would otherwise write to
  * the lane). */
 INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
-                            uint32_t *max_count, const OnLink *e, unsigned q, bool observed)
+                            uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
+                            unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
     bool choice = false;
@@ -626,7 +639,8 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
             ln->stats->asleep_buffer[dir][l]++;
             ln->stats->asleep++;
         } else {
-            *out->on_link[q]++ = (OnLink){ e->packet, e->target, e->holder | HOLDER_REFUSED };
+            *out->on_link[q * LIST_LAYERS + layer]++ =
+                (OnLink){ e->packet, e->target, e->holder | HOLDER_REFUSED };
         }
         return false;
     }
@@ -669,7 +683,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_all) */
             *max_count = count + 1u;
     } else {
-        *out->claimer++ = b;
+        *(*claim_end)++ = b;
     }
     buf->count = (uint16_t)(count + 1);
     if (observed) {
@@ -681,35 +695,60 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
     return true;
 }
 
-/* Stage d, round by round: first every packet arriving on a d0 port, then
- * d1, u0 and u1 (see the head of this file). Each round prefetches, AHEAD
- * entries on, the buffer the packet there will enter and its route word
- * (for the port of its place word). */
-NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
+/* The sweep of stages d and e (sweep_layers) goes through a lane's lists
+ * one after another, each a run: the packets on links arriving on port
+ * `kind` (0-3) of the switches of a layer, or the claimants of a layer
+ * (RUN_CLAIMS). */
+enum { RUN_CLAIMS = 4 };
+
+typedef struct Run {
+    const void *items;     /* OnLink, or claimants' holders */
+    size_t n;
+    unsigned kind, layer;
+} Run;
+
+/* Asks for what entry j of a run will read first: the buffer a packet on
+ * a link enters and its route word (for the port of its place word), or a
+ * claimant's buffer. Each loop asks AHEAD entries on, and as it starts,
+ * for the first AHEAD of the run after it, so that no run starts with a
+ * wait for memory (runs are many, and short under light traffic; a run's
+ * lines stay in the cache while the run before it goes by). */
+NET_HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
 {
-    size_t listed = 0, refused = 0;  /* (refusals, rare, are what is counted) */
-    Net fixed;                      /* (see copy_fixed) */
-    copy_fixed(&fixed, net, shape);
-    Appends out;
-    uint32_t max_count = ln->stats->max_buffer;
-    appends_open(&out, ln);
-    for (unsigned q = 0; q < 4; q++) {
-        const OnLink *items = ln->on_links[q].items;
-        size_t n = ln->on_links[q].n;
-        listed += n;
-        for (size_t i = 0; i < AHEAD && i < n; i++) {
-            PREFETCH(&fixed.buffers[items[i].target]);
-            PREFETCH(&fixed.routes[items[i].packet]);
-        }
-        for (size_t i = 0; i < n; i++) {
-            PREFETCH(&fixed.buffers[items[i + AHEAD].target]);
-            PREFETCH(&fixed.routes[items[i + AHEAD].packet]);
-            if (!forward_on_link(net, &fixed, ln, &out, &max_count, &items[i], q, observed))
-                refused++;
-        }
+    if (j >= run->n)
+        return;
+    if (run->kind == RUN_CLAIMS) {
+        PREFETCH(&c->buffers[((const uint32_t *)run->items)[j]]);
+    } else {
+        const OnLink *e = (const OnLink *)run->items + j;
+        PREFETCH(&c->buffers[e->target]);
+        PREFETCH(&c->routes[e->packet]);
     }
-    appends_close(&out, ln);
-    if (listed > refused) {          /* some entered */
+}
+
+/* Stage d for the packets of a run arriving on port q of the switches of a
+ * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
+ * of a layer, in that order). */
+NET_HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+                         const Run *run, const Run *next, bool observed)
+{
+    size_t refused = 0;              /* (refusals, rare, are what is counted) */
+    uint32_t max_count = ln->stats->max_buffer;
+    const OnLink *items = run->items;
+    size_t n = run->n;
+    unsigned q = run->kind, layer = run->layer;
+    uint32_t *claim_end = out->claimer[layer];     /* (kept in a register) */
+    for (size_t j = 0; j < AHEAD; j++)
+        prefetch_entry(fixed, next, j);
+    for (size_t i = 0; i < n; i++) {
+        PREFETCH(&fixed->buffers[items[i + AHEAD].target]);
+        PREFETCH(&fixed->routes[items[i + AHEAD].packet]);
+        if (!forward_on_link(net, fixed, ln, out, &claim_end, &max_count, &items[i], q, layer,
+                             observed))
+            refused++;
+    }
+    out->claimer[layer] = claim_end;
+    if (n > refused) {               /* some entered */
         ln->moved = true;
         if (max_count == 0)          /* all entered empty buffers */
             max_count = 1;
@@ -725,17 +764,19 @@ NET_HOT void forward_all(Net *net, NetLane *ln, bool observed, Shape shape)
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_claims counts the claims
  * that failed, the rarer kind). */
-INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint32_t h,
-                         bool observed)
+INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
+                         uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
     /* Its packet, and where it will go: for a buffer's head, from the port
-     * that its place word keeps (no route is read). */
+     * that its place word keeps (no route is read); and the list it goes
+     * in, class * LIST_LAYERS + the layer it arrives at. */
     uint32_t x, target;
-    unsigned class;
+    unsigned class, list;
     Buffer *buf = &c->buffers[h];
     if (is_adapter(c, h)) {
         x = c->out_slot[adapter_proc(c, h)];
         target = hop_target(c, h, x, &class);
+        list = class * LIST_LAYERS + 1;
     } else {
         uint32_t word = head_word(c, buf, h);
         x = place_packet(word);
@@ -745,8 +786,10 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
                 hop = buf->hop = hop_word(c, h);
             target = hop_word_base(hop) + place_port(word);
             class = hop_word_class(hop);
+            list = hop_word_list(hop);
         } else {
             target = hop_switch(c, h, &class) + place_port(word);
+            list = class * LIST_LAYERS + link_list_layer(c, class, target);
         }
     }
     /* The holder of its link's slot: itself, but with --duplex half for a
@@ -765,20 +808,19 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
     }
     Buffer *slot = &c->buffers[sh];
     if (slot->flags & SLOT_BLOCKED) {
-        unsigned layer, dir;
-        uint32_t heading = claim_heading(net, h, &layer, &dir);
+        unsigned link_layer, dir;
+        uint32_t heading = claim_heading(net, h, &link_layer, &dir);
         if (!observed && (slot->flags & SLOT_ASLEEP)) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
-            ln->stats->link_collisions[dir][layer]++;
+            ln->stats->link_collisions[dir][link_layer]++;
             ln->stats->link_total++;
             slot->flags |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-            ln->stats->asleep_link[dir][layer]++;
+            ln->stats->asleep_link[dir][link_layer]++;
             ln->stats->asleep++;
         } else {
-            appends_close(out, ln);
-            claim_failed(net, ln, h, dir, layer, claim_link(net, h, heading, dir));
-            appends_open(out, ln);
+            claim_failed(net, ln, h, dir, link_layer, claim_link(net, h, heading, dir));
+            *(*claim_end)++ = h;
         }
         return false;
     }
@@ -790,7 +832,7 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
         /* The next packet, if any, is the head and claims next timestep.
          * Whether there is one is as good as random under load, so the
          * entry is written without a branch and counted only if there is
-         * (the list has room for one more: lane_first_half). */
+         * (the list has room for one more: lane_prepare). */
         if (c->rings == NULL) {          /* the rest move up, the head first */
             memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
         } else {
@@ -798,21 +840,21 @@ INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out, uint
             buf->ring.head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
         }
         buf->count--;
-        *out->claimer = h;
-        out->claimer += buf->count != 0;
+        **claim_end = h;
+        *claim_end += buf->count != 0;
         if (buf->sleepers) {             /* room: they try next timestep */
-            appends_close(out, ln);
-            wake_buffer(net, ln, h);
-            appends_open(out, ln);
+            out->claimer[layer] = *claim_end;       /* (it may list one there) */
+            wake_buffer(net, ln, out, h);
+            *claim_end = out->claimer[layer];
         }
     }
-    *out->on_link[class]++ = (OnLink){ x, target, sh };
+    *out->on_link[list]++ = (OnLink){ x, target, sh };
     if (observed) {
-        unsigned layer, dir;
-        uint32_t heading = claim_heading(net, h, &layer, &dir);
+        unsigned link_layer, dir;
+        uint32_t heading = claim_heading(net, h, &link_layer, &dir);
         uint32_t link = claim_link(net, h, heading, dir);
         settle_on_link(net, x, link, dir, AWAKE);
-        emit(net, EV_CLAIMED, x, link_channel(net, link, dir), PLACE_LINK, layer, 0);
+        emit(net, EV_CLAIMED, x, link_channel(net, link, dir), PLACE_LINK, link_layer, 0);
     }
     return true;
 }
@@ -824,7 +866,7 @@ static void take_back_collisions(Net *net, NetLane *ln)
 {
     Behind *e = ln->behind.items;
     size_t n = ln->behind.n;
-    memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_first_half) */
+    memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_sweep) */
     const Buffer *buffers = net->buffers;
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&buffers[e[i + AHEAD].buffer]);
@@ -855,125 +897,176 @@ static void report_queued(Net *net, uint32_t b)
     }
 }
 
-/* The claims of stages a and b made final, in the claimants' order. With
- * --duplex full every channel has one sender (the buffer or adapter at its
- * tail end), so stage b had nothing to decide and every claim is made final
- * here; with --duplex half, those that hold their channel's temp slot
- * (commit_claim passes over the others, which lost in stage b). */
-NET_HOT void commit_claims(Net *net, NetLane *ln, bool observed, Shape shape)
+/* Stage e for a run of the claimants of a layer (with them, in layer 1,
+ * the adapters), in their list's order. With --duplex full every channel
+ * has one sender (the buffer or adapter at its tail end), so stage b had
+ * nothing to decide and every claim is made final here; with --duplex
+ * half, those that hold their channel's temp slot (commit_claim passes
+ * over the others, which lost in stage b). */
+NET_HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+                        const Run *run, const Run *next, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
-    const uint32_t *claimers = ln->claimers.items;
-    size_t n = ln->claimers.n;
-    Net fixed;                      /* (see copy_fixed) */
-    copy_fixed(&fixed, net, shape);
-    for (size_t i = 0; i < AHEAD && i < n; i++)
-        PREFETCH(&fixed.buffers[claimers[i]]);
-    Appends out;
-    appends_open(&out, ln);
+    const uint32_t *claimers = run->items;
+    size_t n = run->n;
+    uint32_t *claim_end = out->claimer[run->layer];     /* (kept in a register) */
+    for (size_t j = 0; j < AHEAD; j++)
+        prefetch_entry(fixed, next, j);
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&fixed.buffers[claimers[i + AHEAD]]);
-        if (!commit_claim(net, &fixed, ln, &out, claimers[i], observed))
+        PREFETCH(&fixed->buffers[claimers[i + AHEAD]]);
+        if (!commit_claim(net, fixed, ln, out, &claim_end, claimers[i], run->layer, observed))
             failed++;
     }
-    appends_close(&out, ln);
+    out->claimer[run->layer] = claim_end;
     ln->stats->links_crossed += n - failed;
     if (n > failed)
         ln->moved = true;
 }
 
-static void stage_commit(Net *net, NetLane *ln)
+/* Stages d and e, a layer at a time. A claim made final in stage e needs
+ * stage d done for the packets entering its buffer (whose room counts the
+ * packet leaving: machine.md) and for the packet on the link it claims
+ * (refused there, it blocks the link), which enters a buffer a layer
+ * above or below; nothing else in the two stages depends on the other. So
+ * stage d runs for layers 1 and 2, then stage e for layer 1, then stage d
+ * for layer 3 and stage e for layer 2, and so on: in every order that
+ * keeps those two rules the outcome is the spec's (the head of this file;
+ * stage c, delivery, which a claim down a last link needs, ran before).
+ * This order is for the cache: stage e reads the line of every claimant's
+ * buffer, and under load most of those lines had a packet enter in stage
+ * d (57% at 4,096, load 1.0), two layers of work before rather than a
+ * whole network's, so they are still in the cache (docs/performance.md,
+ * item 53). The lists are taken as runs (Run), the empty ones left out. */
+NET_HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
 {
-    if (net->event)
-        commit_claims(net, ln, true, SHAPE_ANY);
-    else if (shape_of(net) == SHAPE_FULL)
-        commit_claims(net, ln, false, SHAPE_FULL);
-    else if (shape_of(net) == SHAPE_HALF)
-        commit_claims(net, ln, false, SHAPE_HALF);
-    else
-        commit_claims(net, ln, false, SHAPE_ANY);
-    take_back_collisions(net, ln);
-    if (!net->event)
-        return;
-    /* The observer is told which packets queued: those that entered this
-     * timestep and are not at the head, the last `entered` of the FIFO but
-     * the head. The entry counts are cleared for the next timestep. */
-    for (size_t i = 0; i < ln->touched.n; i++) {
-        report_queued(net, ln->touched.items[i]);
-        net->entered[ln->touched.items[i]] = 0;
+    Net fixed;                       /* (see copy_fixed) */
+    copy_fixed(&fixed, net, shape);
+    Run runs[5 * LIST_LAYERS + 1];
+    size_t nruns = 0;
+    unsigned k = net->cfg.k;
+    for (unsigned l = 1; l <= k + 1; l++) {
+        for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
+            if (ln->on_links[q][l].n)
+                runs[nruns++] = (Run){ ln->on_links[q][l].items, ln->on_links[q][l].n, q, l };
+        if (l >= 2 && ln->claimers[l - 1].n)                        /* e */
+            runs[nruns++] = (Run){ ln->claimers[l - 1].items, ln->claimers[l - 1].n,
+                                   RUN_CLAIMS, l - 1 };
     }
-    ln->touched.n = 0;
+    runs[nruns] = (Run){ NULL, 0, RUN_CLAIMS, 0 };   /* (after the last) */
+    for (size_t j = 0; j < AHEAD; j++)
+        prefetch_entry(&fixed, &runs[0], j);
+    Appends out;
+    appends_open(&out, net, ln);
+    for (size_t r = 0; r < nruns; r++) {
+        if (runs[r].kind == RUN_CLAIMS)
+            commit_run(net, &fixed, ln, &out, &runs[r], &runs[r + 1], observed);
+        else
+            forward_run(net, &fixed, ln, &out, &runs[r], &runs[r + 1], observed);
+    }
+    appends_close(&out, net, ln);
 }
 
-/* The packets on a lane's links, in all its lists. */
-static size_t on_links_count(const NetLane *ln)
+/* The entries of a lane's lists of claimants and of packets on links. */
+static size_t listed_count(const Net *net, const NetLane *ln)
 {
     size_t n = 0;
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        n += ln->on_links[c].n;
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        n += ln->claimers[l].n;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            n += ln->on_links[c][l].n;
+    }
     return n;
 }
 
-/* Stages a, b and d of one lane. */
-static void lane_first_half(Net *net, NetLane *ln)
+/* How many entries list `list` of the lists of claimants (ARRIVAL_CLASSES)
+ * or of packets on links (class c) of a layer can ever hold: one per
+ * holder, or one per link of the class, of the layer and of the lane's
+ * planes; then AHEAD more, for the loops to look ahead into, and one for
+ * commit_claim's write past the end. */
+static size_t list_room(const Net *net, unsigned list, unsigned layer)
 {
-    ln->next_claimers.n = 0;
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        ln->next_on_links[c].n = 0;
+    size_t planes = net->nlanes > 1 ? 1 : net->cfg.planes, bound;
+    if (list == ARRIVAL_CLASSES)             /* claimants: 4 buffers a switch */
+        bound = 4 * (size_t)net->half + (layer == 1 ? net->nprocs : 0);
+    else if (list == ARRIVE_DELIVERY)        /* last links: one a processor */
+        bound = layer == 1 ? net->nprocs : 0;
+    else                                     /* a link a switch */
+        bound = net->half;
+    return bound * planes + AHEAD + 1;
+}
+
+/* Before stage c: the lane's next lists emptied, and every list given all
+ * the room it can need, so that stage c and the sweep push without
+ * checks. That is done once, when the lane first has work (lists of large
+ * networks are mappings of their own, whose pages cost nothing until
+ * written: net.c). */
+static void lane_prepare(Net *net, NetLane *ln)
+{
     ln->woken.n = 0;
     ln->moved = false;
-    if (ln->claimers.n == 0 && on_links_count(ln) == 0)
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        size_t room = list_room(net, ARRIVAL_CLASSES, l);
+        ln->next_claimers[l].n = 0;
+        net_list_reserve(&ln->next_claimers[l], room);
+        net_list_reserve(&ln->claimers[l], room);
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+            room = list_room(net, c, l);
+            ln->next_on_links[c][l].n = 0;
+            net_links_reserve(&ln->next_on_links[c][l], room);
+            net_links_reserve(&ln->on_links[c][l], room);
+        }
+    }
+    net_list_reserve(&ln->woken, net->in_flight);
+}
+
+/* Stages a, b, d and e of one lane, and its lists made the next timestep's. */
+static void lane_sweep(Net *net, NetLane *ln)
+{
+    if (listed_count(net, ln) == 0)
         return;
-    IndexList *lists[] = { &ln->next_claimers, &ln->touched, &ln->woken };
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        net_list_reserve(lists[i], net->in_flight + 1);   /* (+ 1: commit_claim) */
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-        net_links_reserve(&ln->next_on_links[c], net->in_flight);
+    if (net->event)
+        net_list_reserve(&ln->touched, net->in_flight);
     behind_reserve(&ln->behind, net->in_flight + AHEAD);
-    pad_claimers(&ln->claimers);
-    for (unsigned q = 0; q < 4; q++)
-        pad_on_links(&ln->on_links[q]);
 
     if (!net->cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
-    if (net->event)                                     /* d */
-        forward_all(net, ln, true, SHAPE_ANY);
+    if (net->event)                                     /* d, e */
+        sweep_layers(net, ln, true, SHAPE_ANY);
     else if (shape_of(net) == SHAPE_FULL)
-        forward_all(net, ln, false, SHAPE_FULL);
+        sweep_layers(net, ln, false, SHAPE_FULL);
     else if (shape_of(net) == SHAPE_HALF)
-        forward_all(net, ln, false, SHAPE_HALF);
+        sweep_layers(net, ln, false, SHAPE_HALF);
     else
-        forward_all(net, ln, false, SHAPE_ANY);
-}
-
-/* Stage e of one lane, and its lists made the next timestep's. */
-static void lane_second_half(Net *net, NetLane *ln)
-{
-    if (ln->claimers.n == 0 && on_links_count(ln) == 0)
-        return;
-    stage_commit(net, ln);                              /* e */
-    IndexList swap = ln->claimers;
-    ln->claimers = ln->next_claimers;
-    ln->next_claimers = swap;
-    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-        OnLinkList links = ln->on_links[c];
-        ln->on_links[c] = ln->next_on_links[c];
-        ln->next_on_links[c] = links;
+        sweep_layers(net, ln, false, SHAPE_ANY);
+    take_back_collisions(net, ln);
+    if (net->event) {
+        /* The observer is told which packets queued: those that entered
+         * this timestep and are not at the head, the last `entered` of the
+         * FIFO but the head. The entry counts are cleared for the next
+         * timestep. */
+        for (size_t i = 0; i < ln->touched.n; i++) {
+            report_queued(net, ln->touched.items[i]);
+            net->entered[ln->touched.items[i]] = 0;
+        }
+        ln->touched.n = 0;
+    }
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        IndexList claimers = ln->claimers[l];
+        ln->claimers[l] = ln->next_claimers[l];
+        ln->next_claimers[l] = claimers;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
+            OnLinkList links = ln->on_links[c][l];
+            ln->on_links[c][l] = ln->next_on_links[c][l];
+            ln->next_on_links[c][l] = links;
+        }
     }
 }
 
-static void run_first_halves(void *arg, unsigned lane)
+static void run_sweeps(void *arg, unsigned lane)
 {
     Net *net = arg;
     if (lane < net->nlanes)
-        lane_first_half(net, &net->lane[lane]);
-}
-
-static void run_second_halves(void *arg, unsigned lane)
-{
-    Net *net = arg;
-    if (lane < net->nlanes)
-        lane_second_half(net, &net->lane[lane]);
+        lane_sweep(net, &net->lane[lane]);
 }
 
 /* Runs fn for every lane: on the runner's threads, or one after another. */
@@ -1018,16 +1111,19 @@ void net_step(Net *net, uint64_t t)
     net->settled = false;
     net->woken.n = 0;
     count_sleepers(net);
+    if (net->in_flight == 0)
+        return;
     size_t work = 0;
     for (unsigned i = 0; i < net->nlanes; i++)
-        work += net->lane[i].claimers.n + on_links_count(&net->lane[i]);
+        work += listed_count(net, &net->lane[i]);
     if (work == 0)
         return;                 /* nothing awake in slots, on links or in buffers */
     net_list_reserve(&net->woken, net->in_flight);
+    for (unsigned i = 0; i < net->nlanes; i++)
+        lane_prepare(net, &net->lane[i]);
     bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
-    run_lanes(net, parallel, run_first_halves);         /* a, b, d */
     stage_deliveries(net);                              /* c */
-    run_lanes(net, parallel, run_second_halves);        /* e */
+    run_lanes(net, parallel, run_sweeps);               /* a, b, d, e */
     for (unsigned i = 0; i < net->nlanes; i++) {
         NetLane *ln = &net->lane[i];
         if (ln->stats != &net->stats)

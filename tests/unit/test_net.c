@@ -330,6 +330,13 @@ static void random_traffic(unsigned k, unsigned planes, bool full, bool adaptive
     net_free(net);
 }
 
+static void swap_lists(OnLinkList *a, OnLinkList *b)
+{
+    OnLinkList t = *a;
+    *a = *b;
+    *b = t;
+}
+
 /* The invariant check of the debug build catches a lost packet, an
  * overflowing buffer and a duplicated packet, and names the component. */
 static void invariants_name_the_component(void)
@@ -339,7 +346,7 @@ static void invariants_name_the_component(void)
     uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* a is on link p0.cpu0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    OnLink *listed = &net->lane[0].on_links[0].items[0];
+    OnLink *listed = &net->lane[0].on_links[0][1].items[0];
     net->routes[listed->packet] ^= 1;   /* it travels with another route */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
@@ -357,9 +364,9 @@ static void invariants_name_the_component(void)
     CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
     buf->place[0] ^= 1;
     CHECK_EQ(buf->hop, 0);              /* it has not sent yet */
-    buf->hop = HOP_KNOWN | 8;           /* ...but says where it sends to */
+    buf->hop = 1u << 8 | 1;             /* ...but says where it sends to */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s0.u0: hop word 0x80000008, not that of its link");
+    CHECK_STR(err, "net/p0.l1.s0.u0: hop word 0x101, not that of its link");
     buf->hop = 0;
     buf->count = 3;                     /* more than it holds, and than B */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
@@ -398,19 +405,37 @@ static void invariants_name_the_component(void)
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* on link p0.cpu0, heading up */
-    CHECK_EQ(net->lane[0].on_links[0].n, 1);   /* arriving on port d0 */
+    CHECK_EQ(net->lane[0].on_links[0][1].n, 1);   /* arriving on port d0 of layer 1 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->lane[0].on_links[0].items[0].target ^= 1;    /* the switch's other buffer */
+    net->lane[0].on_links[0][1].items[0].target ^= 1;    /* the switch's other buffer */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed going to 0x3, not 0x2");
-    net->lane[0].on_links[0].items[0].target ^= 1;
-    OnLinkList d0 = net->lane[0].on_links[0];          /* moved to the d1 list */
-    net->lane[0].on_links[0] = net->lane[0].on_links[1];
-    net->lane[0].on_links[1] = d0;
+    net->lane[0].on_links[0][1].items[0].target ^= 1;
+    OnLinkList (*lists)[LIST_LAYERS] = net->lane[0].on_links;
+    swap_lists(&lists[0][1], &lists[1][1]);             /* moved to the d1 list */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed going to 0x2 from holder 0");
-    net->lane[0].on_links[1] = net->lane[0].on_links[0];
-    net->lane[0].on_links[0] = d0;
+    swap_lists(&lists[0][1], &lists[1][1]);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    swap_lists(&lists[0][1], &lists[0][2]);             /* ...to layer 2's */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed in layer 2, not the one it arrives at");
+    swap_lists(&lists[0][1], &lists[0][2]);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+
+    /* ...and the list of claimants, the layer of each (adapters: 1). */
+    net = make(2, 1, false, 2, 1);
+    send(net, 0, 2, 0, 0, 2, 0, 1);     /* in p0's output slot: claims */
+    CHECK_EQ(net->lane[0].claimers[1].n, 1);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    IndexList one = net->lane[0].claimers[1];
+    net->lane[0].claimers[1] = net->lane[0].claimers[2];
+    net->lane[0].claimers[2] = one;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: a claimant is listed in layer 2, not its own");
+    net->lane[0].claimers[2] = net->lane[0].claimers[1];
+    net->lane[0].claimers[1] = one;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
