@@ -897,6 +897,29 @@ static void report_queued(Net *net, uint32_t b)
     }
 }
 
+/* With --duplex half, a claim reads its channel's temp slot and, going up,
+ * the slot kept by the port it enters above: lines of their own, which
+ * the claimant's buffer line says where to find once it is in the cache
+ * (its hop word): so commit_run asks for them half its look-ahead on, for
+ * the buffers it asked for then. (Not for adapters, which have no hop
+ * word, nor buffers that have not sent yet. Unlike a prefetch, reading
+ * the hop word is an access: it is made only for the run's own entries,
+ * not for the room after them, which may name another lane's buffer.) */
+NET_HOT void prefetch_channel(const Net *c, uint32_t h)
+{
+    uint32_t hop = c->buffers[h].hop;
+    if (is_adapter(c, h) || hop == 0 || !c->compact)
+        return;
+    unsigned class = hop_word_class(hop);
+    uint32_t s = hop_word_base(hop) >> 2;        /* the switch ahead */
+    if (class < 2) {                             /* up, into down port `class` of s */
+        PREFETCH(&c->buffers[4 * s + class]);
+        PREFETCH(&c->channels[2 * s + class]);
+    } else {
+        PREFETCH(&c->channels[2 * (h >> 2) + (h & 3)]);
+    }
+}
+
 /* Stage e for a run of the claimants of a layer (with them, in layer 1,
  * the adapters), in their list's order. With --duplex full every channel
  * has one sender (the buffer or adapter at its tail end), so stage b had
@@ -914,6 +937,8 @@ NET_HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
         prefetch_entry(fixed, next, j);
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&fixed->buffers[claimers[i + AHEAD]]);
+        if (!fixed->cfg.full_duplex && i + AHEAD / 2 < n)    /* (a real read: its own) */
+            prefetch_channel(fixed, claimers[i + AHEAD / 2]);
         if (!commit_claim(net, fixed, ln, out, &claim_end, claimers[i], run->layer, observed))
             failed++;
     }
