@@ -181,8 +181,10 @@ int net_use_lanes(Net *net, NetRunner *runner, void *ctx, size_t parallel_min)
                 return -1;              /* freed with the network */
         }
     }
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < 2; i++) {
         net->lane[i].stats = &net->lane[i].delta;
+        net->lane[i].roomy = false;             /* (room by the lane's planes) */
+    }
     net->nlanes = 2;
     net->runner = runner;
     net->runner_ctx = ctx;

@@ -278,6 +278,7 @@ typedef struct NetLane {
     NetStats *stats;                /* where it counts: the network's, or delta */
     NetStats delta;                 /* with lanes: this timestep's counts */
     bool moved;
+    bool roomy;                     /* its lists have all the room they can need */
 } NetLane;
 
 /* Runs fn(arg, i) for i = 0, 1, ... on threads of the caller's, at least one

@@ -1029,19 +1029,25 @@ static void lane_prepare(Net *net, NetLane *ln)
 {
     ln->woken.n = 0;
     ln->moved = false;
+    net_list_reserve(&ln->woken, net->in_flight);
+    for (unsigned l = 1; l <= net->cfg.k; l++) {
+        ln->next_claimers[l].n = 0;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            ln->next_on_links[c][l].n = 0;
+    }
+    if (ln->roomy)
+        return;
     for (unsigned l = 1; l <= net->cfg.k; l++) {
         size_t room = list_room(net, ARRIVAL_CLASSES, l);
-        ln->next_claimers[l].n = 0;
         net_list_reserve(&ln->next_claimers[l], room);
         net_list_reserve(&ln->claimers[l], room);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
             room = list_room(net, c, l);
-            ln->next_on_links[c][l].n = 0;
             net_links_reserve(&ln->next_on_links[c][l], room);
             net_links_reserve(&ln->on_links[c][l], room);
         }
     }
-    net_list_reserve(&ln->woken, net->in_flight);
+    ln->roomy = true;
 }
 
 /* Stages a, b, d and e of one lane, and its lists made the next timestep's. */
