@@ -357,8 +357,7 @@ NET_HOT uint32_t hop_word(const Net *net, uint32_t b)
 {
     unsigned class;
     uint32_t base = hop_switch(net, b, &class);
-    unsigned layer = class == ARRIVE_DELIVERY ? 1 : sw_layer(net, base >> 2);
-    return base << 8 | class << 5 | layer;
+    return base << 8 | class << 5 | link_list_layer(net, class, base);   /* (4S < 2^22) */
 }
 
 static inline uint32_t hop_word_base(uint32_t w) { return w >> 8; }
