@@ -603,7 +603,7 @@ static Shape shape_of(const Net *net)
  * (e->target), if there is room. `observed` is a constant in each copy of
  * the loop that calls it (an observer wants every event), so that the copy
  * run without one has no check for events left in it. Returns whether it
- * entered (forward_all counts those that did not, which are rarer than
+ * entered (forward_run counts those that did not, which are rarer than
  * those that did, instead of what every packet would otherwise write to
  * the lane). */
 INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
@@ -680,7 +680,7 @@ INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         ln->stats->buffer_total++;
         if (count == 1)
             *out->behind++ = (Behind){ b, x };
-        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_all) */
+        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
             *max_count = count + 1u;
     } else {
         *(*claim_end)++ = b;
@@ -707,23 +707,27 @@ typedef struct Run {
     unsigned kind, layer;
 } Run;
 
-/* Asks for what entry j of a run will read first: the buffer a packet on
- * a link enters and its route word (for the port of its place word), or a
- * claimant's buffer. Each loop asks AHEAD entries on, and as it starts,
- * for the first AHEAD of the run after it, so that no run starts with a
- * wait for memory (runs are many, and short under light traffic; a run's
- * lines stay in the cache while the run before it goes by). */
+/* Asks for what stage d will read first of a packet on a link: the
+ * buffer it enters and its route word (for the port of its place word). */
+NET_HOT void prefetch_on_link(const Net *c, const OnLink *e)
+{
+    PREFETCH(&c->buffers[e->target]);
+    PREFETCH(&c->routes[e->packet]);
+}
+
+/* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
+ * AHEAD entries on, and as it starts, for the first AHEAD of the run after
+ * it, so that no run starts with a wait for memory (runs are many, and
+ * short under light traffic; a run's lines stay in the cache while the run
+ * before it goes by). */
 NET_HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
 {
     if (j >= run->n)
         return;
-    if (run->kind == RUN_CLAIMS) {
+    if (run->kind == RUN_CLAIMS)
         PREFETCH(&c->buffers[((const uint32_t *)run->items)[j]]);
-    } else {
-        const OnLink *e = (const OnLink *)run->items + j;
-        PREFETCH(&c->buffers[e->target]);
-        PREFETCH(&c->routes[e->packet]);
-    }
+    else
+        prefetch_on_link(c, (const OnLink *)run->items + j);
 }
 
 /* Stage d for the packets of a run arriving on port q of the switches of a
@@ -741,8 +745,7 @@ NET_HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
     for (size_t j = 0; j < AHEAD; j++)
         prefetch_entry(fixed, next, j);
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&fixed->buffers[items[i + AHEAD].target]);
-        PREFETCH(&fixed->routes[items[i + AHEAD].packet]);
+        prefetch_on_link(fixed, &items[i + AHEAD]);
         if (!forward_on_link(net, fixed, ln, out, &claim_end, &max_count, &items[i], q, layer,
                              observed))
             refused++;
@@ -762,7 +765,7 @@ NET_HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
  * blocked; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
- * whether its packet is now on the link (commit_claims counts the claims
+ * whether its packet is now on the link (commit_run counts the claims
  * that failed, the rarer kind). */
 INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
                          uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
