@@ -26,16 +26,12 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "common/hot.h"
 #include "cpu/cpu.h"
 #include "cpu/isa.h"
 
-/* The interpreter must be inlined into its loops (the timestep loop and
- * cpu_run_private); GCC and Clang are told so, other compilers asked. */
-#if defined(__GNUC__)
-#define CPU_HOT static inline __attribute__((always_inline))
-#else
-#define CPU_HOT static inline
-#endif
+/* The interpreter is HOT (common/hot.h): inlined into its loops, the
+ * timestep loop and cpu_run_private. */
 
 /* What an ordinary instruction reads and writes: all scalars, so that a
  * local copy can live in machine registers. */
@@ -45,13 +41,13 @@ typedef struct CpuRegs {
     uint32_t *words;          /* its first word: its place in the first memory row */
 } CpuRegs;
 
-CPU_HOT void cpu_regs_load(CpuRegs *r, const Cpu *c, CpuMemory mem)
+HOT void cpu_regs_load(CpuRegs *r, const Cpu *c, CpuMemory mem)
 {
     *r = (CpuRegs){ c->pc, c->sp, c->oreg, c->areg, c->breg, c->istart,
                     c->iaddr, c->ibuf, mem.words + c->membase };
 }
 
-CPU_HOT void cpu_regs_store(Cpu *c, const CpuRegs *r)
+HOT void cpu_regs_store(Cpu *c, const CpuRegs *r)
 {
     c->pc = r->pc;
     c->sp = r->sp;
@@ -94,7 +90,7 @@ static inline int32_t cpu_signed(uint32_t x)
     } while (0)
 
 /* Finishes a non-stalling instruction: the next byte is at `next`. */
-CPU_HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
+HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
 {
     r->pc = r->istart = next;
     r->oreg = 0;
@@ -113,7 +109,7 @@ static inline bool cpu_opr_is_external(uint32_t n)
 }
 
 /* An OPR operation with operand n; `next` is the address of the next byte. */
-CPU_HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
+HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
                              uint32_t n, uint32_t next)
 {
     uint32_t a = r->areg, b = r->breg;
@@ -195,7 +191,7 @@ CPU_HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *
 
 /* Makes the instruction buffer hold the word of pc; false on a fetch
  * outside memory (nothing changes then). */
-CPU_HOT bool cpu_fetch(CpuRegs *r, CpuMemory mem)
+HOT bool cpu_fetch(CpuRegs *r, CpuMemory mem)
 {
     uint32_t word_addr = r->pc >> 2;
     if (word_addr != r->iaddr) {
@@ -208,7 +204,7 @@ CPU_HOT bool cpu_fetch(CpuRegs *r, CpuMemory mem)
 }
 
 /* The byte at pc, once cpu_fetch has succeeded (little-endian in the word). */
-CPU_HOT uint8_t cpu_byte(const CpuRegs *r)
+HOT uint8_t cpu_byte(const CpuRegs *r)
 {
     return (uint8_t)(r->ibuf >> (8 * (r->pc & 3)));
 }
@@ -228,7 +224,7 @@ static inline bool cpu_next_is_in(const Cpu *cpu, uint32_t *port)
 /* Executes `byte`, the byte at pc (fetched), on registers r of processor cpu.
  * In a run of private instructions (`private_run`, a constant where it is
  * inlined), an external operation is not executed: STEP_EXTERNAL. */
-CPU_HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
+HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
                               uint8_t byte, bool private_run)
 {
     uint32_t operand = r->oreg | ISA_IMM(byte);
@@ -278,7 +274,7 @@ CPU_HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
 }
 
 /* Executes exactly one byte on registers r of processor cpu. */
-CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus)
+HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus)
 {
     if (!cpu_fetch(r, mem))
         return cpu_fault(cpu, FAULT_FETCH_ADDRESS, r->pc);
@@ -286,7 +282,7 @@ CPU_HOT CpuStep cpu_step_regs(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus 
 }
 
 /* Executes exactly one byte of processor `cpu`, whose memory is `mem`. */
-CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
+HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
 {
     CpuRegs r;
     cpu_regs_load(&r, cpu, mem);
@@ -306,7 +302,7 @@ CPU_HOT CpuStep cpu_exec(Cpu *cpu, CpuMemory mem, const CpuBus *bus)
  * Every fault is detected before the faulting instruction changes any
  * register, so undoing the fault fields undoes the instruction, which then
  * faults again in lockstep at its own timestep. */
-CPU_HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const CpuBus *bus,
+HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const CpuBus *bus,
                                  uint32_t limit)
 {
     CpuRegs r = *regs;   /* (a copy of its own: GCC then keeps iaddr in one

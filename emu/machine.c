@@ -103,7 +103,7 @@ static unsigned log2_ceil(uint64_t n)
 
 /* The runner lent to the network (for its lanes) and to the router (for its
  * planes): the same workers as the processors'. */
-static void run_on_workers(void *ctx, NetLaneFn *fn, void *arg)
+static void run_on_workers(void *ctx, ParallelFn *fn, void *arg)
 {
     Machine *m = ctx;
     workers_run(m->workers, fn, arg);

@@ -26,7 +26,7 @@ typedef struct Thread {
 struct Workers {
     unsigned threads;
     Thread *thread;                /* threads - 1 of them: workers 1 .. */
-    WorkFn *fn;                    /* the current round's work */
+    ParallelFn *fn;                    /* the current round's work */
     void *arg;
     atomic_uint generation;        /* bumped to start a round */
     atomic_uint done;              /* workers that finished this round */
@@ -109,7 +109,7 @@ Workers *workers_new(unsigned threads)
     return w;
 }
 
-void workers_run(Workers *w, WorkFn *fn, void *arg)
+void workers_run(Workers *w, ParallelFn *fn, void *arg)
 {
     if (w->threads == 1) {
         fn(arg, 0);

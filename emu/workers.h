@@ -11,15 +11,16 @@
 #ifndef EMU_WORKERS_H
 #define EMU_WORKERS_H
 
+#include "common/parallel.h"
+
 typedef struct Workers Workers;
-typedef void WorkFn(void *arg, unsigned worker);
 
 /* A pool of `threads` workers (threads - 1 new threads). NULL if the
  * threads cannot be made. */
 Workers *workers_new(unsigned threads);
 
 /* Runs fn(arg, i) on every worker i and waits for all of them. */
-void workers_run(Workers *w, WorkFn *fn, void *arg);
+void workers_run(Workers *w, ParallelFn *fn, void *arg);
 
 void workers_free(Workers *w);
 

@@ -165,7 +165,7 @@ void net_free(Net *net)
     free(net);
 }
 
-int net_use_lanes(Net *net, NetRunner *runner, void *ctx, size_t parallel_min)
+int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
     if (net->cfg.planes != 2 || net->outstanding != 0 || net->event)
         return -1;

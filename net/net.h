@@ -281,10 +281,6 @@ typedef struct NetLane {
     bool roomy;                     /* its lists have all the room they can need */
 } NetLane;
 
-/* Runs fn(arg, i) for i = 0, 1, ... on threads of the caller's, at least one
- * per lane, and returns when all are done (emu/machine.c lends its workers). */
-typedef void NetLaneFn(void *arg, unsigned lane);
-typedef void NetRunner(void *ctx, NetLaneFn *fn, void *arg);
 
 typedef struct Net {
     NetConfig cfg;
@@ -315,7 +311,7 @@ typedef struct Net {
     uint64_t in_flight;             /* packets in slots, links and buffers */
     NetLane *lane;                  /* the active lists: one lane, or one per plane (2) */
     unsigned nlanes;
-    NetRunner *runner;              /* with lanes: runs them at once */
+    Runner *runner;              /* with lanes: runs them at once */
     void *runner_ctx;
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
@@ -349,7 +345,7 @@ Net *net_new(const NetConfig *cfg);
  * packet is injected, with no observer (events would come in another
  * order). Returns 0, or -1 if memory cannot be had or the network has one
  * plane (nothing is changed then). */
-int net_use_lanes(Net *net, NetRunner *runner, void *ctx, size_t parallel_min);
+int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min);
 void net_free(Net *net);
 
 /* Stage 1, for OUT: whether processor p's output slot is empty, and taking it

@@ -3,16 +3,10 @@
 #ifndef NET_NET_INTERNAL_H
 #define NET_NET_INTERNAL_H
 
+#include "common/hot.h"
 #include "net/net.h"
 #include "net/topology.h"
 
-/* For the few helpers of the hot loops that the compiler would otherwise
- * call rather than inline. */
-#if defined(__GNUC__)
-#define NET_HOT static inline __attribute__((always_inline))
-#else
-#define NET_HOT static inline
-#endif
 
 /* Switch (plane, layer, j). */
 static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, uint32_t j)
@@ -130,7 +124,7 @@ static inline unsigned holder_plane(const Net *net, uint32_t h)
  * number: (4S + q) << 1 when it will enter port q of switch S, (p << 2 |
  * plane << 1 | 1) when it comes down the last link of its plane to
  * processor p. With the layer of that link, and its direction. */
-NET_HOT uint32_t claim_heading(const Net *net, uint32_t h, unsigned *layer, unsigned *dir)
+HOT uint32_t claim_heading(const Net *net, uint32_t h, unsigned *layer, unsigned *dir)
 {
     if (is_adapter(net, h)) {
         uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
@@ -211,13 +205,6 @@ static inline uint32_t place_word(uint32_t x, unsigned port) { return x << 2 | p
 static inline uint32_t place_packet(uint32_t word) { return word >> 2; }
 static inline unsigned place_port(uint32_t word) { return word & 3; }
 
-/* Asks for memory that will be needed soon (a hint; nothing if the compiler
- * has no way to say it). */
-#if defined(__GNUC__)
-#define PREFETCH(address) __builtin_prefetch(address)
-#else
-#define PREFETCH(address) ((void)(address))
-#endif
 
 /* The places of buffer b (its Buffer buf): on its own line, or its ring. */
 static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
@@ -257,7 +244,7 @@ static inline uint32_t route_word(const Net *net, const Packet *pk)
     return (pk->routing | 1u << (pk->count - 1)) | pk->addressing << 16;
 }
 
-NET_HOT void packet_route(const Net *net, uint32_t x, uint32_t *up, uint32_t *down)
+HOT void packet_route(const Net *net, uint32_t x, uint32_t *up, uint32_t *down)
 {
     if (net->compact) {
         uint32_t w = net->routes[x];
@@ -272,7 +259,7 @@ NET_HOT void packet_route(const Net *net, uint32_t x, uint32_t *up, uint32_t *do
 
 /* The output port of switch layer l that a packet with route (up, down)
  * takes, arriving going up or coming down. */
-NET_HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up)
+HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up)
 {
     if (going_up && (up >> l) != 0)
         return 2 + ((up >> (l - 1)) & 1);
@@ -281,7 +268,7 @@ NET_HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up
 
 /* The output port that packet x, in buffer b, will take in the switch that
  * b's link leads to (0 when the link goes down to a processor). */
-NET_HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
+HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
 {
     uint32_t up, down;
     packet_route(net, x, &up, &down);
@@ -303,7 +290,7 @@ NET_HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
  * is claim_heading's walk written out for the hot path (built on
  * claim_heading it costs 4% more host instructions in the stage); test_net
  * checks that the two agree for every holder. */
-NET_HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
+HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
 {
     if (is_adapter(net, h)) {
         uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
@@ -353,7 +340,7 @@ static inline unsigned link_list_layer(const Net *net, unsigned c, uint32_t targ
  * when the network is made, so that an idle network touches no buffer.) */
 _Static_assert(LIST_LAYERS == 32, "a hop word keeps a list's layer in five bits");
 
-NET_HOT uint32_t hop_word(const Net *net, uint32_t b)
+HOT uint32_t hop_word(const Net *net, uint32_t b)
 {
     unsigned class;
     uint32_t base = hop_switch(net, b, &class);
@@ -371,7 +358,7 @@ static inline unsigned hop_word_list(uint32_t w) { return w & 0xff; }
  * p; with its arrival class. Stage e adds to hop_switch the port kept in
  * the place word of a buffer's head, or for an adapter's packet the first
  * port of its route. */
-NET_HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
+HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
 {
     uint32_t base = hop_switch(net, h, class);
     if (is_adapter(net, h)) {

@@ -100,7 +100,7 @@ Router *router_new(RoutingAlgorithm alg, unsigned k, unsigned planes, uint64_t s
     return r;
 }
 
-int router_use_runner(Router *r, RouterRunner *runner, void *ctx, size_t parallel_min)
+int router_use_runner(Router *r, Runner *runner, void *ctx, size_t parallel_min)
 {
     if ((r->alg != ROUTING_BENES && r->alg != ROUTING_BENES_FULL) || r->planes != 2)
         return 0;

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/parallel.h"
+
 typedef struct Route {
     uint8_t plane;        /* 0 or 1 */
     uint8_t count;        /* the layer at which the packet turns, 1..k */
@@ -59,17 +61,12 @@ void router_free(Router *router);
  * is left 0: the network fills it in as the packet climbs. */
 void router_route(Router *router, const RouteRequest *reqs, size_t n, Route *routes);
 
-/* Runs fn(arg, i) for i = 0, 1, ... on threads of the caller's, at least
- * two, and returns when all are done (emu/machine.c lends its workers). */
-typedef void RouterJobFn(void *arg, unsigned index);
-typedef void RouterRunner(void *ctx, RouterJobFn *fn, void *arg);
-
 /* Lets `benes` and `benes-full` route the two planes of a batch of at least
  * `parallel_min` requests on two threads at once, when its terminals are
  * distinct (route_benes.c): the planes share nothing then, so the routes
  * are the same as on one thread. Returns 0, or -1 if memory cannot be had
  * (nothing is changed then); other algorithms and one plane: 0, no effect. */
-int router_use_runner(Router *router, RouterRunner *runner, void *ctx, size_t parallel_min);
+int router_use_runner(Router *router, Runner *runner, void *ctx, size_t parallel_min);
 
 /* Describes a route without its request: "plane 0 count 2 routing 0b1
  * addressing 0b01" (as route_format does after the request). */

@@ -17,6 +17,7 @@
  * distinct, so a 2-colouring exists; routing.md fixes which one. */
 #include <string.h>
 
+#include "common/hot.h"
 #include "net/route_internal.h"
 #include "net/topology.h"
 
@@ -253,17 +254,12 @@ static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint
  * pass 2^32, the heads are cleared once and it starts again at 0: after a
  * few thousand batches of every processor at 65,536, or far more of
  * smaller ones. */
-#if defined(__GNUC__)
-#define BENES_INLINE static inline __attribute__((always_inline))
-#else
-#define BENES_INLINE static inline
-#endif
 
 /* Whether `levels` levels of positions [a, b) have any work; if so,
  * *base is the base of plane p's head values for them: where the last
  * levels left it, or, if the values would pass 2^32, 0 again with the
  * heads cleared. */
-BENES_INLINE bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned levels,
+HOT bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned levels,
                               uint32_t *base)
 {
     if (levels == 0 || a == b)
@@ -279,7 +275,7 @@ BENES_INLINE bool benes_start(const BenesPlane *p, size_t a, size_t b, unsigned 
 
 /* After a plane's last level l: bit l - 1 of the keys of positions [a, b)
  * becomes the up port each packet took there. */
-BENES_INLINE void benes_last_keys(uint32_t *ks, uint32_t *kd, const uint8_t *side, size_t a,
+HOT void benes_last_keys(uint32_t *ks, uint32_t *kd, const uint8_t *side, size_t a,
                                   size_t b, unsigned l)
 {
     uint32_t bit = 1u << (l - 1);
@@ -290,7 +286,7 @@ BENES_INLINE void benes_last_keys(uint32_t *ks, uint32_t *kd, const uint8_t *sid
     }
 }
 
-BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
+HOT void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
 {
     uint32_t base, *ks = p->ks, *kd = p->kd, *head_s = p->head_s, *head_d = p->head_d;
     uint32_t n = (uint32_t)(b - a);
@@ -345,7 +341,7 @@ BENES_INLINE void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned
  * kind of partner comes first changes it: only the order of the roots
  * does.) Heads and chain links are values above the base, as in
  * benes_levels, and a link not above it ends its chain. */
-BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, size_t b,
+HOT void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, size_t b,
                                    unsigned levels)
 {
     uint32_t *next_s = r->next_s, *next_d = r->next_d, *queue = r->queue;
@@ -423,7 +419,7 @@ BENES_INLINE void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, siz
  * 2^group_bits entries. Sorted, the packets' batch positions are in
  * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
  * two to a word. */
-BENES_INLINE void benes_route_plane(Router *r, const BenesPlane *p, const RouteRequest *reqs,
+HOT void benes_route_plane(Router *r, const BenesPlane *p, const RouteRequest *reqs,
                                     Route *routes, size_t a, size_t b, bool general)
 {
     const uint32_t *order = r->order;

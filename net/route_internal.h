@@ -53,7 +53,7 @@ struct Router {
      * packets ends, when its sub-networks are routed one by one (zero
      * between batches). */
     uint32_t *group_ends;
-    RouterRunner *runner;
+    Runner *runner;
     void *runner_ctx;
     size_t parallel_min;
 };

@@ -178,10 +178,9 @@ static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 /* The stages visit buffers in no order that the memory system could guess,
  * so each is a cache miss; asking for them (PREFETCH, net_internal.h) AHEAD
  * entries ahead overlaps them. */
-#define INLINE NET_HOT
 enum { AHEAD = 32 };
 
-/* The prefetch helpers must be inlined where they are used (NET_HOT): GCC
+/* The prefetch helpers must be inlined where they are used (HOT): GCC
  * takes a separate function that only prefetches for one without effect
  * and drops every call to it (docs/performance.md, item 26). The loops
  * look ahead without a bound: a list has room for AHEAD entries after its
@@ -371,7 +370,7 @@ static void stage_claims(Net *net, NetLane *ln)
 
 /* A packet on a link (entry e) was refused: it is written into its slot,
  * which is blocked until it leaves. */
-NET_HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
+HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
 {
     Buffer *hb = &net->buffers[e->holder & ~HOLDER_REFUSED];
     hb->link = e->packet;
@@ -381,7 +380,7 @@ NET_HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
 
 /* A packet on a link (entry e) gets off it: its slot, if it was refused
  * there, is free again. */
-NET_HOT void leave_link(const Net *net, const OnLink *e)
+HOT void leave_link(const Net *net, const OnLink *e)
 {
     if (e->holder & HOLDER_REFUSED)
         net->buffers[e->holder & ~HOLDER_REFUSED].flags &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
@@ -560,7 +559,7 @@ typedef enum Shape { SHAPE_ANY, SHAPE_FULL, SHAPE_HALF } Shape;
  * to, or in `net`. (About 7% fewer host instructions in the stage.) Only
  * those fields are copied: the rest of the network (the other lane's
  * lists above all) may be changing on another thread. */
-NET_HOT void copy_fixed(Net *fixed, const Net *net, Shape shape)
+HOT void copy_fixed(Net *fixed, const Net *net, Shape shape)
 {
     memset(fixed, 0, sizeof *fixed);
     fixed->cfg = net->cfg;
@@ -606,7 +605,7 @@ static Shape shape_of(const Net *net)
  * entered (forward_run counts those that did not, which are rarer than
  * those that did, instead of what every packet would otherwise write to
  * the lane). */
-INLINE bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
+HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
                             uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
                             unsigned q, unsigned layer, bool observed)
 {
@@ -709,7 +708,7 @@ typedef struct Run {
 
 /* Asks for what stage d will read first of a packet on a link: the
  * buffer it enters and its route word (for the port of its place word). */
-NET_HOT void prefetch_on_link(const Net *c, const OnLink *e)
+HOT void prefetch_on_link(const Net *c, const OnLink *e)
 {
     PREFETCH(&c->buffers[e->target]);
     PREFETCH(&c->routes[e->packet]);
@@ -720,7 +719,7 @@ NET_HOT void prefetch_on_link(const Net *c, const OnLink *e)
  * it, so that no run starts with a wait for memory (runs are many, and
  * short under light traffic; a run's lines stay in the cache while the run
  * before it goes by). */
-NET_HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
+HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
 {
     if (j >= run->n)
         return;
@@ -733,7 +732,7 @@ NET_HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
 /* Stage d for the packets of a run arriving on port q of the switches of a
  * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
  * of a layer, in that order). */
-NET_HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
                          const Run *run, const Run *next, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
@@ -767,7 +766,7 @@ NET_HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_run counts the claims
  * that failed, the rarer kind). */
-INLINE bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
+HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
                          uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
     /* Its packet, and where it will go: for a buffer's head, from the port
@@ -908,7 +907,7 @@ static void report_queued(Net *net, uint32_t b)
  * word, nor buffers that have not sent yet. Unlike a prefetch, reading
  * the hop word is an access: it is made only for the run's own entries,
  * not for the room after them, which may name another lane's buffer.) */
-NET_HOT void prefetch_channel(const Net *c, uint32_t h)
+HOT void prefetch_channel(const Net *c, uint32_t h)
 {
     uint32_t hop = c->buffers[h].hop;
     if (is_adapter(c, h) || hop == 0 || !c->compact)
@@ -929,7 +928,7 @@ NET_HOT void prefetch_channel(const Net *c, uint32_t h)
  * nothing to decide and every claim is made final here; with --duplex
  * half, those that hold their channel's temp slot (commit_claim passes
  * over the others, which lost in stage b). */
-NET_HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
                         const Run *run, const Run *next, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
@@ -965,7 +964,7 @@ NET_HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
  * d (57% at 4,096, load 1.0), two layers of work before rather than a
  * whole network's, so they are still in the cache (docs/performance.md,
  * item 53). The lists are taken as runs (Run), the empty ones left out. */
-NET_HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
+HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
 {
     Net fixed;                       /* (see copy_fixed) */
     copy_fixed(&fixed, net, shape);
@@ -1104,7 +1103,7 @@ static void run_sweeps(void *arg, unsigned lane)
 }
 
 /* Runs fn for every lane: on the runner's threads, or one after another. */
-static void run_lanes(Net *net, bool parallel, NetLaneFn *fn)
+static void run_lanes(Net *net, bool parallel, ParallelFn *fn)
 {
     if (parallel)
         net->runner(net->runner_ctx, fn, net);

@@ -483,7 +483,7 @@ static uint64_t fingerprint(Net *net)
 
 /* Runs a network's lanes one after the other, the second plane's first:
  * lanes must not depend on each other's order. */
-static void lanes_backwards(void *ctx, NetLaneFn *fn, void *arg)
+static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
 {
     (void)ctx;
     fn(arg, 1);

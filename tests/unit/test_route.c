@@ -746,7 +746,7 @@ static void benes_walk_base_starts_again(void)
 
 /* A runner for router_use_runner that runs the jobs one after another, the
  * last first: if the two planes shared anything, the order would show. */
-static void backwards_runner(void *ctx, RouterJobFn *fn, void *arg)
+static void backwards_runner(void *ctx, ParallelFn *fn, void *arg)
 {
     unsigned *rounds = ctx;
     (*rounds)++;
