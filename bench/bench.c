@@ -311,7 +311,7 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     r.seconds = now() - t0;
     r.timesteps = m.t;
     r.instructions = m.instructions;
-    r.hops = m.net->stats.links_crossed;
+    r.hops = net_stats(m.net)->links_crossed;
     r.end = m.end;
     machine_free(&m);
     return r;

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         Route *routes = malloc(n * sizeof *routes);
         uint32_t *words = malloc(n * sizeof *words);
         uint32_t threshold = (uint32_t)(loads[li] * 1000000);
-        /* The processors whose ports the last timestep filled (net->woken
+        /* The processors whose ports the last timestep filled (net_woken
          * lists them, with those whose output slot emptied): reading only
          * theirs empties every port, as a machine's processors would,
          * without a pass over all N * P ports. */
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
         size_t narrived = 0, arrived_cap = 0;
         double start = now(), in_stage = 0;
         for (uint64_t t = 1; t <= steps; t++) {
-            net->timestep = t;
+            net_begin_timestep(net, t);
             size_t batch = 0;
             for (size_t i = 0; i < narrived; i++) {
                 uint32_t w;
@@ -94,19 +94,21 @@ int main(int argc, char **argv)
             double stage_start = now();
             net_step(net, t);
             in_stage += now() - stage_start;
-            if (net->woken.n > arrived_cap) {
-                arrived_cap = 2 * net->woken.n;
+            size_t nwoken;
+            const uint32_t *woken = net_woken(net, &nwoken);
+            if (nwoken > arrived_cap) {
+                arrived_cap = 2 * nwoken;
                 arrived = realloc(arrived, arrived_cap * sizeof *arrived);
                 if (!arrived) {
                     fprintf(stderr, "net_bench: out of memory\n");
                     return 1;
                 }
             }
-            narrived = net->woken.n;
-            memcpy(arrived, net->woken.items, narrived * sizeof *arrived);
+            narrived = nwoken;
+            memcpy(arrived, woken, narrived * sizeof *arrived);
         }
         double secs = now() - start;
-        const NetStats *st = &net->stats;
+        const NetStats *st = net_stats(net);
         printf("%-6u %-6s %-10s %5.2f %12.3g %12.1f %14.3f %14.3g\n", n, full ? "full" : "half",
                routing_name(alg), loads[li], st->links_crossed / secs,
                (double)st->links_crossed / steps,

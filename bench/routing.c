@@ -342,7 +342,7 @@ static int run_one(const Options *o, const Run *run, FILE *const *outs, int nout
     hex_free(&img);
     while (machine_step(&m) == END_RUNNING)
         ;
-    const NetStats *st = &m.net->stats;
+    const NetStats *st = net_stats(m.net);
     char label[40];                             /* "random", or "random+lag3" */
     snprintf(label, sizeof label, o->lag ? "%s+lag%u" : "%s", pattern_names[run->pattern],
              o->lag);

@@ -164,8 +164,10 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     }
     if (shares_ok && threads > 1)
         shares_ok = (m->workers = workers_new(threads)) != NULL;
-    /* The two planes' network stages on two threads, unless an observer
-     * wants every event in one order (net.h). */
+    /* An observer sees every event of the network, in the spec's order;
+     * without one, the two planes' network stages run on two threads. */
+    if (m->net && m->obs.event)
+        net_observe(m->net, m->obs.event, m->obs.ctx);
     if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
         shares_ok = net_use_lanes(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
@@ -372,14 +374,15 @@ static void stage_processors(Machine *m)
  * (their IN or OUT will succeed then). */
 static void wake_processors(Machine *m)
 {
-    IndexList *w = &m->net->woken;
-    for (size_t i = 0; i < w->n; i++) {
-        uint32_t p = w->items[i];
+    size_t n;
+    const uint32_t *woken = net_woken(m->net, &n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = woken[i];
         Cpu *cpu = &m->cpus[p];
         if (cpu->ready || cpu->state != CPU_RUNNING)
             continue;
         if (cpu->wait == WAIT_IN &&
-            m->net->ports[(size_t)p * m->cfg.ports + cpu->areg].count > 0) {
+            net_port_count(m->net, p, cpu->areg) > 0) {
             m->waiting_in--;
         } else if (cpu->wait == WAIT_OUT && net_out_free(m->net, p)) {
             m->waiting_out--;
@@ -399,7 +402,7 @@ static void stage_route_and_inject(Machine *m)
     router_route(m->router, m->requests, m->nrequests, m->routes);
     for (uint32_t i = 0; i < m->nrequests; i++) {
         if (m->obs.route)
-            m->obs.route(m->obs.ctx, m->t, m->net->next_id + i, &m->requests[i], &m->routes[i]);
+            m->obs.route(m->obs.ctx, m->t, net_next_id(m->net) + i, &m->requests[i], &m->routes[i]);
     }
     for (uint32_t i = 0; i < m->nrequests; i++)
         net_inject(m->net, &m->requests[i], &m->routes[i], m->request_words[i], m->t);
@@ -410,12 +413,13 @@ MachineEnd machine_step(Machine *m)
     if (m->end != END_RUNNING)
         return m->end;
     m->t++;
-    m->net->timestep = m->t;
+    net_begin_timestep(m->net, m->t);
     stage_processors(m);
     stage_route_and_inject(m);
-    uint64_t before = m->net->stats.link_total + m->net->stats.buffer_total;
+    const NetStats *st = net_stats(m->net);
+    uint64_t before = st->link_total + st->buffer_total;
     net_step(m->net, m->t);
-    m->step_collisions = m->net->stats.link_total + m->net->stats.buffer_total - before;
+    m->step_collisions = st->link_total + st->buffer_total - before;
     wake_processors(m);
     if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
                                              sizeof m->internal_error) != 0)
@@ -424,7 +428,7 @@ MachineEnd machine_step(Machine *m)
         m->end = END_FAULT;
     else if (m->nrunning == 0 && !net_busy(m->net))
         m->end = END_NORMAL;
-    else if (!m->executed && !m->net->moved)
+    else if (!m->executed && !net_moved(m->net))
         m->end = END_DEADLOCK;
     else if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
         m->end = END_LIMIT;

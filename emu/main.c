@@ -67,8 +67,8 @@ static void show_event(void *ctx, const NetEvent *ev)
         trace_write(run->trace, run->m->net, ev);
     if (ev->kind == EV_ADAPTIVE_CHOICE && run->opt->routes)
         fprintf(run->out, "t=%llu route #%llu p%u->p%u layer %u up port %u\n",
-                (unsigned long long)ev->timestep, (unsigned long long)ev->info->id,
-                ev->info->src, ev->info->dst, ev->layer, ev->value);
+                (unsigned long long)ev->timestep, (unsigned long long)ev->packet->id,
+                ev->packet->src, ev->packet->dst, ev->layer, ev->value);
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -116,7 +116,7 @@ static void progress_tick(Progress *p, const Machine *m)
     p->shown = 1;
     fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu packets in flight ",
             (unsigned long long)m->t, (double)m->t / (t - p->start),
-            (unsigned long long)m->net->in_flight);
+            (unsigned long long)net_in_flight(m->net));
 }
 
 static void progress_clear(Progress *p)
@@ -255,10 +255,6 @@ int main(int argc, char **argv)
         return 1;
     }
     hex_free(&img);
-    if (obs.event) {
-        m.net->event = obs.event;
-        m.net->event_ctx = obs.ctx;
-    }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_sigint;          /* no SA_RESTART: a blocked read returns */
     sigaction(SIGINT, &sa, NULL);

@@ -25,21 +25,20 @@ static void waits_for(const Cpu *c, char *buf, size_t size)
         snprintf(buf, size, "OUT (its output slot is full)");
 }
 
-static void packet_line(void *ctx, const Packet *pk)
+static void packet_line(void *ctx, const NetPacket *pk)
 {
     Emit *e = ctx;
     char place[96];
-    const PacketInfo *in = net_info(e->m->net, pk);
     net_place_name(e->m->net, pk, place, sizeof place);
     if (e->json)
         fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": %u, \"port\": %u, "
                 "\"data\": %d, \"sent\": %llu, \"place\": \"%s\"}", e->count ? ", " : "",
-                (ull)in->id, in->src, in->dst, pk->port, (int32_t)pk->data,
-                (ull)in->created, place);
+                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
+                (ull)pk->created, place);
     else
         fprintf(e->out, "  packet #%llu p%u->p%u port %u data %d (sent at t=%llu): %s\n",
-                (ull)in->id, in->src, in->dst, pk->port, (int32_t)pk->data,
-                (ull)in->created, place);
+                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
+                (ull)pk->created, place);
     e->count++;
 }
 
@@ -78,11 +77,11 @@ static void text_details(FILE *out, Machine *m)
             fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->pc, buf);
         }
         if (net_busy(m->net)) {
-            fprintf(out, "in the network: %llu packets\n", (ull)m->net->in_flight);
+            fprintf(out, "in the network: %llu packets\n", (ull)net_in_flight(m->net));
             net_for_each_in_flight(m->net, packet_line, &e);
         }
     }
-    uint64_t unread = m->net->stats.delivered - m->net->stats.read;
+    uint64_t unread = net_stats(m->net)->delivered - net_stats(m->net)->read;
     if (unread) {
         fprintf(out, "unread: %llu packets left in input ports\n", (ull)unread);
         e.count = 0;
@@ -92,7 +91,7 @@ static void text_details(FILE *out, Machine *m)
 
 void report_statistics(FILE *out, Machine *m, bool histogram)
 {
-    const NetStats *st = &m->net->stats;
+    const NetStats *st = net_stats(m->net);
     uint32_t halted = 0;
     for (uint32_t p = 0; p < m->programmed; p++)
         halted += m->cpus[p].state == CPU_HALTED;
@@ -126,7 +125,7 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
 
 static void closing_lines(FILE *out, Machine *m)
 {
-    const NetStats *st = &m->net->stats;
+    const NetStats *st = net_stats(m->net);
     fprintf(out, "collisions: %llu\n", (ull)(st->link_total + st->buffer_total));
     fprintf(out, "timesteps: %llu\n", (ull)m->t);
 }
@@ -149,7 +148,7 @@ static void json_string(FILE *out, const char *s)
 
 static void json_report(FILE *out, Machine *m)
 {
-    const NetStats *st = &m->net->stats;
+    const NetStats *st = net_stats(m->net);
     char buf[256];
     Emit e = { out, m, true, 0 };
     fprintf(out, "{\"end\": \"%s\", \"exit_status\": %d, \"processors\": %u, "

@@ -51,20 +51,19 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
                 (int32_t)c->areg, (int32_t)c->breg, c->sp);
     }
     Net *net = m->net;
-    uint32_t slot = net->out_slot[c->id];
-    if (slot == NET_NIL || slot == NET_RESERVED)
-        fprintf(out, "  slot -");
+    NetPacket pk;
+    if (net_slot_packet(net, c->id, &pk))
+        fprintf(out, "  slot #%llu", (ull)pk.id);
     else
-        fprintf(out, "  slot #%llu", (ull)net->info[slot].id);
+        fprintf(out, "  slot -");
     fprintf(out, "  ports");
     int any = 0;
     for (unsigned port = 0; port < m->cfg.ports; port++) {
-        const Fifo *f = &net->ports[(size_t)c->id * m->cfg.ports + port];
-        if (f->count == 0)
+        if (net_port_count(net, c->id, port) == 0)
             continue;
         fprintf(out, " %u:[", port);
-        for (uint32_t y = f->head; y != NET_NIL; y = net->pool[y].next)
-            fprintf(out, "%s#%llu", y == f->head ? "" : " ", (ull)net->info[y].id);
+        for (uint32_t i = 0; net_port_packet(net, c->id, port, i, &pk); i++)
+            fprintf(out, "%s#%llu", i == 0 ? "" : " ", (ull)pk.id);
         fputc(']', out);
         any = 1;
     }
@@ -73,16 +72,14 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
 
 typedef struct PacketCtx { FILE *out; Machine *m; } PacketCtx;
 
-static void packet_line(void *ctx_, const Packet *pk)
+static void packet_line(void *ctx_, const NetPacket *pk)
 {
     PacketCtx *ctx = ctx_;
     char place[96], route[96];
-    Route r = { pk->plane, pk->count, pk->routing, pk->addressing };
-    route_describe(route, sizeof route, &r, 0);
-    const PacketInfo *in = net_info(ctx->m->net, pk);
+    route_describe(route, sizeof route, &pk->route, 0);
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)in->id, in->src,
-            in->dst, pk->port, (int32_t)pk->data, route, place);
+    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)pk->id, pk->src,
+            pk->dst, pk->port, (int32_t)pk->data, route, place);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */
@@ -94,10 +91,10 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
     size_t used = 0;
     buf[0] = 0;
     for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u); dir++) {
-        uint32_t x = net_link_packet(net, m->cfg.full_duplex ? 2 * link + dir : link);
-        if (x != NET_NIL)
+        NetPacket pk;
+        if (net_link_packet(net, m->cfg.full_duplex ? 2 * link + dir : link, &pk))
             used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
-                                     (ull)net->info[x].id, net->pool[x].dir == DIR_UP ? '^' : 'v');
+                                     (ull)pk.id, pk.dir == DIR_UP ? '^' : 'v');
     }
     if (used == 0)
         snprintf(buf, size, ".");
@@ -116,12 +113,14 @@ static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
     uint32_t half = m->nprocs / 2;
     for (uint32_t j = 0; j < half; j++) {
         uint32_t s = (plane * m->k + l - 1) * half + j;
-        const Buffer *b = &m->net->buffers[4 * s];
+        uint32_t count[4];
+        for (unsigned q = 0; q < 4; q++)
+            count[q] = net_buffer_count(m->net, 4 * s + q);
         if (l == m->k)
-            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%u %u]", j, b[0].count, b[1].count);
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%u %u]", j, count[0], count[1]);
         else
-            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%u %u|%u %u]", j, b[2].count,
-                     b[3].count, b[0].count, b[1].count);
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%u %u|%u %u]", j, count[2],
+                     count[3], count[0], count[1]);
         for (unsigned x = 0; x < 2; x++) {
             char what[32];
             link_cell(m, 2 * s + x, what, sizeof what);
@@ -180,7 +179,7 @@ void state_draw_network(FILE *out, Machine *m)
 
 void state_print(FILE *out, Machine *m)
 {
-    const NetStats *st = &m->net->stats;
+    const NetStats *st = net_stats(m->net);
     fprintf(out, "=== state after timestep %llu: %llu collisions in this timestep, %llu in all ===\n",
             (ull)m->t, (ull)m->step_collisions, (ull)(st->link_total + st->buffer_total));
     if (m->t == 0)
@@ -190,7 +189,7 @@ void state_print(FILE *out, Machine *m)
         processor_line(out, m, &m->cpus[p]);
     if (m->programmed < m->nprocs)
         fprintf(out, "  p%u..p%u idle (no program)\n", m->programmed, m->nprocs - 1);
-    fprintf(out, "packets in the network: %llu\n", (ull)m->net->in_flight);
+    fprintf(out, "packets in the network: %llu\n", (ull)net_in_flight(m->net));
     PacketCtx ctx = { out, m };
     net_for_each_in_flight(m->net, packet_line, &ctx);
     if (m->nprocs <= STATE_DRAW_MAX_PROCS)

@@ -23,11 +23,11 @@ const char *trace_event_name(NetEventKind kind)
 void trace_write(FILE *f, const Net *net, const NetEvent *ev)
 {
     char place[96];
-    const PacketInfo *in = ev->info;
+    const NetPacket *pk = ev->packet;
     net_event_place(net, ev, place, sizeof place);
     fprintf(f, "%llu,%s,%llu,%u,%u,%u,%s,", (unsigned long long)ev->timestep,
-            trace_event_name(ev->kind), (unsigned long long)in->id, in->src, in->dst,
-            ev->packet->port, place);
+            trace_event_name(ev->kind), (unsigned long long)pk->id, pk->src, pk->dst,
+            pk->port, place);
     if (ev->kind == EV_ADAPTIVE_CHOICE)
         fprintf(f, "layer %u up port %u", ev->layer, ev->value);
     fputc('\n', f);

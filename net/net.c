@@ -61,6 +61,33 @@ static void keep_large_blocks_mapped(void)
 #endif
 }
 
+/* A network's counters, for k layers: 0, or -1 if memory cannot be had
+ * (counters_free frees what was had). */
+static int counters_init(Counters *c, unsigned k)
+{
+    for (int d = 0; d < 2; d++) {
+        c->stats.link_collisions[d] = zalloc(k + 1, sizeof(uint64_t));
+        c->stats.buffer_collisions[d] = zalloc(k + 1, sizeof(uint64_t));
+        c->asleep_link[d] = zalloc(k + 1, sizeof(uint64_t));
+        c->asleep_buffer[d] = zalloc(k + 1, sizeof(uint64_t));
+        if (!c->stats.link_collisions[d] || !c->stats.buffer_collisions[d] ||
+            !c->asleep_link[d] || !c->asleep_buffer[d])
+            return -1;
+    }
+    return 0;
+}
+
+static void counters_free(Counters *c)
+{
+    for (int d = 0; d < 2; d++) {
+        free(c->stats.link_collisions[d]);
+        free(c->stats.buffer_collisions[d]);
+        free(c->asleep_link[d]);
+        free(c->asleep_buffer[d]);
+    }
+    free(c->stats.latency_hist);
+}
+
 Net *net_new(const NetConfig *cfg)
 {
     keep_large_blocks_mapped();
@@ -89,19 +116,10 @@ Net *net_new(const NetConfig *cfg)
     net->arriving = zalloc(2 * (size_t)net->nprocs, sizeof *net->arriving);
     net->requests_made = zalloc(net->nprocs, sizeof *net->requests_made);
     net->lane = zalloc(2, sizeof *net->lane);
-    for (int d = 0; d < 2; d++) {
-        net->stats.link_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
-        net->stats.buffer_collisions[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
-        net->stats.asleep_link[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
-        net->stats.asleep_buffer[d] = zalloc(cfg->k + 1, sizeof(uint64_t));
-    }
     if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->channels) || !net->buffers ||
         (cfg->buffer > INLINE_PLACES && !net->rings) || !net->entered || !net->ports || !net->out_slot ||
-        !net->arrivals_down || !net->arriving || !net->lane ||
-        !net->requests_made || !net->stats.link_collisions[0] || !net->stats.link_collisions[1] ||
-        !net->stats.buffer_collisions[0] || !net->stats.buffer_collisions[1] ||
-        !net->stats.asleep_link[0] || !net->stats.asleep_link[1] ||
-        !net->stats.asleep_buffer[0] || !net->stats.asleep_buffer[1]) {
+        !net->arrivals_down || !net->arriving || !net->lane || !net->requests_made ||
+        counters_init(&net->counts, cfg->k) != 0) {
         net_free(net);
         errno = ENOMEM;
         return NULL;
@@ -109,7 +127,7 @@ Net *net_new(const NetConfig *cfg)
     /* Zeroed memory is an empty network (NET_NIL is 0): nothing is filled,
      * so the pages of unused links, buffers and ports are never touched. */
     net->nlanes = 1;
-    net->lane[0].stats = &net->stats;
+    net->lane[0].counts = &net->counts;
     return net;
 }
 
@@ -133,13 +151,7 @@ void net_free(Net *net)
     free(net->arrivals_down);
     free(net->arriving);
     free(net->requests_made);
-    for (int d = 0; d < 2; d++) {
-        free(net->stats.link_collisions[d]);
-        free(net->stats.buffer_collisions[d]);
-        free(net->stats.asleep_link[d]);
-        free(net->stats.asleep_buffer[d]);
-    }
-    free(net->stats.latency_hist);
+    counters_free(&net->counts);
     free(net->woken.items);
     for (unsigned i = 0; i < 2 && net->lane; i++) {
         NetLane *ln = &net->lane[i];
@@ -154,12 +166,7 @@ void net_free(Net *net)
             }
         }
         free(ln->behind.items);
-        for (int d = 0; d < 2; d++) {
-            free(ln->delta.link_collisions[d]);
-            free(ln->delta.buffer_collisions[d]);
-            free(ln->delta.asleep_link[d]);
-            free(ln->delta.asleep_buffer[d]);
-        }
+        counters_free(&ln->delta);
     }
     free(net->lane);
     free(net);
@@ -169,20 +176,11 @@ int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
     if (net->cfg.planes != 2 || net->outstanding != 0 || net->event)
         return -1;
+    for (unsigned i = 0; i < 2; i++)
+        if (counters_init(&net->lane[i].delta, net->cfg.k) != 0)
+            return -1;              /* freed with the network */
     for (unsigned i = 0; i < 2; i++) {
-        NetStats *d = &net->lane[i].delta;
-        for (int dir = 0; dir < 2; dir++) {
-            d->link_collisions[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
-            d->buffer_collisions[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
-            d->asleep_link[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
-            d->asleep_buffer[dir] = zalloc(net->cfg.k + 1, sizeof(uint64_t));
-            if (!d->link_collisions[dir] || !d->buffer_collisions[dir] ||
-                !d->asleep_link[dir] || !d->asleep_buffer[dir])
-                return -1;              /* freed with the network */
-        }
-    }
-    for (unsigned i = 0; i < 2; i++) {
-        net->lane[i].stats = &net->lane[i].delta;
+        net->lane[i].counts = &net->lane[i].delta;
         net->lane[i].roomy = false;             /* (room by the lane's planes) */
     }
     net->nlanes = 2;
@@ -275,10 +273,11 @@ void net_release_read(Net *net, uint32_t x)
 {
     Packet *pk = &net->pool[x];
     uint32_t port = pk->at;
-    net->stats.read++;
+    net->counts.stats.read++;
     if (net->event) {
-        NetEvent ev = { EV_READ, net->timestep, pk, &net->info[x], net->info[x].dst, PLACE_PORT,
-                        0, 0 };
+        NetPacket read;
+        net_describe(net, x, &read);
+        NetEvent ev = { EV_READ, net->timestep, &read, net->info[x].dst, PLACE_PORT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
@@ -318,14 +317,16 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->routes[x] = route_word(net, pk);
     net->out_slot[req->src] = x;
     net->in_flight++;
-    net->stats.sent++;
+    net->counts.stats.sent++;
     net->settled = false;
     uint32_t h = adapter_holder(net, route->plane, req->src);
     IndexList *claimers = &net->lane[lane_index(net, h)].claimers[1];   /* (adapters: layer 1) */
     net_list_reserve(claimers, claimers->n + 1);
     claimers->items[claimers->n++] = h;
     if (net->event) {
-        NetEvent ev = { EV_CREATED, timestep, pk, info, req->src, PLACE_SLOT, 0, 0 };
+        NetPacket made;
+        net_describe(net, x, &made);
+        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
     return info->id;
@@ -366,28 +367,23 @@ void net_buffer_name(const Net *net, uint32_t b, char *buf, size_t size)
     snprintf(buf, size, "%s.%s", sw, port_names[b & 3]);
 }
 
-void net_place_name(const Net *net, const Packet *pk, char *buf, size_t size)
+void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
 {
     char name[64];
-    switch ((PacketPlace)pk->place) {
+    switch (pk->place) {
     case PLACE_SLOT:
-        snprintf(buf, size, "output slot of p%u", net_info(net, pk)->src);
+        snprintf(buf, size, "output slot of p%u", pk->src);
         return;
     case PLACE_LINK:
         net_link_name(net, channel_link(net, pk->at), name, sizeof name);
         snprintf(buf, size, "link %s %s", name, pk->dir == DIR_UP ? "up" : "down");
         return;
-    case PLACE_BUFFER: {
-        const Buffer *f = &net->buffers[pk->at];
-        unsigned place = 1;
-        while (place < f->count && net_buffer_packet(net, pk->at, place - 1) != (uint32_t)(pk - net->pool))
-            place++;
+    case PLACE_BUFFER:
         net_buffer_name(net, pk->at, name, sizeof name);
-        snprintf(buf, size, "buffer %s place %u of %u", name, place, f->count);
+        snprintf(buf, size, "buffer %s place %u of %u", name, pk->position, pk->queued);
         return;
-    }
     case PLACE_PORT:
-        snprintf(buf, size, "input port %u of p%u", pk->port, net_info(net, pk)->dst);
+        snprintf(buf, size, "input port %u of p%u", pk->port, pk->dst);
         return;
     case PLACE_FREE:
         snprintf(buf, size, "(free)");
@@ -429,7 +425,7 @@ static uint32_t buffer_place_word(const Net *net, uint32_t b, uint32_t i)
     return places_of(net, buf, b)[at >= cap ? at - cap : at];
 }
 
-uint32_t net_buffer_packet(const Net *net, uint32_t b, uint32_t i)
+uint32_t buffer_packet_at(const Net *net, uint32_t b, uint32_t i)
 {
     if (i >= net->buffers[b].count)
         return NET_NIL;
@@ -495,7 +491,7 @@ void net_settle(Net *net)
     for (uint32_t b = 0; b < net->nbuffers; b++) {
         uint32_t count = net->buffers[b].count;
         for (uint32_t i = 0; i < count; i++)
-            settle_in_buffer(net, net_buffer_packet(net, b, i), b, net_buffer_packet(net, b, i + 1),
+            settle_in_buffer(net, buffer_packet_at(net, b, i), b, buffer_packet_at(net, b, i + 1),
                              i == 0 && claim_sleeps(net, b) ? ASLEEP_CLAIM : AWAKE);
     }
     for (uint32_t p = 0; p < net->nprocs; p++) {
@@ -509,25 +505,64 @@ void net_settle(Net *net)
     }
 }
 
-void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const Packet *pk), void *ctx)
+/* Where packet x is in a FIFO of `count` places whose i-th packet is
+ * at(i): 1 at the head, `count` if it is not found. */
+static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t count,
+                            bool buffer)
 {
+    unsigned place = 1;
+    if (buffer) {
+        while (place < count && buffer_packet_at(net, where, place - 1) != x)
+            place++;
+    } else {
+        for (uint32_t y = net->ports[where].head; place < count && y != x; y = net->pool[y].next)
+            place++;
+    }
+    return place;
+}
+
+/* What packet x is and where, but for its position in a FIFO. */
+static void describe_fields(const Net *net, uint32_t x, NetPacket *pk)
+{
+    const Packet *p = &net->pool[x];
+    const PacketInfo *in = &net->info[x];
+    *pk = (NetPacket){
+        .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
+        .data = p->data, .port = p->port,
+        .route = { p->plane, p->count, p->routing, p->addressing },
+        .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
+        .links = p->links,
+    };
+}
+
+void net_describe(const Net *net, uint32_t x, NetPacket *pk)
+{
+    const Packet *p = &net->pool[x];
+    describe_fields(net, x, pk);
+    if (p->place == PLACE_BUFFER) {
+        pk->queued = net->buffers[p->at].count;
+        pk->position = position_in(net, x, p->at, pk->queued, true);
+    } else if (p->place == PLACE_PORT) {
+        pk->queued = net->ports[p->at].count;
+        pk->position = position_in(net, x, p->at, pk->queued, false);
+    }
+}
+
+void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk), void *ctx)
+{
+    NetPacket pk;
     if (net->in_flight == 0)
         return;
-    net_settle(net);
-    for (uint32_t p = 0; p < net->nprocs; p++) {
-        uint32_t x = net->out_slot[p];
-        if (x != NET_NIL && x != NET_RESERVED)
-            fn(ctx, &net->pool[x]);
-    }
+    for (uint32_t p = 0; p < net->nprocs; p++)
+        if (net_slot_packet(net, p, &pk))
+            fn(ctx, &pk);
     size_t channels = 2 * (size_t)net->nswitches * (net->cfg.full_duplex ? 2 : 1);
-    for (size_t c = 0; c < channels; c++) {
-        uint32_t x = net_link_packet(net, (uint32_t)c);
-        if (x != NET_NIL)
-            fn(ctx, &net->pool[x]);
-    }
+    for (size_t c = 0; c < channels; c++)
+        if (net_link_packet(net, (uint32_t)c, &pk))
+            fn(ctx, &pk);
     for (uint32_t b = 0; b < net->nbuffers; b++)
-        for (uint32_t i = 0; i < net->buffers[b].count; i++)
-            fn(ctx, &net->pool[net_buffer_packet(net, b, i)]);
+        for (uint32_t i = 0; net_buffer_packet(net, b, i, &pk); i++)
+            fn(ctx, &pk);
 }
 
 static int compare_u32(const void *a, const void *b)
@@ -536,7 +571,7 @@ static int compare_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void *ctx)
+void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), void *ctx)
 {
     uint32_t *heads = malloc(((size_t)net->outstanding + 1) * sizeof *heads);
     size_t n = 0;
@@ -547,18 +582,132 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const Packet *pk), void
             heads[n++] = net->pool[x].at;
     qsort(heads, n, sizeof *heads, compare_u32);
     for (size_t i = 0; i < n; i++)
-        for (uint32_t y = net->ports[heads[i]].head; y != NET_NIL; y = net->pool[y].next)
-            fn(ctx, &net->pool[y]);
+        for (uint32_t y = net->ports[heads[i]].head; y != NET_NIL; y = net->pool[y].next) {
+            NetPacket pk;
+            net_describe(net, y, &pk);
+            fn(ctx, &pk);
+        }
     free(heads);
 }
 
-uint32_t net_link_packet(Net *net, uint32_t c)
+uint32_t link_packet_at(Net *net, uint32_t c)
 {
     net_settle(net);
     uint32_t x = net->buffers[channel_slot_holder(net, c)].link;
     if (x != NET_NIL && net->pool[x].place == PLACE_LINK && net->pool[x].at == c)
         return x;
     return NET_NIL;
+}
+
+/* ---- what the rest of the emulator may ask ---------------------------------- */
+
+void net_observe(Net *net, NetEventFn *fn, void *ctx)
+{
+    net->event = fn;
+    net->event_ctx = ctx;
+}
+
+void net_begin_timestep(Net *net, uint64_t t)
+{
+    net->timestep = t;
+}
+
+bool net_out_free(const Net *net, uint32_t p)
+{
+    return net->out_slot[p] == NET_NIL;
+}
+
+void net_reserve_out(Net *net, uint32_t p)
+{
+    net->out_slot[p] = NET_RESERVED;
+}
+
+void net_prefetch_port(const Net *net, uint32_t p, uint32_t port)
+{
+    if (port < net->cfg.ports)
+        PREFETCH(&net->ports[(size_t)p * net->cfg.ports + port]);
+}
+
+void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk)
+{
+    net_describe(net, taken, pk);
+}
+
+const NetStats *net_stats(const Net *net) { return &net->counts.stats; }
+bool net_moved(const Net *net) { return net->moved; }
+uint64_t net_in_flight(const Net *net) { return net->in_flight; }
+bool net_busy(const Net *net) { return net->in_flight != 0; }
+uint64_t net_next_id(const Net *net) { return net->next_id; }
+
+const uint32_t *net_woken(const Net *net, size_t *n)
+{
+    *n = net->woken.n;
+    return net->woken.items;
+}
+
+uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
+{
+    return net->ports[(size_t)p * net->cfg.ports + port].count;
+}
+
+uint32_t net_buffer_count(const Net *net, uint32_t b)
+{
+    return net->buffers[b].count;
+}
+
+bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk)
+{
+    uint32_t x = net->out_slot[p];
+    if (x == NET_NIL || x == NET_RESERVED)
+        return false;
+    net_settle(net);
+    net_describe(net, x, pk);
+    return true;
+}
+
+bool net_link_packet(Net *net, uint32_t c, NetPacket *pk)
+{
+    uint32_t x = link_packet_at(net, c);
+    if (x == NET_NIL)
+        return false;
+    net_describe(net, x, pk);
+    return true;
+}
+
+bool net_buffer_packet(Net *net, uint32_t b, uint32_t i, NetPacket *pk)
+{
+    if (i >= net->buffers[b].count)
+        return false;
+    net_settle(net);
+    describe_fields(net, buffer_packet_at(net, b, i), pk);
+    pk->position = i + 1;
+    pk->queued = net->buffers[b].count;
+    return true;
+}
+
+bool net_port_packet(Net *net, uint32_t p, uint32_t port, uint32_t i, NetPacket *pk)
+{
+    const Fifo *f = &net->ports[(size_t)p * net->cfg.ports + port];
+    if (i >= f->count)
+        return false;
+    uint32_t x = f->head;
+    for (uint32_t n = 0; n < i; n++)
+        x = net->pool[x].next;
+    describe_fields(net, x, pk);
+    pk->position = i + 1;
+    pk->queued = f->count;
+    return true;
+}
+
+bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
+{
+    net_settle(net);
+    for (uint32_t x = 1; x < net->pool_cap; x++)
+        if (net->pool[x].place != PLACE_FREE && net->info[x].id == id) {
+            net_describe(net, x, pk);
+            return true;
+        }
+    return false;
 }
 
 /* ---- deadlock analysis -------------------------------------------------------- */
@@ -571,20 +720,20 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
 {
     Packet *pk = &net->pool[x];
     if (pk->place == PLACE_SLOT ||
-        (pk->place == PLACE_BUFFER && net_buffer_packet(net, pk->at, 0) == x)) {
+        (pk->place == PLACE_BUFFER && buffer_packet_at(net, pk->at, 0) == x)) {
         uint32_t h = pk->place == PLACE_SLOT ? adapter_holder(net, pk->plane, pk->at) : pk->at;
         unsigned layer, dir;
         uint32_t heading = claim_heading(net, h, &layer, &dir);
-        uint32_t y = net_link_packet(net, link_channel(net, claim_link(net, h, heading, dir), dir));
+        uint32_t y = link_packet_at(net, link_channel(net, claim_link(net, h, heading, dir), dir));
         if (y == NET_NIL && !net->cfg.full_duplex)   /* the link's packet the other way */
-            y = net_link_packet(net, claim_link(net, h, heading, dir));
+            y = link_packet_at(net, claim_link(net, h, heading, dir));
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
         return 1;
     }
     if (pk->place == PLACE_BUFFER) {
-        deps[0] = net_buffer_packet(net, pk->at, 0);
+        deps[0] = buffer_packet_at(net, pk->at, 0);
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
@@ -616,7 +765,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         const Buffer *f = &net->buffers[4 * s + out];
         if (f->count < net->cfg.buffer)
             return -1;
-        deps[n++] = net_buffer_packet(net, 4 * s + out, 0);
+        deps[n++] = buffer_packet_at(net, 4 * s + out, 0);
     }
     return n;
 }
@@ -744,7 +893,7 @@ int net_check(Net *net, char *err, size_t size)
         if (f->sleepers && f->count < net->cfg.buffer)
             BROKEN("net/%s: packets sleep on it, but it has room", name);
         for (uint32_t i = 0; i < f->count; i++) {
-            uint32_t x = net_buffer_packet(net, b, i);
+            uint32_t x = buffer_packet_at(net, b, i);
             if (!PACKET_OK(x) || net->pool[x].place != PLACE_BUFFER || net->pool[x].at != b)
                 BROKEN("net/%s: place %u holds a packet that is not there (lost or duplicated)",
                        name, i + 1);
@@ -922,13 +1071,13 @@ int net_check(Net *net, char *err, size_t size)
     if (in_flight + in_ports != net->outstanding)
         BROKEN("net: packet pool has %u outstanding, %llu found (a packet was lost)",
                net->outstanding, (unsigned long long)(in_flight + in_ports));
-    if (net->stats.sent != net->stats.read + in_flight + in_ports)
+    if (net->counts.stats.sent != net->counts.stats.read + in_flight + in_ports)
         BROKEN("net: %llu packets sent, but %llu read + %llu in flight + %llu in ports",
-               (unsigned long long)net->stats.sent, (unsigned long long)net->stats.read,
+               (unsigned long long)net->counts.stats.sent, (unsigned long long)net->counts.stats.read,
                (unsigned long long)in_flight, (unsigned long long)in_ports);
-    if (asleep != net->stats.asleep)
+    if (asleep != net->counts.asleep)
         BROKEN("net: %llu packets asleep, %llu counted", (unsigned long long)asleep,
-               (unsigned long long)net->stats.asleep);
+               (unsigned long long)net->counts.asleep);
 #undef PACKET_OK
     free(seen);
     free(marks);

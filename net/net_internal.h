@@ -1,5 +1,5 @@
-/* Index arithmetic shared by net.c and step.c (see net.h for the numbering).
- * Not part of the network's interface. */
+/* The network's representation, private to net/: its structures, and the
+ * index arithmetic its files share (net.h gives the numbering). */
 #ifndef NET_NET_INTERNAL_H
 #define NET_NET_INTERNAL_H
 
@@ -7,6 +7,231 @@
 #include "net/net.h"
 #include "net/topology.h"
 
+
+/* Waiting packets sleep (step.c explains): what on. */
+typedef enum PacketSleep {
+    AWAKE,                 /* handled every timestep */
+    ASLEEP_BUFFER,         /* on a link, refused by a full buffer */
+    ASLEEP_PORT,           /* on its last link, waiting for a full input port */
+    ASLEEP_CLAIM           /* claiming a link whose packet sleeps */
+} PacketSleep;
+
+/* A packet's record in the pool. While it is in flight, the network stage
+ * does not touch it: the packet travels as its index through the buffers'
+ * places and the links' lists, and where it is -- place, at, dir,
+ * layer, links, asleep, and next for a buffer's order -- is written here
+ * only when somebody asks (net_settle, step.c), and at every event when an
+ * observer watches. In an input port, `next` threads the port's FIFO, as
+ * it threads the free list in the pool. */
+typedef struct Packet {
+    uint32_t next;         /* next packet in the same input port (or buffer,
+                              once settled), or NET_NIL */
+    uint32_t at;           /* place index: processor (its source, in the
+                              output slot), channel, buffer or input port */
+    uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
+    uint32_t addressing;   /* route: down ports = low `count` bits of dst */
+    uint32_t data;         /* the word it carries (here, not in PacketInfo,
+                              so that an IN reads one record: `next` and this) */
+    uint32_t unused;
+    uint8_t dir;           /* DIR_UP or DIR_DOWN */
+    uint8_t place;         /* PacketPlace */
+    uint8_t layer;         /* layer of its link or buffer's switch */
+    uint8_t count, plane;  /* route */
+    uint8_t port;          /* destination input port */
+    uint8_t links;         /* links crossed so far (at most 2k) */
+    uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
+} Packet;
+
+_Static_assert(sizeof(Packet) == 32, "two packets share a cache line");
+
+/* The rest of a packet (Net.info, by pool index). */
+typedef struct PacketInfo {
+    uint64_t id;           /* creation order, from 0 */
+    uint64_t created;      /* timestep of its OUT */
+    uint32_t src, dst;
+    uint32_t holder;       /* asleep on an input port: the holder of the slot
+                              of its last link (net_internal.h) */
+    uint32_t wait_next;    /* next sleeper on the same input port */
+} PacketInfo;
+
+/* An input port: a FIFO of packets threaded through Packet.next. */
+typedef struct Fifo {
+    uint32_t head, tail;   /* packet indices, NET_NIL when empty */
+    uint16_t count;        /* packets in it (at most 1024) */
+    uint16_t unused;
+    uint32_t sleepers;     /* packets asleep until it has room (via
+                              PacketInfo.wait_next) */
+} Fifo;
+
+/* How many places a buffer keeps itself: buffers of up to this many places
+ * (the default is 5) need nothing else; deeper ones keep their places in a
+ * ring of their own, grown as they fill (Net.rings). */
+enum { INLINE_PLACES = 5 };
+
+/* An output port q of switch S, or (from index 4 * nswitches on) a
+ * processor's network adapter in one plane: half a cache line. It holds the
+ * port's output buffer, a FIFO of packets in its places (its own places,
+ * head first: a packet that leaves moves the others up; or a cyclic ring
+ * for deeper buffers), and the
+ * state of the channel it sends into (an adapter: its processor's link),
+ * so that a packet leaving a buffer touches this Buffer only, and a packet
+ * entering one the Buffer it enters and its route word (Net.routes). Both
+ * are called holders: of their places, and of the slot of their channel
+ * (with --duplex half a link's one slot is held by the down port of the
+ * switch above it; net_internal.h, slot_holder). */
+typedef struct Buffer {
+    uint16_t count;        /* packets in it */
+    uint8_t sleepers;      /* bit a: the packet arriving on port a of this
+                              switch sleeps until this buffer has room */
+    uint8_t flags;         /* SLOT_* (net_internal.h): its slot's state */
+    uint32_t hop;          /* where the packets it sends go, as a hop word
+                              (net_internal.h), or 0 until it first sends */
+    uint32_t link;         /* its slot: the packet on the link, if it was
+                              refused there (SLOT_BLOCKED); anything else
+                              only between net_settle and the next step */
+    union {
+        uint32_t place[INLINE_PLACES];  /* packets: place words (net_internal.h) */
+        struct {                        /* or, deeper buffers (Net.rings): */
+            uint16_t head;              /* the place of its head in its ring */
+            uint8_t size;               /* its ring has min(8 << size, B) places */
+        } ring;
+    };
+} Buffer;
+
+_Static_assert(sizeof(Buffer) == 32, "two buffers share a cache line");
+
+/* What a half-duplex channel has besides its slot: the holder that claims
+ * it in this timestep, plus one, or 0. */
+typedef struct Channel {
+    uint32_t temp;
+} Channel;
+
+/* A growable vector of packet (or other) indices. */
+typedef struct IndexList {
+    uint32_t *items;
+    size_t n, cap;
+} IndexList;
+
+/* A packet on a link, awake: the packet itself, where it goes (the buffer
+ * it will enter, or p << 1 | plane on the last link down to processor p:
+ * net_internal.h, hop_target) and the holder of the link's slot, with
+ * HOLDER_REFUSED when the packet was refused before and so is in the slot.
+ * Stages d and c find all they need here, and write only the line of the
+ * buffer the packet enters. */
+typedef struct OnLink {
+    uint32_t packet, target, holder;
+} OnLink;
+
+typedef struct OnLinkList {
+    OnLink *items;
+    size_t n, cap;
+} OnLinkList;
+
+/* A packet that entered a buffer right behind its head in a stage d: a
+ * buffer collision, unless the head leaves in that timestep's stage e
+ * (step.c, take_back_collisions). */
+typedef struct Behind {
+    uint32_t buffer, packet;
+} Behind;
+
+typedef struct BehindList {
+    Behind *items;
+    size_t n, cap;
+} BehindList;
+
+/* Stage d visits the packets on links in four rounds, by the port they
+ * arrive on (d0, d1, u0, u1), and stage c delivers those coming down last
+ * links: so the packets on links are kept by arrival class. And stages d
+ * and e go through the network a layer at a time (step.c explains), so
+ * the lists are kept by the layer of the switch concerned as well: the
+ * one a packet on a link arrives at (deliveries: layer 1), the one a
+ * claimant's buffer belongs to (adapters: layer 1). Layers are 1..k, k <=
+ * 24; index 0 is unused. */
+enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
+
+/* What the network stage counts: machine.md's statistics, and the sleeping
+ * packets (step.c), whose collisions and port waits are added every
+ * timestep: by direction and layer, as the collisions are charged. */
+typedef struct Counters {
+    NetStats stats;
+    uint64_t *asleep_link[2], *asleep_buffer[2];
+    uint64_t asleep_port, asleep;     /* port waiters; all sleepers */
+} Counters;
+
+/* One lane of the network stage (step.c): the active lists of the packets
+ * it handles and the counters it adds to. Without lanes there is one, for
+ * both planes, counting straight into the network's statistics; with lanes
+ * each plane has its own, and its counters are added after each timestep. */
+typedef struct NetLane {
+    /* Holders whose packet claims a link this timestep (buffers and
+     * adapters), and awake packets on links, by [class][layer] (above);
+     * and the next timestep's. */
+    IndexList claimers[LIST_LAYERS], next_claimers[LIST_LAYERS];
+    OnLinkList on_links[ARRIVAL_CLASSES][LIST_LAYERS];
+    OnLinkList next_on_links[ARRIVAL_CLASSES][LIST_LAYERS];
+    IndexList touched;              /* with an observer: buffers entered in this stage d */
+    BehindList behind;              /* packets that entered right behind a head in it */
+    IndexList woken;                /* processors whose output slot emptied */
+    Counters *counts;               /* where it counts: the network's, or delta */
+    Counters delta;                 /* with lanes: this timestep's counts */
+    bool moved;
+    bool roomy;                     /* its lists have all the room they can need */
+} NetLane;
+
+
+typedef struct Net {
+    NetConfig cfg;
+    uint32_t nprocs, half;          /* N and H = N/2 */
+    uint32_t nswitches;             /* planes * k * H */
+    uint32_t nbuffers;              /* 4 * nswitches: the first adapter's holder */
+    uint8_t row_layer[64];          /* the layer of the switches of row s >> (k - 1) */
+    bool compact;                   /* routes are words of Net.routes (k <= 16) */
+    bool settled;                   /* the pool says where every packet is (net_settle) */
+    Packet *pool;                   /* packet storage */
+    PacketInfo *info;               /* the rest of each packet, by pool index */
+    uint32_t *routes;               /* each packet's route as it travels, by pool
+                                       index (net_internal.h, route_word) */
+    uint32_t pool_cap, outstanding;
+    uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
+    uint64_t next_id;               /* id of the next packet made */
+    Channel *channels;              /* --duplex half: per link */
+    Buffer *buffers;                /* 4 per switch, 4S + q; then the adapters,
+                                       4 * nswitches + plane * N + p */
+    uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
+                                       each one's ring, or NULL until used */
+    uint8_t *entered;               /* per buffer, with an observer: packets
+                                       that entered it in this timestep's
+                                       stage d (<= 4), else 0 */
+    Fifo *ports;                    /* P per processor */
+    uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
+    uint64_t *requests_made;        /* per processor: send requests so far */
+    uint64_t in_flight;             /* packets in slots, links and buffers */
+    NetLane *lane;                  /* the active lists: one lane, or one per plane (2) */
+    unsigned nlanes;
+    Runner *runner;              /* with lanes: runs them at once */
+    void *runner_ctx;
+    size_t parallel_min;            /* ...when a timestep has this many packets to handle */
+    uint8_t *arrivals_down;         /* per processor: bit plane, a packet
+                                       arrives down that plane's link */
+    uint32_t *arriving;             /* ...and which, by 2 * processor + plane */
+    IndexList woken;                /* processors whose input port received a
+                                       packet or whose output slot emptied in
+                                       this timestep's network stage (the
+                                       machine wakes the ones that wait) */
+    Counters counts;
+    NetEventFn *event;              /* optional observer (trace, routes) */
+    void *event_ctx;
+    uint64_t timestep;              /* the timestep being run */
+    bool moved;                     /* something changed place this timestep */
+} Net;
+
+#define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
+
+/* The rest of packet pk of the pool. */
+static inline const PacketInfo *net_info(const Net *net, const Packet *pk)
+{
+    return &net->info[pk - net->pool];
+}
 
 /* Switch (plane, layer, j). */
 static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, uint32_t j)
@@ -442,6 +667,21 @@ static inline unsigned lane_index(const Net *net, uint32_t h)
 {
     return net->nlanes > 1 ? holder_plane(net, h) : 0;
 }
+
+/* Writes into the pool where each packet in flight is (Packet: place, at,
+ * dir, layer, links, asleep, and next in a buffer), and into each link's
+ * slot the packet on it, for every reader; until the next net_step or
+ * net_inject (net.c). */
+void net_settle(Net *net);
+
+/* Describes packet x as it is in the pool (settled). */
+void net_describe(const Net *net, uint32_t x, NetPacket *pk);
+
+/* The packet `i` places behind the head of buffer b (0: the head), or
+ * NET_NIL beyond its count; the packet on channel c, or NET_NIL (it
+ * settles the network). */
+uint32_t buffer_packet_at(const Net *net, uint32_t b, uint32_t i);
+uint32_t link_packet_at(Net *net, uint32_t c);
 
 /* Makes room for n entries in a list (step.c). */
 void net_list_reserve(IndexList *l, size_t n);

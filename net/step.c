@@ -198,7 +198,7 @@ static bool may_sleep(const Net *net)
 
 /* Wakes the claimants asleep on the slot that holder sh holds (its Buffer
  * hb): puts them in woken[] (at most two) and returns how many. */
-static unsigned wake_claims(Net *net, NetStats *st, uint32_t sh, Buffer *hb, uint32_t woken[2])
+static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Buffer *hb, uint32_t woken[2])
 {
     unsigned layer, dir, n = 0;
     if (hb->flags & CLAIM_ASLEEP) {
@@ -231,10 +231,10 @@ static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
         uint32_t sh = arrival_holder(net, s, l, a), woken[2];
         Buffer *hb = &net->buffers[sh];
         hb->flags &= (uint8_t)~SLOT_ASLEEP;
-        ln->stats->asleep_buffer[dir][l]--;
-        ln->stats->asleep--;
+        ln->counts->asleep_buffer[dir][l]--;
+        ln->counts->asleep--;
         *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->link, b, sh | HOLDER_REFUSED };
-        for (unsigned i = 0, n = wake_claims(net, ln->stats, sh, hb, woken); i < n; i++)
+        for (unsigned i = 0, n = wake_claims(net, ln->counts, sh, hb, woken); i < n; i++)
             *out->claimer[holder_list_layer(net, woken[i])]++ = woken[i];
     }
     buf->sleepers = 0;
@@ -254,14 +254,14 @@ void net_wake_port(Net *net, uint32_t port)
         unsigned plane = holder_plane(net, sh);
         NetLane *ln = &net->lane[lane_index(net, sh)];
         hb->flags &= (uint8_t)~SLOT_ASLEEP;
-        net->stats.asleep_port--;
-        net->stats.asleep--;
+        net->counts.asleep_port--;
+        net->counts.asleep--;
         net->pool[x].asleep = AWAKE;
         OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
         links_push(l, hb->link, p << 1 | plane, sh | HOLDER_REFUSED);
         uint32_t woken[2];
-        for (unsigned i = 0, n = wake_claims(net, &net->stats, sh, hb, woken); i < n; i++) {
+        for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
             IndexList *claims = &ln->claimers[holder_list_layer(net, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);
@@ -273,25 +273,27 @@ void net_wake_port(Net *net, uint32_t port)
 /* Each timestep, every sleeper fails once more: its collision or wait. */
 static void count_sleepers(Net *net)
 {
-    NetStats *st = &net->stats;
-    if (st->asleep == 0)
+    Counters *c = &net->counts;
+    NetStats *st = &c->stats;
+    if (c->asleep == 0)
         return;
     for (int d = 0; d < 2; d++)
         for (unsigned l = 1; l <= net->cfg.k; l++) {
-            st->link_collisions[d][l] += st->asleep_link[d][l];
-            st->link_total += st->asleep_link[d][l];
-            st->buffer_collisions[d][l] += st->asleep_buffer[d][l];
-            st->buffer_total += st->asleep_buffer[d][l];
+            st->link_collisions[d][l] += c->asleep_link[d][l];
+            st->link_total += c->asleep_link[d][l];
+            st->buffer_collisions[d][l] += c->asleep_buffer[d][l];
+            st->buffer_total += c->asleep_buffer[d][l];
         }
-    st->port_waits += st->asleep_port;
+    st->port_waits += c->asleep_port;
 }
 
 static void emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
                  PacketPlace place_kind, unsigned layer, unsigned value)
 {
     if (net->event) {
-        NetEvent ev = { kind, net->timestep, &net->pool[x], &net->info[x], place,
-                        (uint8_t)place_kind, (uint8_t)layer, (uint8_t)value };
+        NetPacket pk;
+        net_describe(net, x, &pk);
+        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value };
         net->event(net->event_ctx, &ev);
     }
 }
@@ -329,8 +331,8 @@ static uint32_t settle_claimant(Net *net, uint32_t h)
 static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsigned layer,
                          uint32_t link)
 {
-    ln->stats->link_collisions[dir][layer]++;
-    ln->stats->link_total++;
+    ln->counts->stats.link_collisions[dir][layer]++;
+    ln->counts->stats.link_total++;
     if (net->event)
         emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(net, link, dir),
              PLACE_LINK, layer, 0);
@@ -426,7 +428,7 @@ static void deliver(Net *net, const OnLink *e)
     uint32_t slot = p * net->cfg.ports + pk->port;
     Fifo *port = &net->ports[slot];
     if (port->count >= net->cfg.port_depth) {
-        net->stats.port_waits++;
+        net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);
             emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
@@ -439,8 +441,8 @@ static void deliver(Net *net, const OnLink *e)
             pk->asleep = ASLEEP_PORT;
             net->info[x].wait_next = port->sleepers;
             port->sleepers = x;
-            net->stats.asleep_port++;
-            net->stats.asleep++;
+            net->counts.asleep_port++;
+            net->counts.asleep++;
         } else {
             NetLane *ln = &net->lane[lane_index(net, sh)];
             links_push(&ln->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
@@ -463,8 +465,8 @@ static void deliver(Net *net, const OnLink *e)
     port->tail = x;
     net->in_flight--;
     list_push(&net->woken, p);
-    net->stats.delivered++;
-    record_latency(&net->stats, net->timestep - net->info[x].created);
+    net->counts.stats.delivered++;
+    record_latency(&net->counts.stats, net->timestep - net->info[x].created);
     net->moved = true;
     emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
@@ -625,8 +627,8 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
     uint32_t count = buf->count;
     if (count >= c->cfg.buffer) {
         unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        ln->stats->buffer_collisions[dir][l]++;
-        ln->stats->buffer_total++;
+        ln->counts->stats.buffer_collisions[dir][l]++;
+        ln->counts->stats.buffer_total++;
         if (observed) {
             settle_listed(net, e, q);
             emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
@@ -635,8 +637,8 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         if (!observed && !choice) {
             hb->flags |= SLOT_ASLEEP;
             buf->sleepers |= (uint8_t)(1u << q);
-            ln->stats->asleep_buffer[dir][l]++;
-            ln->stats->asleep++;
+            ln->counts->asleep_buffer[dir][l]++;
+            ln->counts->asleep++;
         } else {
             *out->on_link[q * LIST_LAYERS + layer]++ =
                 (OnLink){ e->packet, e->target, e->holder | HOLDER_REFUSED };
@@ -675,8 +677,8 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
      * claims in the next timestep. */
     if (count != 0) {
         unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        ln->stats->buffer_collisions[dir][l]++;
-        ln->stats->buffer_total++;
+        ln->counts->stats.buffer_collisions[dir][l]++;
+        ln->counts->stats.buffer_total++;
         if (count == 1)
             *out->behind++ = (Behind){ b, x };
         if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
@@ -736,7 +738,7 @@ HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
                          const Run *run, const Run *next, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
-    uint32_t max_count = ln->stats->max_buffer;
+    uint32_t max_count = ln->counts->stats.max_buffer;
     const OnLink *items = run->items;
     size_t n = run->n;
     unsigned q = run->kind, layer = run->layer;
@@ -755,7 +757,7 @@ HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
         if (max_count == 0)          /* all entered empty buffers */
             max_count = 1;
     }
-    ln->stats->max_buffer = max_count;
+    ln->counts->stats.max_buffer = max_count;
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
@@ -815,11 +817,11 @@ HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
         if (!observed && (slot->flags & SLOT_ASLEEP)) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
-            ln->stats->link_collisions[dir][link_layer]++;
-            ln->stats->link_total++;
+            ln->counts->stats.link_collisions[dir][link_layer]++;
+            ln->counts->stats.link_total++;
             slot->flags |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-            ln->stats->asleep_link[dir][link_layer]++;
-            ln->stats->asleep++;
+            ln->counts->asleep_link[dir][link_layer]++;
+            ln->counts->asleep++;
         } else {
             claim_failed(net, ln, h, dir, link_layer, claim_link(net, h, heading, dir));
             *(*claim_end)++ = h;
@@ -876,8 +878,8 @@ static void take_back_collisions(Net *net, NetLane *ln)
         const Buffer *buf = &buffers[b];
         if (place_packet(head_word(net, buf, b)) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
-            ln->stats->buffer_collisions[dir][sw_layer(net, b >> 2)]--;
-            ln->stats->buffer_total--;
+            ln->counts->stats.buffer_collisions[dir][sw_layer(net, b >> 2)]--;
+            ln->counts->stats.buffer_total--;
         }
     }
     ln->behind.n = 0;
@@ -893,7 +895,7 @@ static void report_queued(Net *net, uint32_t b)
     if (buf->count == net->entered[b])
         queued--;                         /* the head itself entered now */
     for (uint32_t i = buf->count - queued; i < buf->count; i++) {
-        uint32_t x = net_buffer_packet(net, b, i);
+        uint32_t x = buffer_packet_at(net, b, i);
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
         emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
     }
@@ -945,7 +947,7 @@ HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
             failed++;
     }
     out->claimer[run->layer] = claim_end;
-    ln->stats->links_crossed += n - failed;
+    ln->counts->stats.links_crossed += n - failed;
     if (n > failed)
         ln->moved = true;
 }
@@ -1117,23 +1119,24 @@ static void run_lanes(Net *net, bool parallel, ParallelFn *fn)
  * a lane (sleepers woken) are added the same way. */
 static void merge_lane(Net *net, NetLane *ln)
 {
-    NetStats *st = &net->stats, *d = &ln->delta;
+    Counters *c = &net->counts, *dc = &ln->delta;
+    NetStats *st = &c->stats, *d = &dc->stats;
     for (int dir = 0; dir < 2; dir++)
         for (unsigned l = 1; l <= net->cfg.k; l++) {
             st->link_collisions[dir][l] += d->link_collisions[dir][l];
             st->buffer_collisions[dir][l] += d->buffer_collisions[dir][l];
-            st->asleep_link[dir][l] += d->asleep_link[dir][l];
-            st->asleep_buffer[dir][l] += d->asleep_buffer[dir][l];
+            c->asleep_link[dir][l] += dc->asleep_link[dir][l];
+            c->asleep_buffer[dir][l] += dc->asleep_buffer[dir][l];
             d->link_collisions[dir][l] = d->buffer_collisions[dir][l] = 0;
-            d->asleep_link[dir][l] = d->asleep_buffer[dir][l] = 0;
+            dc->asleep_link[dir][l] = dc->asleep_buffer[dir][l] = 0;
         }
     st->link_total += d->link_total;
     st->buffer_total += d->buffer_total;
     st->links_crossed += d->links_crossed;
-    st->asleep += d->asleep;
+    c->asleep += dc->asleep;
     if (d->max_buffer > st->max_buffer)
         st->max_buffer = d->max_buffer;
-    d->link_total = d->buffer_total = d->links_crossed = d->asleep = 0;
+    d->link_total = d->buffer_total = d->links_crossed = dc->asleep = 0;
     d->max_buffer = 0;
 }
 
@@ -1159,7 +1162,7 @@ void net_step(Net *net, uint64_t t)
     run_lanes(net, parallel, run_sweeps);               /* a, b, d, e */
     for (unsigned i = 0; i < net->nlanes; i++) {
         NetLane *ln = &net->lane[i];
-        if (ln->stats != &net->stats)
+        if (ln->counts != &net->counts)
             merge_lane(net, ln);
         if (ln->woken.n) {              /* (a lane with no work has no list yet) */
             memcpy(net->woken.items + net->woken.n, ln->woken.items,

@@ -79,7 +79,7 @@ static Net *rig_net(const NetConfig *cfg)
 {
     Net *net = net_new(cfg);
     if (net)
-        net->event = on_event;
+        net_observe(net, on_event, NULL);
     return net;
 }
 
@@ -113,12 +113,13 @@ static void collect(Rig *r, Batch *b)
         uint32_t x = net_take(r->net, b->reqs[i].dst, b->reqs[i].port, &word);
         if (x == NET_NIL)
             continue;
-        const Packet *pk = &r->net->pool[x];
+        NetPacket pk;
+        net_taken_packet(r->net, x, &pk);
         CHECK_EQ(word, i);
-        CHECK_EQ(net_info(r->net, pk)->src, b->reqs[i].src);
-        b->latency[word] = arrival[word] - net_info(r->net, pk)->created;
-        b->links[word] = pk->links;
-        b->plane[word] = pk->plane;
+        CHECK_EQ(pk.src, b->reqs[i].src);
+        b->latency[word] = arrival[word] - pk.created;
+        b->links[word] = pk.links;
+        b->plane[word] = pk.route.plane;
         b->delivered++;
         net_release_read(r->net, x);
     }
@@ -134,7 +135,8 @@ static void collect(Rig *r, Batch *b)
 static void run_batch(Rig *r, Batch *b, bool check_each)
 {
     Net *net = r->net;
-    NetStats before = net->stats;
+    const NetStats *st = net_stats(net);
+    NetStats before = *st;
     char err[256];
     uint64_t t0 = r->t + 1, t = t0;
     router_route(r->router, b->reqs, b->n, b->routes);
@@ -151,7 +153,7 @@ static void run_batch(Rig *r, Batch *b, bool check_each)
         }
         if (!net_busy(net))
             break;
-        if (!net->moved) {
+        if (!net_moved(net)) {
             b->stuck = true;
             CHECK(net_is_stuck(net));
             break;
@@ -159,10 +161,10 @@ static void run_batch(Rig *r, Batch *b, bool check_each)
     }
     r->t = t;
     b->drained = t - t0;
-    b->link_collisions = net->stats.link_total - before.link_total;
-    b->buffer_collisions = net->stats.buffer_total - before.buffer_total;
-    b->port_waits = net->stats.port_waits - before.port_waits;
-    b->latency_sum = net->stats.latency_sum - before.latency_sum;
+    b->link_collisions = st->link_total - before.link_total;
+    b->buffer_collisions = st->buffer_total - before.buffer_total;
+    b->port_waits = st->port_waits - before.port_waits;
+    b->latency_sum = st->latency_sum - before.latency_sum;
     collect(r, b);
     if ((check_each || b->stuck) && net_check(net, err, sizeof err) != 0) {
         printf("  after the batch: %s\n", err);
@@ -173,7 +175,7 @@ static void run_batch(Rig *r, Batch *b, bool check_each)
         r->net = rig_net(&r->cfg);
         CHECK(r->net != NULL);
     } else {
-        CHECK_EQ(net->outstanding, 0);
+        CHECK_EQ(st->read, st->sent);      /* every packet read: none left */
     }
 }
 
@@ -553,9 +555,9 @@ static void greedy_regression_01234657(void)
         for (int bi = 0; bi < NBUFFERS; bi++) {
             Rig r = run_perm8(ROUTING_GREEDY, perm, full, buffers[bi]);
             uint64_t late = buffers[bi] == 1 ? 2 : 1;
-            CHECK_EQ(r.net->stats.link_total, 0);
-            CHECK_EQ(r.net->stats.buffer_total, 2 * late);
-            CHECK_EQ(r.net->stats.buffer_collisions[DIR_DOWN][2], 2 * late);
+            CHECK_EQ(net_stats(r.net)->link_total, 0);
+            CHECK_EQ(net_stats(r.net)->buffer_total, 2 * late);
+            CHECK_EQ(net_stats(r.net)->buffer_collisions[DIR_DOWN][2], 2 * late);
             for (uint32_t s = 0; s < 8; s++)
                 CHECK_EQ(batch.latency[s], 11 + (s == 6 || s == 7 ? late : 0));
             rig_free(&r);
@@ -588,10 +590,10 @@ static void dmodk_regression_01243756(void)
             Rig r = run_perm8(ROUTING_DMODK, perm, full, buffers[bi]);
             bool one = buffers[bi] == 1;
             uint64_t p6_late = one && !full;
-            CHECK_EQ(r.net->stats.buffer_total, one ? 2 : 1);
-            CHECK_EQ(r.net->stats.buffer_collisions[DIR_UP][1], one ? 2 : 1);
-            CHECK_EQ(r.net->stats.link_total, p6_late);
-            CHECK_EQ(r.net->stats.link_collisions[DIR_DOWN][2], p6_late);
+            CHECK_EQ(net_stats(r.net)->buffer_total, one ? 2 : 1);
+            CHECK_EQ(net_stats(r.net)->buffer_collisions[DIR_UP][1], one ? 2 : 1);
+            CHECK_EQ(net_stats(r.net)->link_total, p6_late);
+            CHECK_EQ(net_stats(r.net)->link_collisions[DIR_DOWN][2], p6_late);
             for (uint32_t s = 0; s < 8; s++)
                 CHECK_EQ(batch.latency[s], on_time_latency[s] + (s == 5 ? 1u + one : 0) +
                                            (s == 6 ? p6_late : 0));
@@ -600,6 +602,20 @@ static void dmodk_regression_01243756(void)
             CHECK(on_time(&batch));
             rig_free(&r);
         }
+}
+
+/* Where the packets from p3 and p7 are held (greedy_deadlock_01243567). */
+typedef struct Places {
+    Net *net;
+    char name[2][64];
+} Places;
+
+static void name_held(void *ctx, const NetPacket *pk)
+{
+    Places *where = ctx;
+    bool held = pk->place == PLACE_LINK || pk->place == PLACE_BUFFER;
+    if (held && (pk->src == 3 || pk->src == 7))
+        net_place_name(where->net, pk, where->name[pk->src == 7], sizeof where->name[0]);
 }
 
 /* Why greedy deadlocks so often in half duplex with one place per buffer
@@ -640,17 +656,11 @@ static void greedy_deadlock_01243567(void)
     }
     for (uint64_t t = 1; t <= 20; t++)
         net_step(r.net, t);
-    char where[2][64] = { "", "" };
-    for (uint32_t x = 0; x < r.net->pool_cap; x++) {
-        const Packet *pk = &r.net->pool[x];
-        bool held = pk->place == PLACE_LINK || pk->place == PLACE_BUFFER;
-        uint32_t src = r.net->info[x].src;
-        if (held && (src == 3 || src == 7))
-            net_place_name(r.net, pk, where[src == 7], sizeof where[0]);
-    }
-    CHECK_STR(where[0], "buffer p0.l3.s3.d1 place 1 of 1");
-    CHECK_STR(where[1], "link p0.l2.s3.u1 up");
-    CHECK(!r.net->moved);
+    Places where = { r.net, { "", "" } };
+    net_for_each_in_flight(r.net, name_held, &where);
+    CHECK_STR(where.name[0], "buffer p0.l3.s3.d1 place 1 of 1");
+    CHECK_STR(where.name[1], "link p0.l2.s3.u1 up");
+    CHECK(!net_moved(r.net));
     CHECK(net_is_stuck(r.net));
     rig_free(&r);
 }

@@ -56,7 +56,7 @@ static void lone_packet_timing(void)
                 CHECK_EQ(machine_init(&m, &cfg, &img, NULL, err, sizeof err), 0);
                 uint64_t t_out = 0, t_in = 0;
                 while (machine_step(&m) == END_RUNNING || m.end == END_NORMAL) {
-                    if (!t_out && m.net->stats.sent)
+                    if (!t_out && net_stats(m.net)->sent)
                         t_out = m.t;
                     if (!t_in && m.cpus[dst].pc > in_at + 1)
                         t_in = m.t;
@@ -69,8 +69,8 @@ static void lone_packet_timing(void)
                     printf("  N=%u c=%u %u->%u: OUT at %llu, IN done at %llu\n", 1u << k, c,
                            src, dst, (unsigned long long)t_out, (unsigned long long)t_in);
                 CHECK_EQ(t_in, t_out + 4 * c);
-                CHECK_EQ(m.net->stats.latency_max, 4 * c - 1);
-                CHECK_EQ(m.net->stats.links_crossed, 2 * c);
+                CHECK_EQ(net_stats(m.net)->latency_max, 4 * c - 1);
+                CHECK_EQ(net_stats(m.net)->links_crossed, 2 * c);
                 CHECK_EQ(m.cpus[dst].status, 77);
                 machine_free(&m);
                 hex_free(&img);
@@ -105,7 +105,7 @@ static void appendix_c_under_dmodk(void)
     CHECK_EQ(machine_init(&m, &cfg, &img, NULL, err, sizeof err), 0);
     while (machine_step(&m) == END_RUNNING)
         ;
-    const NetStats *st = &m.net->stats;
+    const NetStats *st = net_stats(m.net);
     CHECK_EQ(m.end, END_NORMAL);
     CHECK_EQ(m.t, 36);
     CHECK_EQ(st->link_total + st->buffer_total, 2);
@@ -154,7 +154,7 @@ static void appendix_c_under_benes(void)
             CHECK_EQ(machine_init(&m, &cfg, &img, NULL, err, sizeof err), 0);
             while (machine_step(&m) == END_RUNNING)
                 ;
-            const NetStats *st = &m.net->stats;
+            const NetStats *st = net_stats(m.net);
             CHECK_EQ(m.end, END_NORMAL);
             CHECK_EQ(m.t, 35);
             CHECK_EQ(st->link_total + st->buffer_total, 0);
@@ -246,7 +246,7 @@ static void out_stalls_and_unread_packets(void)
     Machine m;
     CHECK_EQ(run(p, 2, cfg, &m), END_DEADLOCK);
     CHECK(m.stalls_out > 0);
-    CHECK_EQ(m.net->stats.sent, 5);
+    CHECK_EQ(net_stats(m.net)->sent, 5);
     char *text = report_text(&m);
     CHECK_CONTAINS(text, "waiting: p0 at 0017 waits for OUT (its output slot is full)\n");
     CHECK_CONTAINS(text, "in the network: 4 packets\n"

@@ -1,0 +1,372 @@
+/* White-box tests of the network's representation (net/net_internal.h):
+ * the one test program that looks inside a Net. The invariant check of the
+ * debug build must catch a corrupted state and name the component; the
+ * fast stage's shortcuts (hop words, sleeping packets, a lane per plane)
+ * must change nothing. The network's behaviour is tested through net.h in
+ * test_net.c, and against the spec's own stage in test_reference.c. */
+#include <stdlib.h>
+
+#include "net/net.h"
+#include "net/net_internal.h"
+#include "tests/check.h"
+
+static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
+{
+    NetConfig cfg = { k, planes, full, buffer, 16, depth, false };
+    return net_new(&cfg);
+}
+
+/* Injects src->dst with an explicit route at timestep t; returns its id. */
+static uint64_t send(Net *net, uint32_t src, uint32_t dst, unsigned port, unsigned plane,
+                     unsigned count, uint32_t routing, uint64_t t)
+{
+    RouteRequest req = { src, dst, port, 0 };
+    Route r = { (uint8_t)plane, (uint8_t)count, routing, dst & ((1u << count) - 1) };
+    net_reserve_out(net, src);
+    return net_inject(net, &req, &r, 1000 + src, t);
+}
+
+static void step(Net *net, uint64_t t)
+{
+    char err[256];
+    net_step(net, t);
+    if (net_check(net, err, sizeof err) != 0) {
+        printf("  t=%llu: %s\n", (unsigned long long)t, err);
+        CHECK(!"network invariants hold");
+    }
+}
+
+/* The pool record of the packet with this id, or NULL. */
+static const Packet *packet(Net *net, uint64_t id)
+{
+    net_settle(net);
+    for (uint32_t x = 1; x < net->pool_cap; x++)
+        if (net->pool[x].place != PLACE_FREE && net->info[x].id == id)
+            return &net->pool[x];
+    return NULL;
+}
+
+static uint64_t rng = 42;
+
+static uint32_t rnd(uint32_t n)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng >> 33) % n);
+}
+
+/* ---- where a hop goes ------------------------------------------------------------ */
+
+/* hop_target, which stage e uses, is claim_heading's walk written out: for
+ * every holder of small networks and many routes they must agree on where
+ * the packet goes and the port it arrives on. */
+static void hop_target_agrees_with_claim_heading(void)
+{
+    for (unsigned k = 1; k <= 5; k++)
+        for (int full = 0; full < 2; full++) {
+            NetConfig cfg = { k, 2, full, 5, 1, 1, false };
+            Net *net = net_new(&cfg);
+            uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
+            uint32_t pool_x = NET_NIL;
+            for (uint32_t y = 1; y < net->pool_cap; y++)
+                if (net->pool[y].place != PLACE_FREE && net->info[y].id == id)
+                    pool_x = y;
+            size_t holders = net->nbuffers + 2 * (size_t)net->nprocs;
+            for (uint32_t h = 0; h < holders; h++) {
+                if (h < net->nbuffers && (h & 3) >= 2 && sw_layer(net, h >> 2) == k)
+                    continue;                    /* the top layer has no up links */
+                unsigned layer, dir;
+                uint32_t heading = claim_heading(net, h, &layer, &dir);
+                for (uint32_t r = 0; r < 64; r++) {
+                    unsigned count = 1 + r % k;
+                    net->pool[pool_x].count = (uint8_t)count;
+                    net->pool[pool_x].routing = (r * 2654435761u) & ((1u << (count - 1)) - 1);
+                    net->pool[pool_x].addressing = (r * 40503u) & ((1u << count) - 1);
+                    net->routes[pool_x] = route_word(net, &net->pool[pool_x]);
+                    uint32_t up, down, want;
+                    unsigned class, want_class;
+                    packet_route(net, pool_x, &up, &down);
+                    if (heading & 1) {
+                        want = heading >> 1;
+                        want_class = ARRIVE_DELIVERY;
+                    } else {
+                        want_class = (heading >> 1) & 3;
+                        want = 4 * (heading >> 3) +
+                               route_out(up, down, dir == DIR_UP ? layer : layer - 1,
+                                         want_class < 2);
+                    }
+                    uint32_t got = hop_target(net, h, pool_x, &class);
+                    if (got != want || class != want_class) {
+                        printf("  k=%u %s holder %u route %u: 0x%x class %u, want 0x%x class %u\n",
+                               k, full ? "full" : "half", h, r, got, class, want, want_class);
+                        CHECK(!"hop_target agrees with claim_heading");
+                        net_free(net);
+                        return;
+                    }
+                }
+            }
+            net_free(net);
+        }
+}
+
+static void swap_lists(OnLinkList *a, OnLinkList *b)
+{
+    OnLinkList t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The invariant check of the debug build catches a lost packet, an
+ * overflowing buffer and a duplicated packet, and names the component. */
+static void invariants_name_the_component(void)
+{
+    char err[256];
+    Net *net = make(2, 1, false, 2, 1);
+    uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
+    step(net, 1);                       /* a is on link p0.cpu0 */
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    OnLink *listed = &net->lane[0].on_links[0][1].items[0];
+    net->routes[listed->packet] ^= 1;   /* it travels with another route */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
+    net->routes[listed->packet] ^= 1;
+    listed->holder ^= HOLDER_REFUSED;   /* it claims to have been refused */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 was refused, but its slot does not hold it");
+    listed->holder ^= HOLDER_REFUSED;
+    step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    uint32_t b0 = packet(net, a)->at;
+    Buffer *buf = &net->buffers[b0];
+    buf->place[0] ^= 1;                 /* the port it takes next */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
+    buf->place[0] ^= 1;
+    CHECK_EQ(buf->hop, 0);              /* it has not sent yet */
+    buf->hop = 1u << 8 | 1;             /* ...but says where it sends to */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: hop word 0x101, not that of its link");
+    buf->hop = 0;
+    buf->count = 3;                     /* more than it holds, and than B */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: overflow, 3 packets in 2 places");
+    buf->count = 2;                     /* a place it does not fill */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: place 2 holds a packet that is not there (lost or duplicated)");
+    buf->count = 0;                     /* the packet is lost */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: has nothing to send, but is listed as a claimant");
+    buf->count = 1;
+    Buffer *slot = &net->buffers[0];    /* link p0.cpu0's slot (--duplex half) */
+    slot->link = place_packet(buf->place[0]);
+    slot->flags = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.d0: its slot holds a sleeping packet that is not there");
+    slot->flags = CLAIM_ASLEEP;         /* a claim sleeps on a slot that holds nothing */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.d0: slot flags 0x8 without a refused packet");
+    slot->flags = 0;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    CHECK(packet(net, send(net, 1, 3, 0, 0, 2, 0, 3)) != NULL);   /* in p1's output slot */
+    net->out_slot[0] = net->out_slot[1];   /* and in p0's output slot too */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0: output slot holds a packet that is not there");
+    net->out_slot[0] = NET_NIL;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p3: arrival bits 0x1 left set after stage c");
+    net->arrivals_down[3] = 0;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+
+    /* Stage d's list remembers where each packet on a link goes. */
+    net = make(2, 1, false, 2, 1);
+    send(net, 0, 2, 0, 0, 2, 0, 1);
+    step(net, 1);                       /* on link p0.cpu0, heading up */
+    CHECK_EQ(net->lane[0].on_links[0][1].n, 1);   /* arriving on port d0 of layer 1 */
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net->lane[0].on_links[0][1].items[0].target ^= 1;    /* the switch's other buffer */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed going to 0x3, not 0x2");
+    net->lane[0].on_links[0][1].items[0].target ^= 1;
+    OnLinkList (*lists)[LIST_LAYERS] = net->lane[0].on_links;
+    swap_lists(&lists[0][1], &lists[1][1]);             /* moved to the d1 list */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed going to 0x2 from holder 0");
+    swap_lists(&lists[0][1], &lists[1][1]);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    swap_lists(&lists[0][1], &lists[0][2]);             /* ...to layer 2's */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: packet #0 is listed in layer 2, not the one it arrives at");
+    swap_lists(&lists[0][1], &lists[0][2]);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+
+    /* ...and the list of claimants, the layer of each (adapters: 1). */
+    net = make(2, 1, false, 2, 1);
+    send(net, 0, 2, 0, 0, 2, 0, 1);     /* in p0's output slot: claims */
+    CHECK_EQ(net->lane[0].claimers[1].n, 1);
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    IndexList one = net->lane[0].claimers[1];
+    net->lane[0].claimers[1] = net->lane[0].claimers[2];
+    net->lane[0].claimers[2] = one;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: a claimant is listed in layer 2, not its own");
+    net->lane[0].claimers[2] = net->lane[0].claimers[1];
+    net->lane[0].claimers[1] = one;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+}
+
+/* ---- sleeping packets change nothing ---------------------------------------- */
+
+static void count_events(void *ctx, const NetEvent *ev)
+{
+    (void)ev;
+    (*(uint64_t *)ctx)++;
+}
+
+/* A fingerprint of where every packet is and of every statistic, through
+ * the network's interface. */
+typedef struct Hash { uint64_t h; } Hash;
+
+#define MIX(hash, v) ((hash)->h = ((hash)->h ^ (uint64_t)(v)) * 1099511628211ull)
+
+static void mix_packet(void *ctx, const NetPacket *pk)
+{
+    Hash *hash = ctx;
+    MIX(hash, pk->id); MIX(hash, pk->place); MIX(hash, pk->at); MIX(hash, pk->dir);
+    MIX(hash, pk->route.routing); MIX(hash, pk->position);
+}
+
+static uint64_t fingerprint(Net *net)
+{
+    Hash hash = { 1469598103934665603ull };
+    net_for_each_in_flight(net, mix_packet, &hash);
+    net_for_each_unread(net, mix_packet, &hash);
+    const NetStats *st = net_stats(net);
+    for (int d = 0; d < 2; d++)
+        for (unsigned l = 1; l <= net->cfg.k; l++) {
+            MIX(&hash, st->link_collisions[d][l]);
+            MIX(&hash, st->buffer_collisions[d][l]);
+        }
+    MIX(&hash, st->link_total); MIX(&hash, st->buffer_total);
+    MIX(&hash, st->sent); MIX(&hash, st->delivered); MIX(&hash, st->read);
+    MIX(&hash, st->links_crossed); MIX(&hash, st->port_waits); MIX(&hash, st->latency_sum);
+    MIX(&hash, st->max_buffer); MIX(&hash, net_moved(net));
+    return hash.h;
+}
+
+/* Runs a network's lanes one after the other, the second plane's first:
+ * lanes must not depend on each other's order. */
+static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
+{
+    (void)ctx;
+    fn(arg, 1);
+    fn(arg, 0);
+}
+
+/* Two networks get the same random traffic, one watched by an observer (so
+ * that no packet sleeps) and one not: after every timestep every packet
+ * must be in the same place and every statistic equal. Reads are sparse and
+ * loads heavy, so that many packets sleep for a long time. With two planes
+ * a third network gets it too, with a lane per plane (run backwards): the
+ * order of the lanes must not matter either. */
+/* The first timestep of the runs below is t_base + 1. */
+static uint64_t t_base;
+
+static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool adaptive,
+                                    unsigned buffer, unsigned depth, unsigned steps)
+{
+    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive };
+    Net *a = net_new(&cfg), *b = net_new(&cfg), *c = planes == 2 ? net_new(&cfg) : NULL;
+    uint64_t events = 0;
+    net_observe(b, count_events, &events);
+    if (c)
+        CHECK_EQ(net_use_lanes(c, lanes_backwards, NULL, 0), 0);
+    CHECK_EQ(net_use_lanes(b, lanes_backwards, NULL, 0), -1);   /* an observer */
+    if (!c)
+        CHECK_EQ(net_use_lanes(a, lanes_backwards, NULL, 0), -1);   /* one plane */
+    uint32_t n = 1u << k;
+    uint64_t asleep_max = 0;
+    for (uint64_t t = t_base + 1; t <= t_base + steps; t++) {
+        for (uint32_t p = 0; p < n; p++) {
+            for (unsigned port = 0; port < cfg.ports; port++) {
+                uint32_t w, w2, w3;
+                if (rnd(8) == 0) {
+                    bool took = net_in_take(a, p, port, &w);
+                    CHECK_EQ(took, net_in_take(b, p, port, &w2));
+                    if (c)
+                        CHECK_EQ(took, net_in_take(c, p, port, &w3));
+                }
+            }
+            if (t <= t_base + steps - 200 && net_out_free(a, p) && rnd(2) == 0) {
+                CHECK(net_out_free(b, p));
+                uint32_t q = rnd(n), port = rnd(cfg.ports);
+                unsigned plane = planes == 2 ? rnd(2) : 0;
+                unsigned cmin = topo_cmin(p, q);
+                unsigned count = adaptive ? cmin : cmin + rnd(k - cmin + 1);
+                uint32_t routing = adaptive ? 0 : rnd(1u << (count - 1));
+                send(a, p, q, port, plane, count, routing, t);
+                send(b, p, q, port, plane, count, routing, t);
+                if (c)
+                    send(c, p, q, port, plane, count, routing, t);
+            }
+        }
+        step(a, t);
+        step(b, t);
+        if (c) {
+            step(c, t);
+            if (fingerprint(c) != fingerprint(a) || c->counts.asleep != a->counts.asleep) {
+                printf("  k=%u %s%s B=%u D=%u: lanes differ at t=%llu\n", k,
+                       full ? "full" : "half", adaptive ? " adaptive" : "", buffer, depth,
+                       (unsigned long long)t);
+                CHECK(!"a network with a lane per plane agrees");
+                break;
+            }
+        }
+        if (a->counts.asleep > asleep_max)
+            asleep_max = a->counts.asleep;
+        if (fingerprint(a) != fingerprint(b)) {
+            printf("  k=%u planes=%u %s%s B=%u D=%u: differ at t=%llu\n", k, planes,
+                   full ? "full" : "half", adaptive ? " adaptive" : "", buffer, depth,
+                   (unsigned long long)t);
+            CHECK(!"sleeping and awake networks agree");
+            break;
+        }
+    }
+    CHECK_EQ(b->counts.asleep, 0);         /* with an observer nothing sleeps */
+    CHECK(asleep_max > 0);                /* the test did make packets sleep */
+    CHECK(events > 0);
+    net_free(a);
+    net_free(b);
+    net_free(c);
+}
+
+static void sleeping_is_exact(void)
+{
+    sleeping_is_exact_under(3, 2, false, false, 1, 1, 1500);
+    sleeping_is_exact_under(3, 1, true, false, 2, 1, 1500);
+    sleeping_is_exact_under(5, 2, true, false, 1, 2, 1500);
+    sleeping_is_exact_under(5, 2, false, false, 3, 1, 1500);
+    sleeping_is_exact_under(6, 2, true, true, 2, 1, 1000);
+    sleeping_is_exact_under(6, 1, false, true, 1, 1, 1000);
+    sleeping_is_exact_under(8, 2, true, false, 5, 1, 600);
+    /* Buffers deeper than a Buffer's own places, in rings that grow. */
+    sleeping_is_exact_under(4, 2, true, false, 12, 1, 1500);
+    sleeping_is_exact_under(4, 2, false, false, 9, 1, 1500);
+    sleeping_is_exact_under(5, 2, true, true, 7, 1, 1000);
+    /* Timesteps beyond 2^32, which nothing may keep in 32 bits. */
+    t_base = (1ull << 32) - 300;
+    sleeping_is_exact_under(5, 2, true, false, 1, 2, 1000);
+    sleeping_is_exact_under(5, 2, false, false, 2, 1, 1000);
+    t_base = 0;
+}
+
+int main(void)
+{
+    RUN(hop_target_agrees_with_claim_heading);
+    RUN(invariants_name_the_component);
+    RUN(sleeping_is_exact);
+    return CHECK_EXIT();
+}
