@@ -168,6 +168,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
      * without one, the two planes' network stages run on two threads. */
     if (m->net && m->obs.event)
         net_observe(m->net, m->obs.event, m->obs.ctx);
+    if (m->net && cfg->check_invariants && net_compare_with_reference(m->net) != 0)
+        shares_ok = false;
     if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
         shares_ok = net_use_lanes(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
@@ -421,9 +423,15 @@ MachineEnd machine_step(Machine *m)
     net_step(m->net, m->t);
     m->step_collisions = st->link_total + st->buffer_total - before;
     wake_processors(m);
-    if (m->cfg.check_invariants && net_check(m->net, m->internal_error,
-                                             sizeof m->internal_error) != 0)
-        return m->end = END_INTERNAL;
+    if (m->cfg.check_invariants) {
+        const char *differs = net_reference_error(m->net);
+        if (differs) {
+            snprintf(m->internal_error, sizeof m->internal_error, "%s", differs);
+            return m->end = END_INTERNAL;
+        }
+        if (net_check(m->net, m->internal_error, sizeof m->internal_error) != 0)
+            return m->end = END_INTERNAL;
+    }
     if (m->faulted)
         m->end = END_FAULT;
     else if (m->nrunning == 0 && !net_busy(m->net))

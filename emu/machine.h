@@ -161,7 +161,7 @@ typedef struct Machine {
     uint64_t instructions, stalls_in, stalls_out;
     uint64_t step_collisions;  /* collisions in the last timestep */
     MachineEnd end;
-    char internal_error[256];  /* what broke, for END_INTERNAL */
+    char internal_error[512];  /* what broke, for END_INTERNAL */
 } Machine;
 
 /* Builds the machine for an image. Returns 0, or -1 with a message in err

@@ -169,6 +169,8 @@ void net_free(Net *net)
         counters_free(&ln->delta);
     }
     free(net->lane);
+    reference_free(net->reference);
+    free(net->reference_error);
     free(net);
 }
 
@@ -188,6 +190,41 @@ int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
     net->runner_ctx = ctx;
     net->parallel_min = parallel_min;
     return 0;
+}
+
+/* ---- the reference stage beside this one ------------------------------------ */
+
+int net_compare_with_reference(Net *net)
+{
+    if (net->outstanding != 0)
+        return -1;
+    if (!net->reference)
+        net->reference = reference_new(&net->cfg);
+    return net->reference ? 0 : -1;
+}
+
+const char *net_reference_error(const Net *net)
+{
+    return net->reference_error;
+}
+
+/* Records the first difference between the two stages; the reference is
+ * not run after it. */
+static void reference_failed(Net *net, const char *what)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "the fast network stage and the reference stage differ: %s", what);
+    net->reference_error = strdup(msg);
+    reference_free(net->reference);
+    net->reference = NULL;
+}
+
+void net_step_reference(Net *net, uint64_t t)
+{
+    char err[400];
+    reference_step(net->reference, t);
+    if (reference_compare(net->reference, net, err, sizeof err) != 0)
+        reference_failed(net, err);
 }
 
 /* ---- the packet pool ------------------------------------------------------ */
@@ -274,6 +311,12 @@ void net_release_read(Net *net, uint32_t x)
     Packet *pk = &net->pool[x];
     uint32_t port = pk->at;
     net->counts.stats.read++;
+    if (net->reference) {
+        char err[400];
+        if (reference_read(net->reference, net->info[x].dst, port % net->cfg.ports,
+                           net->info[x].id, err, sizeof err) != 0)
+            reference_failed(net, err);
+    }
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
@@ -318,6 +361,8 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->out_slot[req->src] = x;
     net->in_flight++;
     net->counts.stats.sent++;
+    if (net->reference)
+        reference_inject(net->reference, info->id, req, route, timestep);
     net->settled = false;
     uint32_t h = adapter_holder(net, route->plane, req->src);
     IndexList *claimers = &net->lane[lane_index(net, h)].claimers[1];   /* (adapters: layer 1) */

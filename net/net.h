@@ -137,6 +137,18 @@ void net_observe(Net *net, NetEventFn *fn, void *ctx);
  * then). */
 int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min);
 
+/* Runs the reference stage (reference.c: stage 4 as machine.md writes it,
+ * on a state of its own) beside the fast one: in every timestep both run,
+ * and the whole state -- where every packet is, in what order, with what
+ * route -- and the statistics must be the same after it. Call before the
+ * first packet is injected. Returns 0, or -1 if memory cannot be had or a
+ * packet was injected already. */
+int net_compare_with_reference(Net *net);
+
+/* NULL while the two stages agree; else their first difference (after
+ * which the reference stage is not run again). */
+const char *net_reference_error(const Net *net);
+
 /* ---- a timestep ------------------------------------------------------------ */
 
 /* Stage 1 of timestep t begins (reads and their events belong to it). */

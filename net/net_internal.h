@@ -5,6 +5,7 @@
 
 #include "common/hot.h"
 #include "net/net.h"
+#include "net/reference.h"
 #include "net/topology.h"
 
 
@@ -221,6 +222,8 @@ typedef struct Net {
     Counters counts;
     NetEventFn *event;              /* optional observer (trace, routes) */
     void *event_ctx;
+    Reference *reference;           /* run beside this one, if asked for */
+    char *reference_error;          /* ...its first difference, or NULL */
     uint64_t timestep;              /* the timestep being run */
     bool moved;                     /* something changed place this timestep */
 } Net;
@@ -682,6 +685,10 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk);
  * settles the network). */
 uint32_t buffer_packet_at(const Net *net, uint32_t b, uint32_t i);
 uint32_t link_packet_at(Net *net, uint32_t c);
+
+/* Stage 4 of timestep t in the reference stage, and the comparison of its
+ * outcome with the fast stage's (net.c). */
+void net_step_reference(Net *net, uint64_t t);
 
 /* Makes room for n entries in a list (step.c). */
 void net_list_reserve(IndexList *l, size_t n);

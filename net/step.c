@@ -1140,7 +1140,7 @@ static void merge_lane(Net *net, NetLane *ln)
     d->max_buffer = 0;
 }
 
-void net_step(Net *net, uint64_t t)
+static void step_fast(Net *net, uint64_t t)
 {
     net->timestep = t;
     net->moved = false;
@@ -1171,4 +1171,11 @@ void net_step(Net *net, uint64_t t)
         }
         net->moved |= ln->moved;
     }
+}
+
+void net_step(Net *net, uint64_t t)
+{
+    step_fast(net, t);
+    if (net->reference)
+        net_step_reference(net, t);
 }
