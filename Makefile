@@ -77,9 +77,21 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
+# The fast network stage with a deliberate mistake (NET_MUTANT in
+# net/step.c), linked into the test that compares it with the reference
+# stage: tests/cli/mutant.sh checks that the comparison catches it.
+MUTANT = $(BUILD)/mutant/test_reference
+
+$(BUILD)/mutant/step.o: net/step.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DNET_MUTANT -c $< -o $@
+
+$(MUTANT): $(BUILD)/tests/unit/test_reference.o $(BUILD)/mutant/step.o $(LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
 # The test runner gets the directories to use, so `make check` runs the very
 # same tests against the sanitizer build.
-test: all $(UNIT_BIN) $(FUZZ_BIN)
+test: all $(UNIT_BIN) $(FUZZ_BIN) $(MUTANT)
 	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) tests/run.sh
 
 check:

@@ -424,6 +424,37 @@ void reference_step(Reference *r, uint64_t t)
 
 /* ---- the comparison ---------------------------------------------------------- */
 
+/* A place of both stages, named only when they differ there. */
+typedef enum { AT_SLOT, AT_CHANNEL, AT_BUFFER, AT_PORT } PlaceKind;
+
+typedef struct Place {
+    PlaceKind kind;
+    uint32_t index, port, position;   /* processor, channel or buffer; port; from 1 */
+} Place;
+
+static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
+                       size_t size)
+{
+    char name[64];
+    switch (at->kind) {
+    case AT_SLOT:
+        snprintf(buf, size, "the output slot of p%u", at->index);
+        return;
+    case AT_CHANNEL:
+        net_link_name(net, r->cfg.full_duplex ? at->index / 2 : at->index, name, sizeof name);
+        snprintf(buf, size, "link %s%s", name,
+                 !r->cfg.full_duplex ? "" : at->index % 2 == DIR_UP ? " up" : " down");
+        return;
+    case AT_BUFFER:
+        net_buffer_name(net, at->index, name, sizeof name);
+        snprintf(buf, size, "buffer %s, place %u", name, at->position);
+        return;
+    case AT_PORT:
+        snprintf(buf, size, "input port %u of p%u, place %u", at->port, at->index, at->position);
+        return;
+    }
+}
+
 /* "#5" or "nothing". */
 static const char *packet_text(char *buf, size_t size, bool any, uint64_t id)
 {
@@ -433,16 +464,18 @@ static const char *packet_text(char *buf, size_t size, bool any, uint64_t id)
     return buf;
 }
 
-/* One place's packet in both stages: fast (any, pk) and reference x. */
-static int same_packet(const Reference *r, bool any, const NetPacket *pk, uint32_t x,
-                       const char *place, char *err, size_t size)
+/* One place's packet in both stages: the fast one's (any, pk) and the
+ * reference's x. */
+static int same_packet(const Reference *r, const Net *net, bool any, const NetPacket *pk,
+                       uint32_t x, const Place *at, char *err, size_t size)
 {
-    char a[32], b[32];
+    char a[32], b[32], place[128];
     bool ref_any = x != NONE;
     const RefPacket *rp = ref_any ? &r->packet[x] : NULL;
     if (any == ref_any && (!any || (pk->id == rp->id && pk->dir == rp->dir &&
                                     pk->route.routing == rp->route.routing)))
         return 0;
+    place_name(r, net, at, place, sizeof place);
     if (any && ref_any && pk->id == rp->id)
         snprintf(err, size, "%s: packet #%llu is going %s with routing 0x%x in the fast stage, "
                  "%s with 0x%x in the reference stage", place, (unsigned long long)pk->id,
@@ -455,28 +488,23 @@ static int same_packet(const Reference *r, bool any, const NetPacket *pk, uint32
     return -1;
 }
 
-/* A FIFO in both stages: the fast one's i-th packet by `at`, the reference's queue. */
-static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned size_of_q,
-                      uint32_t count, bool (*at)(Net *, uint32_t, uint32_t, uint32_t, NetPacket *),
-                      uint32_t a1, uint32_t a2, const char *place, char *err, size_t size)
+/* A FIFO of both stages: a buffer or an input port (at), of `count`
+ * packets in the fast stage and the queue q of `places` in the reference. */
+static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned places,
+                      uint32_t count, Place *at, char *err, size_t size)
 {
-    char where[128];
     unsigned n = count > q->count ? count : q->count;
     for (unsigned i = 0; i < n; i++) {
         NetPacket pk;
-        bool any = i < count && at(net, a1, a2, i, &pk);
-        snprintf(where, sizeof where, "%s, place %u", place, i + 1);
-        if (same_packet(r, any, &pk, i < q->count ? queue_at(q, i, size_of_q) : NONE, where,
+        bool any = i < count && (at->kind == AT_BUFFER
+                                 ? net_buffer_packet(net, at->index, i, &pk)
+                                 : net_port_packet(net, at->index, at->port, i, &pk));
+        at->position = i + 1;
+        if (same_packet(r, net, any, &pk, i < q->count ? queue_at(q, i, places) : NONE, at,
                         err, size) != 0)
             return -1;
     }
     return 0;
-}
-
-static bool buffer_at(Net *net, uint32_t b, uint32_t unused, uint32_t i, NetPacket *pk)
-{
-    (void)unused;
-    return net_buffer_packet(net, b, i, pk);
 }
 
 static int same_count(const char *what, uint64_t fast, uint64_t ref, char *err, size_t size)
@@ -494,22 +522,22 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
     char what[64];
     for (int d = 0; d < 2; d++)
         for (unsigned l = 1; l <= r->k; l++) {
-            snprintf(what, sizeof what, "link collisions, layer %u %s", l, d ? "down" : "up");
-            if (same_count(what, f->link_collisions[d][l], g->link_collisions[d][l], err, size))
-                return -1;
-            snprintf(what, sizeof what, "buffer collisions, layer %u %s", l, d ? "down" : "up");
-            if (same_count(what, f->buffer_collisions[d][l], g->buffer_collisions[d][l], err,
-                           size))
-                return -1;
+            bool link = f->link_collisions[d][l] != g->link_collisions[d][l];
+            if (!link && f->buffer_collisions[d][l] == g->buffer_collisions[d][l])
+                continue;
+            snprintf(what, sizeof what, "%s collisions, layer %u %s", link ? "link" : "buffer",
+                     l, d ? "down" : "up");
+            return link ? same_count(what, f->link_collisions[d][l], g->link_collisions[d][l],
+                                     err, size)
+                        : same_count(what, f->buffer_collisions[d][l],
+                                     g->buffer_collisions[d][l], err, size);
         }
     size_t len = f->latency_hist_len > g->latency_hist_len ? f->latency_hist_len
                                                            : g->latency_hist_len;
-    for (size_t i = 0; i < len; i++) {
-        snprintf(what, sizeof what, "packets of latency %zu", i);
-        if (same_count(what, i < f->latency_hist_len ? f->latency_hist[i] : 0,
+    for (size_t i = 0; i < len; i++)
+        if (same_count("packets of one latency", i < f->latency_hist_len ? f->latency_hist[i] : 0,
                        i < g->latency_hist_len ? g->latency_hist[i] : 0, err, size))
             return -1;
-    }
     return same_count("link collisions", f->link_total, g->link_total, err, size) ||
            same_count("buffer collisions", f->buffer_total, g->buffer_total, err, size) ||
            same_count("packets sent", f->sent, g->sent, err, size) ||
@@ -524,36 +552,30 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
 
 int reference_compare(const Reference *r, Net *net, char *err, size_t size)
 {
-    char place[96], name[64];
     NetPacket pk;
     for (uint32_t p = 0; p < r->n; p++) {
-        snprintf(place, sizeof place, "the output slot of p%u", p);
+        Place at = { AT_SLOT, p, 0, 0 };
         bool any = net_slot_packet(net, p, &pk);
-        if (same_packet(r, any, &pk, r->slot[p], place, err, size) != 0)
+        if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
             return -1;
     }
     for (uint32_t c = 0; c < r->channels; c++) {
-        uint32_t link = r->cfg.full_duplex ? c / 2 : c;
-        net_link_name(net, link, name, sizeof name);
-        snprintf(place, sizeof place, "link %s%s", name,
-                 !r->cfg.full_duplex ? "" : c % 2 == DIR_UP ? " up" : " down");
+        Place at = { AT_CHANNEL, c, 0, 0 };
         bool any = net_link_packet(net, c, &pk);
-        if (same_packet(r, any, &pk, r->main[c], place, err, size) != 0)
+        if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)
             return -1;
     }
     for (uint32_t b = 0; b < r->buffers; b++) {
-        net_buffer_name(net, b, name, sizeof name);
-        snprintf(place, sizeof place, "buffer %s", name);
-        if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b),
-                       buffer_at, b, 0, place, err, size) != 0)
+        Place at = { AT_BUFFER, b, 0, 0 };
+        if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at,
+                       err, size) != 0)
             return -1;
     }
     for (uint32_t p = 0; p < r->n; p++)
         for (uint32_t port = 0; port < r->cfg.ports; port++) {
-            snprintf(place, sizeof place, "input port %u of p%u", port, p);
+            Place at = { AT_PORT, p, port, 0 };
             if (same_queue(r, net, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
-                           net_port_count(net, p, port), net_port_packet, p, port, place, err,
-                           size) != 0)
+                           net_port_count(net, p, port), &at, err, size) != 0)
                 return -1;
         }
     if (same_stats(r, net_stats(net), err, size) != 0)

@@ -977,9 +977,13 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
         for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
             if (ln->on_links[q][l].n)
                 runs[nruns++] = (Run){ ln->on_links[q][l].items, ln->on_links[q][l].n, q, l };
-        if (l >= 2 && ln->claimers[l - 1].n)                        /* e */
-            runs[nruns++] = (Run){ ln->claimers[l - 1].items, ln->claimers[l - 1].n,
-                                   RUN_CLAIMS, l - 1 };
+#ifndef NET_MUTANT
+        unsigned e = l - 1;
+#else
+        unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.sh) */
+#endif
+        if (e >= 1 && e <= k && ln->claimers[e].n)                  /* e */
+            runs[nruns++] = (Run){ ln->claimers[e].items, ln->claimers[e].n, RUN_CLAIMS, e };
     }
     runs[nruns] = (Run){ NULL, 0, RUN_CLAIMS, 0 };   /* (after the last) */
     for (size_t j = 0; j < AHEAD; j++)
