@@ -2,15 +2,18 @@
  * shared/conformance/cases): each is run with its options, through the same
  * option parser, machine and report writer as bin/emu, and must give exactly
  * the expected exit status, PRINT lines (in order), closing lines and the
- * values of the listed JSON keys. A case whose routing algorithm is not
- * built yet is reported as skipped, not passed.
+ * values of the listed JSON keys. A case that cannot run at all (its
+ * expectation or image unreadable, its options refused, its machine not
+ * built, e.g. for a routing that does not exist) is a failure that says why:
+ * a case must never drop out of the count.
  *
- * Each case is run again with 2 and with 3 threads, with the processor
- * stage split even for these small machines, and once in pure lockstep
- * (no processor running ahead), these three with the network's active
- * lists sorted at every timestep (not only when they are long), and
- * everything it prints -- the program's output, the whole text report and
- * the JSON -- must be byte-identical to the run with one thread. */
+ * Each case is run again with 2 and with 3 threads and once in pure lockstep
+ * (no processor running ahead); everything it prints -- the program's
+ * output, the whole text report and the JSON -- must be byte-identical to the
+ * run with one thread. The threaded runs set parallel_min to 1, so that even
+ * in these small machines the processor stage (and, with two planes, the
+ * network's and the router's two planes) is split across the threads. Every
+ * run checks the network's invariants after every timestep. */
 #include <stdlib.h>
 
 #include "cpu/hex.h"
@@ -95,38 +98,57 @@ static void output_free(Output *o)
     free(o->json);
 }
 
-static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result);
-
-static int run_case(int n)
+/* One report of the finished run, as a string. */
+static char *report_string(Machine *m, const ReportOptions *ro)
 {
-    Output one, many;
-    int rc = run_case_with(n, 1, true, &one);
-    if (rc != 0)
-        return rc;
-    /* variant 1: lockstep; 2, 3: threads */
-    for (unsigned variant = 1; variant <= 3; variant++) {
-        unsigned threads = variant == 1 ? 1 : variant;
-        if (run_case_with(n, threads, variant != 1, &many) != 0)
-            continue;
-        if (strcmp(one.prints, many.prints) || strcmp(one.text, many.text) ||
-            strcmp(one.json, many.json) || one.status != many.status) {
-            printf("  case%03d: %s differs\n", n, variant == 1 ? "lockstep" : "--threads");
-            check_fail(__FILE__, __LINE__, "output independent of threads and run-ahead");
-        }
-        output_free(&many);
-    }
-    output_free(&one);
-    return 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_write(f, m, ro);
+    fclose(f);
+    return text;
 }
 
+/* Runs the built machine to its end and checks it against the case's
+ * expectation; *out is the memory stream cap writes to. Keeps everything
+ * the run printed in *result. */
+static void run_and_check(const char *name, Machine *m, Capture *cap, char **out,
+                          const Expected *e, Output *result)
+{
+    while (machine_step(m) == END_RUNNING)
+        ;
+    fflush(cap->f);
+    result->prints = strdup(*out);
+    ReportOptions quiet = { .quiet = true }, js = { .json = true }, full = { .histogram = true };
+    report_write(cap->f, m, &quiet);
+    fflush(cap->f);
+    result->json = report_string(m, &js);
+    result->text = report_string(m, &full);
+    result->status = machine_exit_status(m->end);
+    if (m->end == END_INTERNAL)
+        printf("  %s: internal error: %s\n", name, m->internal_error);
+    CHECK_EQ(result->status, e->exit_status);
+    if (strcmp(*out, e->stdout_text) != 0) {
+        printf("  %s: output differs:\n--- expected\n%s--- got\n%s", name, e->stdout_text, *out);
+        check_fail(__FILE__, __LINE__, "stdout differs");
+    }
+    check_json(name, e->json, result->json);
+}
+
+/* Runs case n once (with `threads` threads, running ahead or in lockstep)
+ * and checks it. Returns 0, or -1 when the case cannot run at all, after a
+ * line that names the case, the run and why. */
 static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result)
 {
-    char path[128], name[32], err[1024];
+    char path[128], name[32], run[32], err[1024];
     Expected e = { 0 };
     snprintf(name, sizeof name, "case%03d", n);
+    snprintf(run, sizeof run, "%u thread%s%s", threads, threads == 1 ? "" : "s",
+             run_ahead ? "" : ", lockstep");
+    memset(result, 0, sizeof *result);
     snprintf(path, sizeof path, "tests/data/conformance/%s.expected", name);
     if (read_expected(path, &e) != 0) {
-        printf("  cannot read %s\n", path);
+        printf("  %s: cannot run: cannot read %s\n", name, path);
         return -1;
     }
     /* argv: emu <options> --json file.hex */
@@ -139,59 +161,62 @@ static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result
     argv[argc++] = "--json";
     argv[argc++] = path;
     EmuOptions opt;
-    CHECK_EQ(options_parse(argc, argv, &opt, err, sizeof err), 0);
-    HexImage img;
-    CHECK_EQ(hex_read_file(path, opt.machine.mem_words, &img, err, sizeof err), 0);
-    char *out = NULL, *json = NULL;
-    size_t out_len = 0, json_len = 0;
-    Capture cap = { open_memstream(&out, &out_len) };
-    MachineObserver obs = { &cap, on_print, NULL, NULL };
-    Machine m;
-    int skipped = 0;
-    opt.machine.check_invariants = true;
-    opt.machine.threads = threads;
-    opt.machine.run_ahead = run_ahead;
-    opt.machine.parallel_min = 1;
-    memset(result, 0, sizeof *result);
-    if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
-        printf("SKIP %s: %s\n", name, err);
-        skipped = 1;
+    HexImage img = { 0 };
+    int rc = -1;
+    if (options_parse(argc, argv, &opt, err, sizeof err) != 0) {
+        printf("  %s (%s): cannot run: its options are refused: %s\n", name, run, err);
+    } else if (hex_read_file(path, opt.machine.mem_words, &img, err, sizeof err) != 0) {
+        printf("  %s (%s): cannot run: %s\n", name, run, err);
     } else {
-        while (machine_step(&m) == END_RUNNING)
-            ;
-        fflush(cap.f);
-        result->prints = strdup(out);
-        ReportOptions quiet = { .quiet = true }, js = { .json = true }, full = { .histogram = true };
-        report_write(cap.f, &m, &quiet);
-        FILE *jf = open_memstream(&json, &json_len);
-        report_write(jf, &m, &js);
-        fclose(jf);
-        char *text = NULL;
-        size_t text_len = 0;
-        FILE *tf = open_memstream(&text, &text_len);
-        report_write(tf, &m, &full);
-        fclose(tf);
-        result->text = text;
-        result->json = strdup(json);
-        result->status = machine_exit_status(m.end);
-        fflush(cap.f);
-        if (m.end == END_INTERNAL)
-            printf("  %s: internal error: %s\n", name, m.internal_error);
-        CHECK_EQ(machine_exit_status(m.end), e.exit_status);
-        if (strcmp(out, e.stdout_text) != 0) {
-            printf("  %s: output differs:\n--- expected\n%s--- got\n%s", name, e.stdout_text, out);
-            check_fail(__FILE__, __LINE__, "stdout differs");
+        opt.machine.check_invariants = true;
+        opt.machine.threads = threads;
+        opt.machine.run_ahead = run_ahead;
+        opt.machine.parallel_min = 1;
+        char *out = NULL;
+        size_t out_len = 0;
+        Capture cap = { open_memstream(&out, &out_len) };
+        MachineObserver obs = { &cap, on_print, NULL, NULL };
+        Machine m;
+        if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
+            printf("  %s (%s): cannot run: its machine is not built: %s\n", name, run, err);
+        } else {
+            run_and_check(name, &m, &cap, &out, &e, result);
+            machine_free(&m);
+            rc = 0;
         }
-        check_json(name, e.json, json);
-        machine_free(&m);
+        fclose(cap.f);
+        free(out);
     }
-    fclose(cap.f);
-    free(out);
-    free(json);
     free(e.stdout_text);
     hex_free(&img);
     options_free(&opt);
-    return skipped;
+    return rc;
+}
+
+/* Runs case n with one thread, then the variants that must print the same.
+ * Returns 0, or -1 when some run of it could not start. */
+static int run_case(int n)
+{
+    Output one, many;
+    if (run_case_with(n, 1, true, &one) != 0)
+        return -1;
+    int rc = 0;
+    /* variant 1: lockstep; 2, 3: threads */
+    for (unsigned variant = 1; variant <= 3; variant++) {
+        unsigned threads = variant == 1 ? 1 : variant;
+        if (run_case_with(n, threads, variant != 1, &many) != 0) {
+            rc = -1;
+            continue;
+        }
+        if (strcmp(one.prints, many.prints) || strcmp(one.text, many.text) ||
+            strcmp(one.json, many.json) || one.status != many.status) {
+            printf("  case%03d: %s differs\n", n, variant == 1 ? "lockstep" : "--threads");
+            check_fail(__FILE__, __LINE__, "output independent of threads and run-ahead");
+        }
+        output_free(&many);
+    }
+    output_free(&one);
+    return rc;
 }
 
 int main(void)
@@ -200,11 +225,9 @@ int main(void)
         char name[32];
         snprintf(name, sizeof name, "case%03d", n);
         check_failures_in_test = 0;
-        int skipped = run_case(n);
-        if (skipped > 0)
-            continue;     /* (the routing is not built: nothing to compare) */
-        printf("%s %s\n", check_failures_in_test || skipped < 0 ? "FAIL" : "PASS", name);
-        if (check_failures_in_test || skipped < 0)
+        bool failed = run_case(n) != 0 || check_failures_in_test;
+        printf("%s %s\n", failed ? "FAIL" : "PASS", name);
+        if (failed)
             check_failed_tests++;
     }
     return CHECK_EXIT();
