@@ -20,7 +20,8 @@
 typedef enum CpuState {
     CPU_RUNNING,   /* executing its program */
     CPU_HALTED,    /* executed HALT; status holds areg */
-    CPU_FAULTED,   /* stopped by a fault; see fault, fault_pc, fault_value */
+    CPU_FAULTED,   /* stopped by a fault; see fault and fault_value (pc stays
+                      on the faulting byte, istart on its first prefix) */
     CPU_IDLE       /* a placeholder without a program record: never runs */
 } CpuState;
 

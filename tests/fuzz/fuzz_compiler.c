@@ -14,7 +14,8 @@
  *                                  is first written to fuzz-compiler-crash.x
  *   fuzz_compiler --seed S         writes input S to fuzz-compiler-crash.x
  * An input that breaks a promise is written to fuzz-compiler-crash.x; make it
- * a regression test in tests/unit/test_compiler_regress.c. */
+ * a regression test by adding it to tests/data/compiler_regress/, which
+ * tests/cli/xc_regress.sh compiles. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
