@@ -136,11 +136,8 @@ static uint64_t ask(Machine *m, FILE *out)
         fprintf(stderr, "step t=%llu> ", (unsigned long long)m->t);
         fflush(out);
         fflush(stderr);
-        if (!fgets(line, sizeof line, stdin)) {
-            if (interrupted)
-                return UINT64_MAX;
-            return UINT64_MAX;                    /* end of input: as c */
-        }
+        if (!fgets(line, sizeof line, stdin))
+            return UINT64_MAX;     /* end of input, or Ctrl-C (the run loop ends it): as c */
         line[strcspn(line, "\r\n")] = 0;
         char *end;
         errno = 0;
