@@ -21,9 +21,8 @@ CC      ?= cc
 BUILD   ?= build
 BIN     ?= bin
 # Every function starts on a 64-byte line, so that a change to one function
-# does not move the code of the others within their lines: the interpreter's
-# loop ran a quarter slower when a change elsewhere moved it by 16 bytes
-# (docs/performance.md, item 52).
+# does not move the interpreter's loop within its lines (its speed depends on
+# where its code falls in them).
 OPT     ?= -O2 -g -falign-functions=64
 SAN     ?=
 CFLAGS_STRICT = -std=c11 -D_DEFAULT_SOURCE -pthread -Wall -Wextra -Werror \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A series of the speed targets' runs, spread over time: on a shared
-# machine one run says little, since the same run varies by a quarter from
-# one minute to the next (docs/performance.md). Each round runs, on one
+# machine one run says little, since the same run varies from one minute to
+# the next (docs/performance.md, "How to measure"). Each round runs, on one
 # core, the compute program (instructions/s: it shows how fast the host is
 # running in that minute), flood and the network program (hops/s) and
 # net_bench at load 1.0 (stage hops/s: the network alone under the heaviest

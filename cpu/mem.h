@@ -22,9 +22,8 @@
  * loop, which visits the processors in order, walks through memory
  * sequentially. A chunk is one cache line of the host, so that the lines
  * it needs for one processor are next to those of the one before, where
- * the host's prefetcher finds them (with chunks of 256 words, a stride of
- * 1 KiB, flood at 4,096 ran a fifth slower: docs/performance.md, item 42),
- * and the pages it touches are few. An idle processor touches nothing. */
+ * the host's prefetcher finds them, and the pages it touches are few. An
+ * idle processor touches nothing. */
 #ifndef CPU_MEM_H
 #define CPU_MEM_H
 
@@ -61,8 +60,8 @@ static inline uint32_t *mem_word(const CpuMemory *mem, uint32_t proc, uint32_t a
 
 /* The same, given the processor's first word, &words[proc << MEM_CHUNK_SHIFT]:
  * the interpreter keeps that pointer, one register for the memory's base
- * and the processor's place in it (with the two apart, the compute loop
- * ran 0.87 times as fast: docs/performance.md, item 50). */
+ * and the processor's place in it, so that its loop has a register to spare
+ * and its loads and stores do not reload the geometry from the stack. */
 static inline uint32_t *mem_word_from(const CpuMemory *mem, uint32_t *first, uint32_t addr)
 {
     return first + ((size_t)(addr >> MEM_CHUNK_SHIFT) << mem->row_shift)
