@@ -60,6 +60,29 @@ expect_status status_limit 4
 expect_grep limit_end "end: limit" "$TMP/out"
 expect_grep limit_timesteps "timesteps: 1000" "$TMP/out"
 
+# Several ends after one timestep: the first of fault, normal end, deadlock,
+# limit. divide_by_zero faults at t4, when nothing else runs (so nothing
+# moved: a deadlock too); Appendix C ends normally at t36, waits_forever
+# deadlocks at t3; each with the limit reached at that same timestep.
+run "$EMU" --routing dmodk --max-steps 4 $D/divide_by_zero.hex
+expect_status precedence_fault_before_deadlock_and_limit 2
+expect_grep precedence_fault_end "end: fault" "$TMP/out"
+run "$EMU" --routing dmodk --max-steps 36 $APPC
+expect_status precedence_normal_before_limit 0
+run "$EMU" --routing dmodk --max-steps 3 $D/waits_forever.hex
+expect_status precedence_deadlock_before_limit 3
+expect_grep precedence_deadlock_end "end: deadlock" "$TMP/out"
+
+# A machine too large to allocate (2^24 processors of 2^28 words: 2^54
+# bytes of address space, more than a process gets) is refused before
+# anything runs. (--max-steps: a host that could map it must not loop; under
+# make check the sanitizer must let a failed allocation return NULL.)
+run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
+    "$EMU" --procs 16777216 --mem 268435456 --max-steps 1 $D/loop.hex
+expect_status too_large_status 1
+expect_grep too_large_message "emu: cannot allocate a machine of 16777216 processors" "$TMP/err"
+expect_empty too_large_no_stdout "$TMP/out"
+
 # ---- -q, --json, --histogram, --routes ------------------------------------------------
 run "$EMU" --routing dmodk -q tests/data/conformance/case028.hex --duplex half --planes 2 --buffer 2 --port-depth 1
 expect_status quiet_status 0
@@ -93,6 +116,21 @@ expect_grep routes_spec_example "t=18 route #3 p3->p1 port 0 plane 0 count 2 rou
 expect_grep routes_turn_at_3 "t=18 route #5 p5->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000" "$TMP/out"
 if [ "$(grep -c '^t=18 route #' "$TMP/out")" -eq 8 ]; then pass routes_count
 else fail routes_count "$(grep -c route "$TMP/out") route lines"; fi
+
+# adaptive: the route is printed without up ports, then each choice made in
+# stage d: the up buffer with more free places, ties to bit l-1 of the
+# destination. At t19 p0->p2 enters switch (1,0) first (port d0), both up
+# buffers empty: a tie, bit 0 of 2 is 0, u0. p1->p4 enters it next: u0 has
+# a place fewer, so u1, although bit 0 of 4 is 0. p4->p7 alone at (1,2): a
+# tie, bit 0 of 7, u1. Four packets turn at 3 and four at 2: 12 choices.
+run "$EMU" --routing adaptive --routes $APPC
+expect_grep routes_adaptive_route "t=18 route #1 p1->p4 port 0 plane 0 count 3 routing (adaptive) addressing 0b100" "$TMP/out"
+expect_grep routes_adaptive_tie_to_destination_bit "t=19 route #0 p0->p2 layer 1 up port 0" "$TMP/out"
+expect_grep routes_adaptive_more_free_places "t=19 route #1 p1->p4 layer 1 up port 1" "$TMP/out"
+expect_grep routes_adaptive_tie_to_destination_bit_1 "t=19 route #4 p4->p7 layer 1 up port 1" "$TMP/out"
+if [ "$(grep -c '^t=[0-9]* route #[0-9]* p[0-9]*->p[0-9]* layer [0-9] up port [01]$' "$TMP/out")" -eq 12 ]
+then pass routes_adaptive_choices_count
+else fail routes_adaptive_choices_count "$(grep -c ' layer ' "$TMP/out") choice lines"; fi
 
 # ---- --trace --------------------------------------------------------------------------
 run "$EMU" --routing dmodk --trace "$TMP/trace.csv" $APPC
