@@ -104,6 +104,14 @@ done
 pass json_keys_present
 expect_grep json_values '"end": "normal", "exit_status": 0, "processors": 8, "programmed": 8, "timesteps": 36, "collisions": 2, "link_collisions": 0, "buffer_collisions": 2, "collisions_by_layer": {"1": {"link": {"up": 0, "down": 0}, "buffer": {"up": 2, "down": 0}}' "$TMP/out"
 expect_grep json_latency '"latency_min": 7, "latency_mean": 9.250, "latency_max": 12, "latency_histogram": {"7": 4, "11": 2, "12": 2}' "$TMP/out"
+# With a program that prints, the object comes after its lines, on a line of
+# its own, and ends stdout.
+run "$EMU" --json --duplex full --buffer 2 --seed 1674216077 --ports 11 tests/data/conformance/case001.hex
+sed -n '/^stdout:$/,$p' tests/data/conformance/case001.expected | grep '^p' >"$TMP/want"
+sed '$d' "$TMP/out" >"$TMP/prints"
+if cmp -s "$TMP/want" "$TMP/prints" && tail -n 1 "$TMP/out" | grep -q '^{"end": "normal".*}$'
+then pass json_after_program_output
+else fail json_after_program_output "$(head -c 600 "$TMP/out")"; fi
 run "$EMU" --routing dmodk --json $D/waits_forever.hex
 expect_grep json_null_latency '"latency_min": null, "latency_mean": null, "latency_max": null' "$TMP/out"
 expect_grep json_waiting '"waiting": [{"processor": 0, "on": "in", "port": 0, "pc": 2}]' "$TMP/out"
