@@ -94,30 +94,30 @@ Net *net_new(const NetConfig *cfg)
     Net *net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
-    net->cfg = *cfg;
-    net->nprocs = 1u << cfg->k;
-    net->half = net->nprocs / 2;
-    net->nswitches = cfg->planes * cfg->k * net->half;
-    net->nbuffers = 4 * net->nswitches;
+    net->lay.cfg = *cfg;
+    net->lay.nprocs = 1u << cfg->k;
+    net->lay.half = net->lay.nprocs / 2;
+    net->lay.nswitches = cfg->planes * cfg->k * net->lay.half;
+    net->lay.nbuffers = 4 * net->lay.nswitches;
     for (unsigned row = 0; row < cfg->planes * cfg->k && row < 64; row++)
-        net->row_layer[row] = (uint8_t)(row % cfg->k + 1);
-    net->compact = cfg->k <= 16;
-    size_t links = 2 * (size_t)net->nswitches;
-    size_t holders = net->nbuffers + (size_t)cfg->planes * net->nprocs;
+        net->lay.row_layer[row] = (uint8_t)(row % cfg->k + 1);
+    net->lay.compact = cfg->k <= 16;
+    size_t links = 2 * (size_t)net->lay.nswitches;
+    size_t holders = net->lay.nbuffers + (size_t)cfg->planes * net->lay.nprocs;
     if (!cfg->full_duplex)
-        net->channels = line_zalloc(links, sizeof *net->channels);
-    net->buffers = line_zalloc(holders, sizeof *net->buffers);
+        net->lay.channels = line_zalloc(links, sizeof *net->lay.channels);
+    net->lay.buffers = line_zalloc(holders, sizeof *net->lay.buffers);
     if (cfg->buffer > INLINE_PLACES)
-        net->rings = zalloc(net->nbuffers, sizeof *net->rings);
-    net->entered = zalloc(net->nbuffers, sizeof *net->entered);
-    net->ports = zalloc((size_t)net->nprocs * cfg->ports, sizeof *net->ports);
-    net->out_slot = zalloc(net->nprocs, sizeof *net->out_slot);
-    net->arrivals_down = zalloc(net->nprocs, 1);
-    net->arriving = zalloc(2 * (size_t)net->nprocs, sizeof *net->arriving);
-    net->requests_made = zalloc(net->nprocs, sizeof *net->requests_made);
+        net->lay.rings = zalloc(net->lay.nbuffers, sizeof *net->lay.rings);
+    net->entered = zalloc(net->lay.nbuffers, sizeof *net->entered);
+    net->lay.ports = zalloc((size_t)net->lay.nprocs * cfg->ports, sizeof *net->lay.ports);
+    net->lay.out_slot = zalloc(net->lay.nprocs, sizeof *net->lay.out_slot);
+    net->arrivals_down = zalloc(net->lay.nprocs, 1);
+    net->arriving = zalloc(2 * (size_t)net->lay.nprocs, sizeof *net->arriving);
+    net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
     net->lane = zalloc(2, sizeof *net->lane);
-    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->channels) || !net->buffers ||
-        (cfg->buffer > INLINE_PLACES && !net->rings) || !net->entered || !net->ports || !net->out_slot ||
+    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.channels) || !net->lay.buffers ||
+        (cfg->buffer > INLINE_PLACES && !net->lay.rings) || !net->entered || !net->lay.ports || !net->lay.out_slot ||
         !net->arrivals_down || !net->arriving || !net->lane || !net->requests_made ||
         counters_init(&net->counts, cfg->k) != 0) {
         net_free(net);
@@ -135,19 +135,19 @@ void net_free(Net *net)
 {
     if (!net)
         return;
-    free(net->pool);
-    free(net->info);
-    free(net->routes);
+    free(net->lay.pool);
+    free(net->lay.info);
+    free(net->lay.routes);
     free(net->free_stack);
-    line_free(net->channels);
-    line_free(net->buffers);
-    if (net->rings)
-        for (uint32_t b = 0; b < net->nbuffers; b++)
-            free(net->rings[b]);
-    free(net->rings);
+    line_free(net->lay.channels);
+    line_free(net->lay.buffers);
+    if (net->lay.rings)
+        for (uint32_t b = 0; b < net->lay.nbuffers; b++)
+            free(net->lay.rings[b]);
+    free(net->lay.rings);
     free(net->entered);
-    free(net->ports);
-    free(net->out_slot);
+    free(net->lay.ports);
+    free(net->lay.out_slot);
     free(net->arrivals_down);
     free(net->arriving);
     free(net->requests_made);
@@ -176,10 +176,10 @@ void net_free(Net *net)
 
 int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
-    if (net->cfg.planes != 2 || net->outstanding != 0 || net->event)
+    if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event)
         return -1;
     for (unsigned i = 0; i < 2; i++)
-        if (counters_init(&net->lane[i].delta, net->cfg.k) != 0)
+        if (counters_init(&net->lane[i].delta, net->lay.cfg.k) != 0)
             return -1;              /* freed with the network */
     for (unsigned i = 0; i < 2; i++) {
         net->lane[i].counts = &net->lane[i].delta;
@@ -199,7 +199,7 @@ int net_compare_with_reference(Net *net)
     if (net->outstanding != 0)
         return -1;
     if (!net->reference)
-        net->reference = reference_new(&net->cfg);
+        net->reference = reference_new(&net->lay.cfg);
     return net->reference ? 0 : -1;
 }
 
@@ -247,45 +247,45 @@ static uint32_t packet_alloc(Net *net)
          * large would take 64 GB.) */
         if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
             abort();            /* more packets than slots, links and buffers: cannot happen */
-        PacketInfo *info = realloc(net->info, (size_t)cap * sizeof *info);
+        PacketInfo *info = realloc(net->lay.info, (size_t)cap * sizeof *info);
         if (!info)
             abort();
-        net->info = info;
-        uint32_t *routes = realloc(net->routes, (size_t)cap * sizeof *routes);
+        net->lay.info = info;
+        uint32_t *routes = realloc(net->lay.routes, (size_t)cap * sizeof *routes);
         if (!routes)
             abort();
-        net->routes = routes;
+        net->lay.routes = routes;
         uint32_t *free_stack = realloc(net->free_stack, (size_t)cap * sizeof *free_stack);
         if (!free_stack)
             abort();
         net->free_stack = free_stack;
         routes[0] = 0;          /* (a route, for the zeroed padding of step.c's lists) */
-        if (net->pool)
-            memcpy(pool, net->pool, (size_t)net->pool_cap * sizeof *pool);
-        free(net->pool);
+        if (net->lay.pool)
+            memcpy(pool, net->lay.pool, (size_t)net->pool_cap * sizeof *pool);
+        free(net->lay.pool);
         pool[0].place = PLACE_FREE;
         pool[0].count = 1;      /* (a route, for the zeroed padding of step.c's lists) */
         for (uint32_t i = old; i < cap; i++)
             pool[i].place = PLACE_FREE;
         for (uint32_t i = cap; i-- > old;)      /* the lowest on top */
             free_stack[net->nfree++] = i;
-        net->pool = pool;
+        net->lay.pool = pool;
         net->pool_cap = cap;
     }
     uint32_t x = net->free_stack[--net->nfree];
     net->outstanding++;
     if (net->nfree >= AHEAD_FREE) {
         uint32_t later = net->free_stack[net->nfree - AHEAD_FREE];
-        PREFETCH(&net->pool[later]);
-        PREFETCH(&net->info[later]);
-        PREFETCH(&net->routes[later]);
+        PREFETCH(&net->lay.pool[later]);
+        PREFETCH(&net->lay.info[later]);
+        PREFETCH(&net->lay.routes[later]);
     }
     return x;
 }
 
 static void packet_release(Net *net, uint32_t x)
 {
-    net->pool[x].place = PLACE_FREE;
+    net->lay.pool[x].place = PLACE_FREE;
     net->free_stack[net->nfree++] = x;
     net->outstanding--;
 }
@@ -294,11 +294,11 @@ static void packet_release(Net *net, uint32_t x)
 
 uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
 {
-    Fifo *f = &net->ports[(size_t)p * net->cfg.ports + port];
+    Fifo *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
     if (f->count == 0)
         return NET_NIL;
     uint32_t x = f->head;
-    Packet *pk = &net->pool[x];
+    Packet *pk = &net->lay.pool[x];
     *word = pk->data;
     f->head = pk->next;
     if (--f->count == 0)
@@ -308,23 +308,23 @@ uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
 
 void net_release_read(Net *net, uint32_t x)
 {
-    Packet *pk = &net->pool[x];
+    Packet *pk = &net->lay.pool[x];
     uint32_t port = pk->at;
     net->counts.stats.read++;
     if (net->reference) {
         char err[400];
-        if (reference_read(net->reference, net->info[x].dst, port % net->cfg.ports,
-                           net->info[x].id, err, sizeof err) != 0)
+        if (reference_read(net->reference, net->lay.info[x].dst, port % net->lay.cfg.ports,
+                           net->lay.info[x].id, err, sizeof err) != 0)
             reference_failed(net, err);
     }
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
-        NetEvent ev = { EV_READ, net->timestep, &read, net->info[x].dst, PLACE_PORT, 0, 0 };
+        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.info[x].dst, PLACE_PORT, 0, 0 };
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
-    if (net->ports[port].sleepers != NET_NIL)
+    if (net->lay.ports[port].sleepers != NET_NIL)
         net_wake_port(net, port);
 }
 
@@ -346,8 +346,8 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
                     uint32_t data, uint64_t timestep)
 {
     uint32_t x = packet_alloc(net);
-    Packet *pk = &net->pool[x];
-    PacketInfo *info = &net->info[x];
+    Packet *pk = &net->lay.pool[x];
+    PacketInfo *info = &net->lay.info[x];
     *info = (PacketInfo){
         .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst,
     };
@@ -357,14 +357,14 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
     };
-    net->routes[x] = route_word(net, pk);
-    net->out_slot[req->src] = x;
+    net->lay.routes[x] = route_word(&net->lay, pk);
+    net->lay.out_slot[req->src] = x;
     net->in_flight++;
     net->counts.stats.sent++;
     if (net->reference)
         reference_inject(net->reference, info->id, req, route, timestep);
     net->settled = false;
-    uint32_t h = adapter_holder(net, route->plane, req->src);
+    uint32_t h = adapter_holder(&net->lay, route->plane, req->src);
     IndexList *claimers = &net->lane[lane_index(net, h)].claimers[1];   /* (adapters: layer 1) */
     net_list_reserve(claimers, claimers->n + 1);
     claimers->items[claimers->n++] = h;
@@ -382,8 +382,8 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
 /* "p0.l2.s5" for switch s. */
 static void switch_name(const Net *net, uint32_t s, char *buf, size_t size)
 {
-    uint32_t row = s >> (net->cfg.k - 1);
-    snprintf(buf, size, "p%u.l%u.s%u", row / net->cfg.k, row % net->cfg.k + 1, sw_j(net, s));
+    uint32_t row = s >> (net->lay.cfg.k - 1);
+    snprintf(buf, size, "p%u.l%u.s%u", row / net->lay.cfg.k, row % net->lay.cfg.k + 1, sw_j(&net->lay, s));
 }
 
 static const char *const port_names[4] = { "d0", "d1", "u0", "u1" };
@@ -392,14 +392,14 @@ static const char *const port_names[4] = { "d0", "d1", "u0", "u1" };
  * or "p0.l1.s1.u0" (the link above up port u0 of switch p0.l1.s1). */
 void net_link_name(const Net *net, uint32_t link, char *buf, size_t size)
 {
-    uint32_t s = link >> 1, row = s >> (net->cfg.k - 1);
-    unsigned layer = row % net->cfg.k + 1, plane = row / net->cfg.k;
+    uint32_t s = link >> 1, row = s >> (net->lay.cfg.k - 1);
+    unsigned layer = row % net->lay.cfg.k + 1, plane = row / net->lay.cfg.k;
     if (layer == 1) {
-        snprintf(buf, size, "p%u.cpu%u", plane, topo_down_proc(sw_j(net, s), link & 1));
+        snprintf(buf, size, "p%u.cpu%u", plane, topo_down_proc(sw_j(&net->lay, s), link & 1));
     } else {
         unsigned q;
         char sw[48];
-        uint32_t lower = down_target(net, link, layer, &q);
+        uint32_t lower = down_target(&net->lay, link, layer, &q);
         switch_name(net, lower, sw, sizeof sw);
         snprintf(buf, size, "%s.%s", sw, port_names[q]);
     }
@@ -420,7 +420,7 @@ void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", pk->src);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(net, pk->at), name, sizeof name);
+        net_link_name(net, channel_link(&net->lay, pk->at), name, sizeof name);
         snprintf(buf, size, "link %s %s", name, pk->dir == DIR_UP ? "up" : "down");
         return;
     case PLACE_BUFFER:
@@ -444,7 +444,7 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", ev->place);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(net, ev->place), name, sizeof name);
+        net_link_name(net, channel_link(&net->lay, ev->place), name, sizeof name);
         snprintf(buf, size, "link %s %s", name, ev->packet->dir == DIR_UP ? "up" : "down");
         return;
     case PLACE_BUFFER:
@@ -463,41 +463,41 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 /* ---- where packets are ---------------------------------------------------------- */
 
 /* The place word of the i-th packet of buffer b (i < its count). */
-static uint32_t buffer_place_word(const Net *net, uint32_t b, uint32_t i)
+static uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i)
 {
-    Buffer *buf = &net->buffers[b];
-    unsigned cap = ring_capacity(net, buf), at = (net->rings ? buf->ring.head : 0) + i;
-    return places_of(net, buf, b)[at >= cap ? at - cap : at];
+    Buffer *buf = &lay->buffers[b];
+    unsigned cap = ring_capacity(lay, buf), at = (lay->rings ? buf->ring.head : 0) + i;
+    return places_of(lay, buf, b)[at >= cap ? at - cap : at];
 }
 
-uint32_t buffer_packet_at(const Net *net, uint32_t b, uint32_t i)
+uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i)
 {
-    if (i >= net->buffers[b].count)
+    if (i >= lay->buffers[b].count)
         return NET_NIL;
-    return place_packet(buffer_place_word(net, b, i));
+    return place_packet(buffer_place_word(lay, b, i));
 }
 
 /* Whether holder h's claim (it has a packet to send) sleeps. */
 static bool claim_sleeps(const Net *net, uint32_t h)
 {
     unsigned layer, dir;
-    uint32_t heading = claim_heading(net, h, &layer, &dir);
-    uint32_t sh = slot_holder(net, h, heading, dir);
-    return net->buffers[sh].flags & (sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
+    uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+    uint32_t sh = slot_holder(&net->lay, h, heading, dir);
+    return net->lay.buffers[sh].flags & (sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
 }
 
 /* The holder of channel c's slot. */
-static uint32_t channel_slot_holder(const Net *net, uint32_t c)
+static uint32_t channel_slot_holder(const Layout *lay, uint32_t c)
 {
-    uint32_t link = channel_link(net, c), s = link >> 1;
-    if (!net->cfg.full_duplex || (c & 1) == DIR_DOWN)
+    uint32_t link = channel_link(lay, c), s = link >> 1;
+    if (!lay->cfg.full_duplex || (c & 1) == DIR_DOWN)
         return 4 * s + (link & 1);
-    return up_sender(net, s, sw_layer(net, s), link & 1);
+    return up_sender(lay, s, sw_layer(lay, s), link & 1);
 }
 
 static size_t holder_count(const Net *net)
 {
-    return net->nbuffers + (size_t)net->cfg.planes * net->nprocs;
+    return net->lay.nbuffers + (size_t)net->lay.cfg.planes * net->lay.nprocs;
 }
 
 void net_settle(Net *net)
@@ -511,42 +511,42 @@ void net_settle(Net *net)
      * the lists of packets on links, below. */
     size_t holders = holder_count(net);
     for (size_t h = 0; h < holders; h++) {
-        Buffer *hb = &net->buffers[h];
+        Buffer *hb = &net->lay.buffers[h];
         if (!(hb->flags & SLOT_BLOCKED)) {
             hb->link = NET_NIL;
         } else if (hb->flags & SLOT_ASLEEP) {
             unsigned dir = hb->flags & SLOT_UP ? DIR_UP : DIR_DOWN;
-            uint32_t link = slot_link(net, (uint32_t)h, dir);
-            bool last = dir == DIR_DOWN && sw_layer(net, link >> 1) == 1;
+            uint32_t link = slot_link(&net->lay, (uint32_t)h, dir);
+            bool last = dir == DIR_DOWN && sw_layer(&net->lay, link >> 1) == 1;
             settle_on_link(net, hb->link, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++)
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            for (unsigned layer = 1; layer <= net->cfg.k; layer++) {
+            for (unsigned layer = 1; layer <= net->lay.cfg.k; layer++) {
                 const OnLinkList *l = &net->lane[i].on_links[c][layer];
                 for (size_t j = 0; j < l->n; j++) {
                     const OnLink *e = &l->items[j];
                     unsigned dir;
-                    uint32_t link = listed_link(net, c, e->target, e->holder, &dir);
+                    uint32_t link = listed_link(&net->lay, c, e->target, e->holder, &dir);
                     settle_on_link(net, e->packet, link, dir, AWAKE);
-                    net->buffers[e->holder & ~HOLDER_REFUSED].link = e->packet;
+                    net->lay.buffers[e->holder & ~HOLDER_REFUSED].link = e->packet;
                 }
             }
-    for (uint32_t b = 0; b < net->nbuffers; b++) {
-        uint32_t count = net->buffers[b].count;
+    for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
+        uint32_t count = net->lay.buffers[b].count;
         for (uint32_t i = 0; i < count; i++)
-            settle_in_buffer(net, buffer_packet_at(net, b, i), b, buffer_packet_at(net, b, i + 1),
+            settle_in_buffer(net, buffer_packet_at(&net->lay, b, i), b, buffer_packet_at(&net->lay, b, i + 1),
                              i == 0 && claim_sleeps(net, b) ? ASLEEP_CLAIM : AWAKE);
     }
-    for (uint32_t p = 0; p < net->nprocs; p++) {
-        uint32_t x = net->out_slot[p];
+    for (uint32_t p = 0; p < net->lay.nprocs; p++) {
+        uint32_t x = net->lay.out_slot[p];
         if (x == NET_NIL || x == NET_RESERVED)
             continue;
-        Packet *pk = &net->pool[x];
+        Packet *pk = &net->lay.pool[x];
         pk->place = PLACE_SLOT;
         pk->at = p;
-        pk->asleep = claim_sleeps(net, adapter_holder(net, pk->plane, p)) ? ASLEEP_CLAIM : AWAKE;
+        pk->asleep = claim_sleeps(net, adapter_holder(&net->lay, pk->plane, p)) ? ASLEEP_CLAIM : AWAKE;
     }
 }
 
@@ -557,10 +557,10 @@ static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t
 {
     unsigned place = 1;
     if (buffer) {
-        while (place < count && buffer_packet_at(net, where, place - 1) != x)
+        while (place < count && buffer_packet_at(&net->lay, where, place - 1) != x)
             place++;
     } else {
-        for (uint32_t y = net->ports[where].head; place < count && y != x; y = net->pool[y].next)
+        for (uint32_t y = net->lay.ports[where].head; place < count && y != x; y = net->lay.pool[y].next)
             place++;
     }
     return place;
@@ -569,8 +569,8 @@ static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t
 /* What packet x is and where, but for its position in a FIFO. */
 static void describe_fields(const Net *net, uint32_t x, NetPacket *pk)
 {
-    const Packet *p = &net->pool[x];
-    const PacketInfo *in = &net->info[x];
+    const Packet *p = &net->lay.pool[x];
+    const PacketInfo *in = &net->lay.info[x];
     *pk = (NetPacket){
         .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
         .data = p->data, .port = p->port,
@@ -582,13 +582,13 @@ static void describe_fields(const Net *net, uint32_t x, NetPacket *pk)
 
 void net_describe(const Net *net, uint32_t x, NetPacket *pk)
 {
-    const Packet *p = &net->pool[x];
+    const Packet *p = &net->lay.pool[x];
     describe_fields(net, x, pk);
     if (p->place == PLACE_BUFFER) {
-        pk->queued = net->buffers[p->at].count;
+        pk->queued = net->lay.buffers[p->at].count;
         pk->position = position_in(net, x, p->at, pk->queued, true);
     } else if (p->place == PLACE_PORT) {
-        pk->queued = net->ports[p->at].count;
+        pk->queued = net->lay.ports[p->at].count;
         pk->position = position_in(net, x, p->at, pk->queued, false);
     }
 }
@@ -598,14 +598,14 @@ void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk)
     NetPacket pk;
     if (net->in_flight == 0)
         return;
-    for (uint32_t p = 0; p < net->nprocs; p++)
+    for (uint32_t p = 0; p < net->lay.nprocs; p++)
         if (net_slot_packet(net, p, &pk))
             fn(ctx, &pk);
-    size_t channels = 2 * (size_t)net->nswitches * (net->cfg.full_duplex ? 2 : 1);
+    size_t channels = 2 * (size_t)net->lay.nswitches * (net->lay.cfg.full_duplex ? 2 : 1);
     for (size_t c = 0; c < channels; c++)
         if (net_link_packet(net, (uint32_t)c, &pk))
             fn(ctx, &pk);
-    for (uint32_t b = 0; b < net->nbuffers; b++)
+    for (uint32_t b = 0; b < net->lay.nbuffers; b++)
         for (uint32_t i = 0; net_buffer_packet(net, b, i, &pk); i++)
             fn(ctx, &pk);
 }
@@ -623,11 +623,11 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
     if (!heads)
         return;
     for (uint32_t x = 0; x < net->pool_cap; x++)
-        if (net->pool[x].place == PLACE_PORT && net->ports[net->pool[x].at].head == x)
-            heads[n++] = net->pool[x].at;
+        if (net->lay.pool[x].place == PLACE_PORT && net->lay.ports[net->lay.pool[x].at].head == x)
+            heads[n++] = net->lay.pool[x].at;
     qsort(heads, n, sizeof *heads, compare_u32);
     for (size_t i = 0; i < n; i++)
-        for (uint32_t y = net->ports[heads[i]].head; y != NET_NIL; y = net->pool[y].next) {
+        for (uint32_t y = net->lay.ports[heads[i]].head; y != NET_NIL; y = net->lay.pool[y].next) {
             NetPacket pk;
             net_describe(net, y, &pk);
             fn(ctx, &pk);
@@ -638,8 +638,8 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
 uint32_t link_packet_at(Net *net, uint32_t c)
 {
     net_settle(net);
-    uint32_t x = net->buffers[channel_slot_holder(net, c)].link;
-    if (x != NET_NIL && net->pool[x].place == PLACE_LINK && net->pool[x].at == c)
+    uint32_t x = net->lay.buffers[channel_slot_holder(&net->lay, c)].link;
+    if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
         return x;
     return NET_NIL;
 }
@@ -659,18 +659,18 @@ void net_begin_timestep(Net *net, uint64_t t)
 
 bool net_out_free(const Net *net, uint32_t p)
 {
-    return net->out_slot[p] == NET_NIL;
+    return net->lay.out_slot[p] == NET_NIL;
 }
 
 void net_reserve_out(Net *net, uint32_t p)
 {
-    net->out_slot[p] = NET_RESERVED;
+    net->lay.out_slot[p] = NET_RESERVED;
 }
 
 void net_prefetch_port(const Net *net, uint32_t p, uint32_t port)
 {
-    if (port < net->cfg.ports)
-        PREFETCH(&net->ports[(size_t)p * net->cfg.ports + port]);
+    if (port < net->lay.cfg.ports)
+        PREFETCH(&net->lay.ports[(size_t)p * net->lay.cfg.ports + port]);
 }
 
 void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk)
@@ -692,17 +692,17 @@ const uint32_t *net_woken(const Net *net, size_t *n)
 
 uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
 {
-    return net->ports[(size_t)p * net->cfg.ports + port].count;
+    return net->lay.ports[(size_t)p * net->lay.cfg.ports + port].count;
 }
 
 uint32_t net_buffer_count(const Net *net, uint32_t b)
 {
-    return net->buffers[b].count;
+    return net->lay.buffers[b].count;
 }
 
 bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk)
 {
-    uint32_t x = net->out_slot[p];
+    uint32_t x = net->lay.out_slot[p];
     if (x == NET_NIL || x == NET_RESERVED)
         return false;
     net_settle(net);
@@ -721,23 +721,23 @@ bool net_link_packet(Net *net, uint32_t c, NetPacket *pk)
 
 bool net_buffer_packet(Net *net, uint32_t b, uint32_t i, NetPacket *pk)
 {
-    if (i >= net->buffers[b].count)
+    if (i >= net->lay.buffers[b].count)
         return false;
     net_settle(net);
-    describe_fields(net, buffer_packet_at(net, b, i), pk);
+    describe_fields(net, buffer_packet_at(&net->lay, b, i), pk);
     pk->position = i + 1;
-    pk->queued = net->buffers[b].count;
+    pk->queued = net->lay.buffers[b].count;
     return true;
 }
 
 bool net_port_packet(Net *net, uint32_t p, uint32_t port, uint32_t i, NetPacket *pk)
 {
-    const Fifo *f = &net->ports[(size_t)p * net->cfg.ports + port];
+    const Fifo *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
     if (i >= f->count)
         return false;
     uint32_t x = f->head;
     for (uint32_t n = 0; n < i; n++)
-        x = net->pool[x].next;
+        x = net->lay.pool[x].next;
     describe_fields(net, x, pk);
     pk->position = i + 1;
     pk->queued = f->count;
@@ -748,7 +748,7 @@ bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
 {
     net_settle(net);
     for (uint32_t x = 1; x < net->pool_cap; x++)
-        if (net->pool[x].place != PLACE_FREE && net->info[x].id == id) {
+        if (net->lay.pool[x].place != PLACE_FREE && net->lay.info[x].id == id) {
             net_describe(net, x, pk);
             return true;
         }
@@ -763,26 +763,26 @@ bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
  * (or at once). The network is settled. */
 static int blockers(Net *net, uint32_t x, uint32_t deps[2])
 {
-    Packet *pk = &net->pool[x];
+    Packet *pk = &net->lay.pool[x];
     if (pk->place == PLACE_SLOT ||
-        (pk->place == PLACE_BUFFER && buffer_packet_at(net, pk->at, 0) == x)) {
-        uint32_t h = pk->place == PLACE_SLOT ? adapter_holder(net, pk->plane, pk->at) : pk->at;
+        (pk->place == PLACE_BUFFER && buffer_packet_at(&net->lay, pk->at, 0) == x)) {
+        uint32_t h = pk->place == PLACE_SLOT ? adapter_holder(&net->lay, pk->plane, pk->at) : pk->at;
         unsigned layer, dir;
-        uint32_t heading = claim_heading(net, h, &layer, &dir);
-        uint32_t y = link_packet_at(net, link_channel(net, claim_link(net, h, heading, dir), dir));
-        if (y == NET_NIL && !net->cfg.full_duplex)   /* the link's packet the other way */
-            y = link_packet_at(net, claim_link(net, h, heading, dir));
+        uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+        uint32_t y = link_packet_at(net, link_channel(&net->lay, claim_link(&net->lay, h, heading, dir), dir));
+        if (y == NET_NIL && !net->lay.cfg.full_duplex)   /* the link's packet the other way */
+            y = link_packet_at(net, claim_link(&net->lay, h, heading, dir));
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
         return 1;
     }
     if (pk->place == PLACE_BUFFER) {
-        deps[0] = buffer_packet_at(net, pk->at, 0);
+        deps[0] = buffer_packet_at(&net->lay, pk->at, 0);
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
-    uint32_t link = channel_link(net, pk->at), s;
+    uint32_t link = channel_link(&net->lay, pk->at), s;
     unsigned l;
     if (pk->dir == DIR_UP) {
         s = link >> 1;
@@ -791,7 +791,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         return -1;                       /* only an input port can hold it */
     } else {
         unsigned q;
-        s = down_target(net, link, pk->layer, &q);
+        s = down_target(&net->lay, link, pk->layer, &q);
         l = pk->layer - 1u;
     }
     int n = 0;
@@ -799,7 +799,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
     if (pk->dir == DIR_UP && l < pk->count) {
         unsigned b = (pk->routing >> (l - 1)) & 1;
         first = last = 2 + b;
-        if (net->cfg.adaptive) {
+        if (net->lay.cfg.adaptive) {
             first = 2;
             last = 3;
         }
@@ -807,10 +807,10 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        const Buffer *f = &net->buffers[4 * s + out];
-        if (f->count < net->cfg.buffer)
+        const Buffer *f = &net->lay.buffers[4 * s + out];
+        if (f->count < net->lay.cfg.buffer)
             return -1;
-        deps[n++] = buffer_packet_at(net, 4 * s + out, 0);
+        deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
     }
     return n;
 }
@@ -828,14 +828,14 @@ bool net_is_stuck(Net *net)
     while (changed) {
         changed = false;
         for (uint32_t x = 0; x < net->pool_cap; x++) {
-            uint8_t place = net->pool[x].place;
+            uint8_t place = net->lay.pool[x].place;
             if (can[x] || place == PLACE_FREE || place == PLACE_PORT)
                 continue;
             uint32_t deps[2];
             int n = blockers(net, x, deps);
             bool ok = n < 0;
             for (int i = 0; i < n && !ok; i++)
-                ok = can[deps[i]] || net->pool[deps[i]].place == PLACE_PORT;
+                ok = can[deps[i]] || net->lay.pool[deps[i]].place == PLACE_PORT;
             if (ok) {
                 can[x] = 1;
                 changed = true;
@@ -843,7 +843,7 @@ bool net_is_stuck(Net *net)
         }
     }
     for (uint32_t x = 0; x < net->pool_cap; x++) {
-        uint8_t place = net->pool[x].place;
+        uint8_t place = net->lay.pool[x].place;
         if (!can[x] && place != PLACE_FREE && place != PLACE_PORT)
             stuck = true;
     }
@@ -861,15 +861,15 @@ static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t cou
                       const char *what, char *err, size_t size)
 {
     uint32_t n = 0, last = NET_NIL;
-    for (uint32_t y = count ? head : NET_NIL; y != NET_NIL; y = net->pool[y].next) {
+    for (uint32_t y = count ? head : NET_NIL; y != NET_NIL; y = net->lay.pool[y].next) {
         if (y >= net->pool_cap || seen[y] || ++n > count) {
             snprintf(err, size, "%s: broken list (packet %u)", what, y);
             return -1;
         }
         seen[y] = 1;
-        if (net->pool[y].place != place || net->pool[y].at != index) {
+        if (net->lay.pool[y].place != place || net->lay.pool[y].at != index) {
             snprintf(err, size, "%s: holds packet #%llu that places itself elsewhere",
-                     what, (unsigned long long)net->info[y].id);
+                     what, (unsigned long long)net->lay.info[y].id);
             return -1;
         }
         last = y;
@@ -888,7 +888,7 @@ static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t cou
 /* Whether packet x's travelling route is its route. */
 static bool route_matches(const Net *net, uint32_t x)
 {
-    return !net->compact || net->routes[x] == route_word(net, &net->pool[x]);
+    return !net->lay.compact || net->lay.routes[x] == route_word(&net->lay, &net->lay.pool[x]);
 }
 
 int net_check(Net *net, char *err, size_t size)
@@ -906,99 +906,99 @@ int net_check(Net *net, char *err, size_t size)
     }
     net_settle(net);
 #define PACKET_OK(x) ((x) != NET_NIL && (x) < net->pool_cap && !seen[x] && \
-                      net->pool[x].place != PLACE_FREE)
-    for (uint32_t p = 0; p < net->nprocs; p++) {
-        uint32_t x = net->out_slot[p];
+                      net->lay.pool[x].place != PLACE_FREE)
+    for (uint32_t p = 0; p < net->lay.nprocs; p++) {
+        uint32_t x = net->lay.out_slot[p];
         if (x == NET_RESERVED)
             BROKEN("net/p%u: output slot reserved between timesteps", p);
         if (x == NET_NIL)
             continue;
-        if (!PACKET_OK(x) || net->pool[x].place != PLACE_SLOT || net->pool[x].at != p ||
-            net->info[x].src != p)
+        if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_SLOT || net->lay.pool[x].at != p ||
+            net->lay.info[x].src != p)
             BROKEN("net/p%u: output slot holds a packet that is not there", p);
         seen[x] = 1;
         in_flight++;
     }
-    for (uint32_t b = 0; b < net->nbuffers; b++) {
-        const Buffer *f = &net->buffers[b];
-        if (f->hop != 0 && (!net->compact || f->hop != hop_word(net, b))) {
+    for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
+        const Buffer *f = &net->lay.buffers[b];
+        if (f->hop != 0 && (!net->lay.compact || f->hop != hop_word(&net->lay, b))) {
             net_buffer_name(net, b, name, sizeof name);
             BROKEN("net/%s: hop word 0x%x, not that of its link", name, f->hop);
         }
         if (f->count == 0 && f->sleepers == 0 && net->entered[b] == 0)
             continue;
         net_buffer_name(net, b, name, sizeof name);
-        if (f->count > net->cfg.buffer)
-            BROKEN("net/%s: overflow, %u packets in %u places", name, f->count, net->cfg.buffer);
-        if (net->rings != NULL && f->ring.head >= ring_capacity(net, f) && f->count)
+        if (f->count > net->lay.cfg.buffer)
+            BROKEN("net/%s: overflow, %u packets in %u places", name, f->count, net->lay.cfg.buffer);
+        if (net->lay.rings != NULL && f->ring.head >= ring_capacity(&net->lay, f) && f->count)
             BROKEN("net/%s: head at place %u of a ring of %u", name, f->ring.head,
-                   ring_capacity(net, f));
+                   ring_capacity(&net->lay, f));
         if (net->entered[b])
             BROKEN("net/%s: entry count not reset", name);
-        if (f->sleepers && f->count < net->cfg.buffer)
+        if (f->sleepers && f->count < net->lay.cfg.buffer)
             BROKEN("net/%s: packets sleep on it, but it has room", name);
         for (uint32_t i = 0; i < f->count; i++) {
-            uint32_t x = buffer_packet_at(net, b, i);
-            if (!PACKET_OK(x) || net->pool[x].place != PLACE_BUFFER || net->pool[x].at != b)
+            uint32_t x = buffer_packet_at(&net->lay, b, i);
+            if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_BUFFER || net->lay.pool[x].at != b)
                 BROKEN("net/%s: place %u holds a packet that is not there (lost or duplicated)",
                        name, i + 1);
             if (!route_matches(net, x))
                 BROKEN("net/%s: place %u carries a route that is not its packet's", name, i + 1);
-            unsigned port = place_port(buffer_place_word(net, b, i));
-            if (port != next_port(net, b, x))
+            unsigned port = place_port(buffer_place_word(&net->lay, b, i));
+            if (port != next_port(&net->lay, b, x))
                 BROKEN("net/%s: place %u says its packet takes port %u next, but its route "
-                       "says %u", name, i + 1, port, next_port(net, b, x));
+                       "says %u", name, i + 1, port, next_port(&net->lay, b, x));
             seen[x] = 1;
             in_flight++;
         }
         for (unsigned a = 0; a < 4; a++) {
             if (!((f->sleepers >> a) & 1))
                 continue;
-            uint32_t s = b >> 2, sh = arrival_holder(net, s, sw_layer(net, s), a);
-            const Buffer *hb = &net->buffers[sh];
+            uint32_t s = b >> 2, sh = arrival_holder(&net->lay, s, sw_layer(&net->lay, s), a);
+            const Buffer *hb = &net->lay.buffers[sh];
             if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
                 BROKEN("net/%s: the packet arriving on port %u sleeps on it, but is not asleep",
                        name, a);
             uint32_t up, down;
-            packet_route(net, hb->link, &up, &down);
-            if (4 * s + route_out(up, down, sw_layer(net, s), a < 2) != b)
+            packet_route(&net->lay, hb->link, &up, &down);
+            if (4 * s + route_out(up, down, sw_layer(&net->lay, s), a < 2) != b)
                 BROKEN("net/%s: a packet sleeps on it that is going elsewhere", name);
             asleep++;
         }
     }
     for (size_t h = 0; h < holders; h++) {
-        const Buffer *hb = &net->buffers[h];
+        const Buffer *hb = &net->lay.buffers[h];
         uint8_t fl = hb->flags;
         if (fl == 0)
             continue;
-        if (h < net->nbuffers)
+        if (h < net->lay.nbuffers)
             net_buffer_name(net, (uint32_t)h, name, sizeof name);
         else
-            snprintf(name, sizeof name, "p%zu.adapter%zu", (h - net->nbuffers) >> net->cfg.k,
-                     (h - net->nbuffers) & (net->nprocs - 1));
+            snprintf(name, sizeof name, "p%zu.adapter%zu", (h - net->lay.nbuffers) >> net->lay.cfg.k,
+                     (h - net->lay.nbuffers) & (net->lay.nprocs - 1));
         if ((fl & (SLOT_ASLEEP | SLOT_UP | CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_BLOCKED))
             BROKEN("net/%s: slot flags 0x%x without a refused packet", name, fl);
         if ((fl & (CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_ASLEEP))
             BROKEN("net/%s: a claim sleeps on a slot whose packet is awake", name);
-        if ((fl & CLAIM_UP_ASLEEP) && net->cfg.full_duplex)
+        if ((fl & CLAIM_UP_ASLEEP) && net->lay.cfg.full_duplex)
             BROKEN("net/%s: an upward claim sleeps on it with --duplex full", name);
         uint32_t x = hb->link;
         if (!(fl & SLOT_ASLEEP)) {
             refused_awake += (fl & SLOT_BLOCKED) != 0;
             continue;
         }
-        if (!PACKET_OK(x) || net->pool[x].place != PLACE_LINK)
+        if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK)
             BROKEN("net/%s: its slot holds a sleeping packet that is not there", name);
         if (!route_matches(net, x))
             BROKEN("net/%s: its slot carries a route that is not its packet's", name);
-        if (net->pool[x].asleep == ASLEEP_PORT) {
-            uint32_t port = net_info(net, &net->pool[x])->dst * net->cfg.ports + net->pool[x].port;
+        if (net->lay.pool[x].asleep == ASLEEP_PORT) {
+            uint32_t port = net->lay.info[x].dst * net->lay.cfg.ports + net->lay.pool[x].port;
             bool listed = false;
-            for (uint32_t y = net->ports[port].sleepers; y != NET_NIL; y = net->info[y].wait_next)
+            for (uint32_t y = net->lay.ports[port].sleepers; y != NET_NIL; y = net->lay.info[y].wait_next)
                 listed |= y == x;
-            if (!listed || net->info[x].holder != h)
+            if (!listed || net->lay.info[x].holder != h)
                 BROKEN("net/%s: its packet sleeps on an input port that does not know it", name);
-            if (net->ports[port].count < net->cfg.port_depth)
+            if (net->lay.ports[port].count < net->lay.cfg.port_depth)
                 BROKEN("net/%s: its packet sleeps on an input port with room", name);
             asleep++;
         }
@@ -1013,7 +1013,7 @@ int net_check(Net *net, char *err, size_t size)
                 uint32_t h = ln->claimers[layer].items[i];
                 if (h >= holders || lane_index(net, h) != l)
                     BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
-                if (holder_list_layer(net, h) != layer)
+                if (holder_list_layer(&net->lay, h) != layer)
                     BROKEN("net: a claimant is listed in layer %u, not its own", layer);
                 if (marks[h]++)
                     BROKEN("net: a claimant is listed twice (entry %zu of lane %u)", i, l);
@@ -1023,44 +1023,44 @@ int net_check(Net *net, char *err, size_t size)
                 for (size_t i = 0; i < ln->on_links[c][layer].n; i++) {
                     const OnLink *e = &ln->on_links[c][layer].items[i];
                     uint32_t x = e->packet, sh = e->holder & ~HOLDER_REFUSED;
-                    if (!PACKET_OK(x) || net->pool[x].place != PLACE_LINK || sh >= holders ||
+                    if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK || sh >= holders ||
                         lane_index(net, sh) != l)
                         BROKEN("net: the list of packets on links holds one that is not "
                                "(list %u, entry %zu)", c, i);
-                    if (link_list_layer(net, c, e->target) != layer)
+                    if (link_list_layer(&net->lay, c, e->target) != layer)
                         BROKEN("net: packet #%llu is listed in layer %u, not the one it arrives at",
-                               (unsigned long long)net->info[x].id, layer);
+                               (unsigned long long)net->lay.info[x].id, layer);
                     if (!route_matches(net, x))
                         BROKEN("net: packet #%llu is listed with a route that is not its own",
-                               (unsigned long long)net->info[x].id);
+                               (unsigned long long)net->lay.info[x].id);
                     /* It goes where its slot's holder sends it (with --duplex
                      * half, an upward packet's slot is held by the port it
                      * enters, and its sender is the holder below). */
                     uint32_t sender = sh, sw = e->target >> 2;
-                    if (c < 2 && !net->cfg.full_duplex) {
+                    if (c < 2 && !net->lay.cfg.full_duplex) {
                         if (sh != 4 * sw + c)
                             BROKEN("net: packet #%llu is listed going to 0x%x from holder %u",
-                                   (unsigned long long)net->info[x].id, e->target, sh);
-                        sender = up_sender(net, sw, sw_layer(net, sw), c);
+                                   (unsigned long long)net->lay.info[x].id, e->target, sh);
+                        sender = up_sender(&net->lay, sw, sw_layer(&net->lay, sw), c);
                     }
                     unsigned cl;
-                    uint32_t want = hop_target(net, sender, x, &cl);
+                    uint32_t want = hop_target(&net->lay, sender, x, &cl);
                     if (cl != c)
                         BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
-                               (unsigned long long)net->info[x].id, c, cl);
+                               (unsigned long long)net->lay.info[x].id, c, cl);
                     if (want != e->target)
                         BROKEN("net: packet #%llu is listed going to 0x%x, not 0x%x",
-                               (unsigned long long)net->info[x].id, e->target, want);
-                    const Buffer *hb = &net->buffers[sh];
+                               (unsigned long long)net->lay.info[x].id, e->target, want);
+                    const Buffer *hb = &net->lay.buffers[sh];
                     if (e->holder & HOLDER_REFUSED) {
                         if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
                             hb->link != x)
                             BROKEN("net: packet #%llu was refused, but its slot does not hold it",
-                                   (unsigned long long)net->info[x].id);
+                                   (unsigned long long)net->lay.info[x].id);
                         refused_awake--;
                     } else if (hb->flags & SLOT_BLOCKED) {
                         BROKEN("net: packet #%llu is on a link whose slot another packet blocks",
-                               (unsigned long long)net->info[x].id);
+                               (unsigned long long)net->lay.info[x].id);
                     }
                     seen[x] = 1;
                     in_flight++;
@@ -1071,38 +1071,38 @@ int net_check(Net *net, char *err, size_t size)
     /* Every holder with a packet to send claims: listed once, or asleep. */
     for (size_t h = 0; h < holders; h++) {
         bool has;
-        if (h < net->nbuffers) {
-            has = net->buffers[h].count != 0;
+        if (h < net->lay.nbuffers) {
+            has = net->lay.buffers[h].count != 0;
         } else {
-            uint32_t x = net->out_slot[adapter_proc(net, (uint32_t)h)];
-            has = x != NET_NIL && net->pool[x].plane == holder_plane(net, (uint32_t)h);
+            uint32_t x = net->lay.out_slot[adapter_proc(&net->lay, (uint32_t)h)];
+            has = x != NET_NIL && net->lay.pool[x].plane == holder_plane(&net->lay, (uint32_t)h);
         }
         bool sleeps = has && claim_sleeps(net, (uint32_t)h);
         if (has != (marks[h] || sleeps) || (marks[h] && sleeps)) {
-            if (h < net->nbuffers)
+            if (h < net->lay.nbuffers)
                 net_buffer_name(net, (uint32_t)h, name, sizeof name);
             else
-                snprintf(name, sizeof name, "adapter of p%u", adapter_proc(net, (uint32_t)h));
+                snprintf(name, sizeof name, "adapter of p%u", adapter_proc(&net->lay, (uint32_t)h));
             BROKEN("net/%s: %s, but %s", name, has ? "has a packet to send" : "has nothing to send",
                    marks[h] ? "is listed as a claimant" : sleeps ? "its claim sleeps" : "is not listed");
         }
     }
-    for (uint32_t p = 0; p < net->nprocs; p++)
+    for (uint32_t p = 0; p < net->lay.nprocs; p++)
         if (net->arrivals_down[p])
             BROKEN("net/p%u: arrival bits 0x%x left set after stage c", p, net->arrivals_down[p]);
-    if (!net->cfg.full_duplex)
-        for (size_t c = 0; c < 2 * (size_t)net->nswitches; c++)
-            if (net->channels[c].temp != 0) {
+    if (!net->lay.cfg.full_duplex)
+        for (size_t c = 0; c < 2 * (size_t)net->lay.nswitches; c++)
+            if (net->lay.channels[c].temp != 0) {
                 net_link_name(net, (uint32_t)c, name, sizeof name);
                 BROKEN("net/%s: temp slot still claimed after the timestep", name);
             }
-    for (size_t i = 0; i < (size_t)net->nprocs * net->cfg.ports; i++) {
-        const Fifo *f = &net->ports[i];
+    for (size_t i = 0; i < (size_t)net->lay.nprocs * net->lay.cfg.ports; i++) {
+        const Fifo *f = &net->lay.ports[i];
         if (f->count == 0)
             continue;
         char what[80];
-        snprintf(what, sizeof what, "net/p%zu.port%zu", i / net->cfg.ports, i % net->cfg.ports);
-        if (check_fifo(net, f->head, f->tail, f->count, (uint32_t)i, PLACE_PORT, net->cfg.port_depth,
+        snprintf(what, sizeof what, "net/p%zu.port%zu", i / net->lay.cfg.ports, i % net->lay.cfg.ports);
+        if (check_fifo(net, f->head, f->tail, f->count, (uint32_t)i, PLACE_PORT, net->lay.cfg.port_depth,
                        seen, what, err, size) != 0) {
             free(seen);
             free(marks);

@@ -180,31 +180,40 @@ typedef struct NetLane {
 } NetLane;
 
 
-typedef struct Net {
+/* Where everything is: the network's shape and options, and its arrays.
+ * The network stage reads these for every packet and never changes them
+ * during a timestep (the pool's arrays move only when injection grows
+ * them), so its loops work on a copy of their own (step.c), which the
+ * compiler can keep in registers across the loops' stores. */
+typedef struct Layout {
     NetConfig cfg;
     uint32_t nprocs, half;          /* N and H = N/2 */
     uint32_t nswitches;             /* planes * k * H */
     uint32_t nbuffers;              /* 4 * nswitches: the first adapter's holder */
     uint8_t row_layer[64];          /* the layer of the switches of row s >> (k - 1) */
-    bool compact;                   /* routes are words of Net.routes (k <= 16) */
-    bool settled;                   /* the pool says where every packet is (net_settle) */
+    bool compact;                   /* routes are words of routes[] (k <= 16) */
     Packet *pool;                   /* packet storage */
     PacketInfo *info;               /* the rest of each packet, by pool index */
     uint32_t *routes;               /* each packet's route as it travels, by pool
-                                       index (net_internal.h, route_word) */
-    uint32_t pool_cap, outstanding;
-    uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
-    uint64_t next_id;               /* id of the next packet made */
-    Channel *channels;              /* --duplex half: per link */
+                                       index (route_word) */
     Buffer *buffers;                /* 4 per switch, 4S + q; then the adapters,
                                        4 * nswitches + plane * N + p */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
+    Channel *channels;              /* --duplex half: per link */
+    Fifo *ports;                    /* P per processor */
+    uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
+} Layout;
+
+struct Net {
+    Layout lay;
+    bool settled;                   /* the pool says where every packet is (net_settle) */
+    uint32_t pool_cap, outstanding;
+    uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
+    uint64_t next_id;               /* id of the next packet made */
     uint8_t *entered;               /* per buffer, with an observer: packets
                                        that entered it in this timestep's
                                        stage d (<= 4), else 0 */
-    Fifo *ports;                    /* P per processor */
-    uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
     NetLane *lane;                  /* the active lists: one lane, or one per plane (2) */
@@ -226,46 +235,40 @@ typedef struct Net {
     char *reference_error;          /* ...its first difference, or NULL */
     uint64_t timestep;              /* the timestep being run */
     bool moved;                     /* something changed place this timestep */
-} Net;
+};
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
 
-/* The rest of packet pk of the pool. */
-static inline const PacketInfo *net_info(const Net *net, const Packet *pk)
-{
-    return &net->info[pk - net->pool];
-}
-
 /* Switch (plane, layer, j). */
-static inline uint32_t sw_index(const Net *net, unsigned plane, unsigned layer, uint32_t j)
+static inline uint32_t sw_index(const Layout *lay, unsigned plane, unsigned layer, uint32_t j)
 {
-    return ((plane * net->cfg.k + layer - 1) << (net->cfg.k - 1)) + j;
+    return ((plane * lay->cfg.k + layer - 1) << (lay->cfg.k - 1)) + j;
 }
 
-static inline uint32_t sw_j(const Net *net, uint32_t s) { return s & (net->half - 1); }
+static inline uint32_t sw_j(const Layout *lay, uint32_t s) { return s & (lay->half - 1); }
 
 /* The layer (1..k) of switch s: s >> (k - 1) is its row, plane * k +
  * layer - 1, whose layer a table gives (net_new). */
-static inline unsigned sw_layer(const Net *net, uint32_t s)
+static inline unsigned sw_layer(const Layout *lay, uint32_t s)
 {
-    return net->row_layer[s >> (net->cfg.k - 1)];
+    return lay->row_layer[s >> (lay->cfg.k - 1)];
 }
 
 /* The channel of link `link` used by a packet travelling in `dir`. */
-static inline uint32_t link_channel(const Net *net, uint32_t link, unsigned dir)
+static inline uint32_t link_channel(const Layout *lay, uint32_t link, unsigned dir)
 {
-    return net->cfg.full_duplex ? 2 * link + dir : link;
+    return lay->cfg.full_duplex ? 2 * link + dir : link;
 }
 
-static inline uint32_t channel_link(const Net *net, uint32_t c)
+static inline uint32_t channel_link(const Layout *lay, uint32_t c)
 {
-    return net->cfg.full_duplex ? c >> 1 : c;
+    return lay->cfg.full_duplex ? c >> 1 : c;
 }
 
 /* The plane-`plane` link of processor p (layer 1). */
-static inline uint32_t proc_link(const Net *net, uint32_t p, unsigned plane)
+static inline uint32_t proc_link(const Layout *lay, uint32_t p, unsigned plane)
 {
-    return 2 * sw_index(net, plane, 1, topo_proc_switch(p)) + topo_proc_port(p);
+    return 2 * sw_index(lay, plane, 1, topo_proc_switch(p)) + topo_proc_port(p);
 }
 
 /* The link above up port b of switch s at layer l < k: link 2S' + x, where
@@ -273,26 +276,26 @@ static inline uint32_t proc_link(const Net *net, uint32_t p, unsigned plane)
  * The topology's functions read and replace bit l - 1 of j = s mod H, which
  * is bit l - 1 of s itself (l - 1 < k - 1), so they are given s: the bits
  * above j (plane and layer) pass through, and + H is the layer above. */
-static inline uint32_t up_link(const Net *net, uint32_t s, unsigned l, unsigned b)
+static inline uint32_t up_link(const Layout *lay, uint32_t s, unsigned l, unsigned b)
 {
-    uint32_t upper = topo_up_switch(l, s, b) + net->half;
+    uint32_t upper = topo_up_switch(l, s, b) + lay->half;
     return 2 * upper + topo_up_arrival_port(l, s);
 }
 
 /* The link attached to port q (0 d0, 1 d1, 2 u0, 3 u1) of switch s at layer l. */
-static inline uint32_t port_link(const Net *net, uint32_t s, unsigned l, unsigned q)
+static inline uint32_t port_link(const Layout *lay, uint32_t s, unsigned l, unsigned q)
 {
-    return q < 2 ? 2 * s + q : up_link(net, s, l, q - 2);
+    return q < 2 ? 2 * s + q : up_link(lay, s, l, q - 2);
 }
 
 /* Where a packet going down link 2S + x (link layer l > 1) arrives: the
  * switch below and its up port (2 + b). As in up_link, bit l - 2 of j is
  * that of S, and - H is the layer below. */
-static inline uint32_t down_target(const Net *net, uint32_t link, unsigned l, unsigned *q)
+static inline uint32_t down_target(const Layout *lay, uint32_t link, unsigned l, unsigned *q)
 {
     uint32_t s = link >> 1;
     *q = 2 + topo_down_arrival_port(l, s);
-    return topo_down_switch(l, s, link & 1) - net->half;
+    return topo_down_switch(l, s, link & 1) - lay->half;
 }
 
 /* ---- holders ------------------------------------------------------------------
@@ -328,43 +331,43 @@ enum {
 /* In OnLink.holder: the packet is in its slot, refused before. */
 #define HOLDER_REFUSED 0x80000000u
 
-static inline bool is_adapter(const Net *net, uint32_t h) { return h >= net->nbuffers; }
+static inline bool is_adapter(const Layout *lay, uint32_t h) { return h >= lay->nbuffers; }
 
 /* The adapter of processor p in a plane, and back. */
-static inline uint32_t adapter_holder(const Net *net, unsigned plane, uint32_t p)
+static inline uint32_t adapter_holder(const Layout *lay, unsigned plane, uint32_t p)
 {
-    return net->nbuffers + (plane << net->cfg.k) + p;
+    return lay->nbuffers + (plane << lay->cfg.k) + p;
 }
 
-static inline uint32_t adapter_proc(const Net *net, uint32_t h)
+static inline uint32_t adapter_proc(const Layout *lay, uint32_t h)
 {
-    return (h - net->nbuffers) & (net->nprocs - 1);
+    return (h - lay->nbuffers) & (lay->nprocs - 1);
 }
 
-static inline unsigned holder_plane(const Net *net, uint32_t h)
+static inline unsigned holder_plane(const Layout *lay, uint32_t h)
 {
-    if (is_adapter(net, h))
-        return (h - net->nbuffers) >> net->cfg.k;
-    return (h >> 2 >> (net->cfg.k - 1)) >= net->cfg.k;
+    if (is_adapter(lay, h))
+        return (h - lay->nbuffers) >> lay->cfg.k;
+    return (h >> 2 >> (lay->cfg.k - 1)) >= lay->cfg.k;
 }
 
 /* Where a packet that holder h sends will be heading on the link, as one
  * number: (4S + q) << 1 when it will enter port q of switch S, (p << 2 |
  * plane << 1 | 1) when it comes down the last link of its plane to
  * processor p. With the layer of that link, and its direction. */
-HOT uint32_t claim_heading(const Net *net, uint32_t h, unsigned *layer, unsigned *dir)
+HOT uint32_t claim_heading(const Layout *lay, uint32_t h, unsigned *layer, unsigned *dir)
 {
-    if (is_adapter(net, h)) {
-        uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
-        uint32_t s = sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
+    if (is_adapter(lay, h)) {
+        uint32_t a = h - lay->nbuffers, p = a & (lay->nprocs - 1);
+        uint32_t s = sw_index(lay, a >> lay->cfg.k, 1, topo_proc_switch(p));
         *layer = 1;
         *dir = DIR_UP;
         return (4 * s + topo_proc_port(p)) << 1;
     }
     uint32_t s = h >> 2;
-    unsigned q = h & 3, l = sw_layer(net, s);
+    unsigned q = h & 3, l = sw_layer(lay, s);
     if (q >= 2) {                   /* up, into a down port of the switch above */
-        uint32_t link = up_link(net, s, l, q - 2);
+        uint32_t link = up_link(lay, s, l, q - 2);
         *layer = l + 1;
         *dir = DIR_UP;
         return (4 * (link >> 1) + (link & 1)) << 1;
@@ -372,54 +375,54 @@ HOT uint32_t claim_heading(const Net *net, uint32_t h, unsigned *layer, unsigned
     *layer = l;
     *dir = DIR_DOWN;
     if (l == 1) {
-        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
-        return topo_down_proc(sw_j(net, s), q) << 2 | plane << 1 | 1;
+        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
+        return topo_down_proc(sw_j(lay, s), q) << 2 | plane << 1 | 1;
     }
     unsigned arrival;
-    uint32_t below = down_target(net, 2 * s + q, l, &arrival);
+    uint32_t below = down_target(lay, 2 * s + q, l, &arrival);
     return (4 * below + arrival) << 1;
 }
 
 /* The link (2S + x) that holder h sends into, given its claim_heading. */
-static inline uint32_t claim_link(const Net *net, uint32_t h, uint32_t heading, unsigned dir)
+static inline uint32_t claim_link(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
 {
     if (dir == DIR_UP)
         return (heading >> 3) << 1 | ((heading >> 1) & 1);
-    (void)net;
+    (void)lay;
     return 2 * (h >> 2) + (h & 3);
 }
 
 /* The holder of the slot of the channel that h sends into. */
-static inline uint32_t slot_holder(const Net *net, uint32_t h, uint32_t heading, unsigned dir)
+static inline uint32_t slot_holder(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
 {
-    if (net->cfg.full_duplex || dir == DIR_DOWN)
+    if (lay->cfg.full_duplex || dir == DIR_DOWN)
         return h;
     return heading >> 1;            /* 4S + x: the down port x of the switch above */
 }
 
 /* The holder that sends up into link 2S + x, S at layer l: the adapter of
  * processor 2j + x at layer 1, else an up port of the switch below. */
-static inline uint32_t up_sender(const Net *net, uint32_t s, unsigned l, unsigned x)
+static inline uint32_t up_sender(const Layout *lay, uint32_t s, unsigned l, unsigned x)
 {
     if (l == 1) {
-        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
-        return adapter_holder(net, plane, topo_down_proc(sw_j(net, s), x));
+        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
+        return adapter_holder(lay, plane, topo_down_proc(sw_j(lay, s), x));
     }
     unsigned q;
-    uint32_t below = down_target(net, 2 * s + x, l, &q);
+    uint32_t below = down_target(lay, 2 * s + x, l, &q);
     return 4 * below + q;
 }
 
 /* The holder of the slot of the channel that arrives on port a of switch s
  * (at layer l): from below (a = 0, 1) the link 2s + a going up, from above
  * (a = 2, 3) the link above up port a - 2 going down. */
-static inline uint32_t arrival_holder(const Net *net, uint32_t s, unsigned l, unsigned a)
+static inline uint32_t arrival_holder(const Layout *lay, uint32_t s, unsigned l, unsigned a)
 {
     if (a >= 2) {
-        uint32_t link = up_link(net, s, l, a - 2);
+        uint32_t link = up_link(lay, s, l, a - 2);
         return 4 * (link >> 1) + (link & 1);
     }
-    return net->cfg.full_duplex ? up_sender(net, s, l, a) : 4 * s + a;
+    return lay->cfg.full_duplex ? up_sender(lay, s, l, a) : 4 * s + a;
 }
 
 /* What a buffer's place holds: a place word, the packet's pool index
@@ -435,26 +438,26 @@ static inline unsigned place_port(uint32_t word) { return word & 3; }
 
 
 /* The places of buffer b (its Buffer buf): on its own line, or its ring. */
-static inline uint32_t *places_of(const Net *net, Buffer *buf, uint32_t b)
+static inline uint32_t *places_of(const Layout *lay, Buffer *buf, uint32_t b)
 {
-    return net->rings == NULL ? buf->place : net->rings[b];
+    return lay->rings == NULL ? buf->place : lay->rings[b];
 }
 
 /* How many places its ring has now: B, or for deeper buffers what it has
  * grown to. */
-static inline unsigned ring_capacity(const Net *net, const Buffer *buf)
+static inline unsigned ring_capacity(const Layout *lay, const Buffer *buf)
 {
-    if (net->rings == NULL)
-        return net->cfg.buffer;
+    if (lay->rings == NULL)
+        return lay->cfg.buffer;
     unsigned cap = 8u << buf->ring.size;
-    return cap < net->cfg.buffer ? cap : net->cfg.buffer;
+    return cap < lay->cfg.buffer ? cap : lay->cfg.buffer;
 }
 
 /* The place word of buffer b's head (b holds a packet): the first of its own
  * places, or its ring's head. */
-static inline uint32_t head_word(const Net *net, const Buffer *buf, uint32_t b)
+static inline uint32_t head_word(const Layout *lay, const Buffer *buf, uint32_t b)
 {
-    return net->rings == NULL ? buf->place[0] : net->rings[b][buf->ring.head];
+    return lay->rings == NULL ? buf->place[0] : lay->rings[b][buf->ring.head];
 }
 
 /* ---- routes ------------------------------------------------------------------------ */
@@ -465,21 +468,21 @@ static inline uint32_t head_word(const Net *net, const Buffer *buf, uint32_t b)
  * in the high half. 16 routes share a cache line, where their packets'
  * records would take 8 lines: what a hop reads of its packet is this word.
  * Larger networks read the route from the pool. */
-static inline uint32_t route_word(const Net *net, const Packet *pk)
+static inline uint32_t route_word(const Layout *lay, const Packet *pk)
 {
-    if (!net->compact)
+    if (!lay->compact)
         return 0;
     return (pk->routing | 1u << (pk->count - 1)) | pk->addressing << 16;
 }
 
-HOT void packet_route(const Net *net, uint32_t x, uint32_t *up, uint32_t *down)
+HOT void packet_route(const Layout *lay, uint32_t x, uint32_t *up, uint32_t *down)
 {
-    if (net->compact) {
-        uint32_t w = net->routes[x];
+    if (lay->compact) {
+        uint32_t w = lay->routes[x];
         *up = w & 0xffff;
         *down = w >> 16;
     } else {
-        const Packet *pk = &net->pool[x];
+        const Packet *pk = &lay->pool[x];
         *up = pk->routing | 1u << (pk->count - 1);
         *down = pk->addressing;
     }
@@ -496,11 +499,11 @@ HOT unsigned route_out(uint32_t up, uint32_t down, unsigned l, bool going_up)
 
 /* The output port that packet x, in buffer b, will take in the switch that
  * b's link leads to (0 when the link goes down to a processor). */
-HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
+HOT unsigned next_port(const Layout *lay, uint32_t b, uint32_t x)
 {
     uint32_t up, down;
-    packet_route(net, x, &up, &down);
-    unsigned l = sw_layer(net, b >> 2);
+    packet_route(lay, x, &up, &down);
+    unsigned l = sw_layer(lay, b >> 2);
     if ((b & 3) >= 2) {             /* up, into the switch of layer l + 1 */
         bool turns = (up >> (l + 1)) == 0;
         return turns ? (down >> l) & 1 : 2 + ((up >> l) & 1);
@@ -518,41 +521,41 @@ HOT unsigned next_port(const Net *net, uint32_t b, uint32_t x)
  * is claim_heading's walk written out for the hot path (built on
  * claim_heading it costs 4% more host instructions in the stage); test_net
  * checks that the two agree for every holder. */
-HOT uint32_t hop_switch(const Net *net, uint32_t h, unsigned *class)
+HOT uint32_t hop_switch(const Layout *lay, uint32_t h, unsigned *class)
 {
-    if (is_adapter(net, h)) {
-        uint32_t a = h - net->nbuffers, p = a & (net->nprocs - 1);
+    if (is_adapter(lay, h)) {
+        uint32_t a = h - lay->nbuffers, p = a & (lay->nprocs - 1);
         *class = topo_proc_port(p);
-        return 4 * sw_index(net, a >> net->cfg.k, 1, topo_proc_switch(p));
+        return 4 * sw_index(lay, a >> lay->cfg.k, 1, topo_proc_switch(p));
     }
     uint32_t s = h >> 2;
-    unsigned q = h & 3, l = sw_layer(net, s);
+    unsigned q = h & 3, l = sw_layer(lay, s);
     if (q >= 2) {                   /* up, into a down port of the switch above */
         *class = topo_up_arrival_port(l, s);
-        return 4 * (topo_up_switch(l, s, q - 2) + net->half);
+        return 4 * (topo_up_switch(l, s, q - 2) + lay->half);
     }
     if (l == 1) {                   /* down the last link */
-        uint32_t plane = (s >> (net->cfg.k - 1)) >= net->cfg.k;
+        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
         *class = ARRIVE_DELIVERY;
-        return topo_down_proc(sw_j(net, s), q) << 1 | plane;
+        return topo_down_proc(sw_j(lay, s), q) << 1 | plane;
     }
     *class = 2 + topo_down_arrival_port(l, s);
-    return 4 * (topo_down_switch(l, s, q) - net->half);
+    return 4 * (topo_down_switch(l, s, q) - lay->half);
 }
 
 /* The layer of the lists (net.h, NetLane) that holder h is listed in as a
  * claimant: its switch's, or for an adapter 1. */
-static inline unsigned holder_list_layer(const Net *net, uint32_t h)
+static inline unsigned holder_list_layer(const Layout *lay, uint32_t h)
 {
-    return is_adapter(net, h) ? 1 : sw_layer(net, h >> 2);
+    return is_adapter(lay, h) ? 1 : sw_layer(lay, h >> 2);
 }
 
 /* ...and that a packet on a link, of arrival class c going to `target`
  * (hop_target), is listed in: the layer of the switch it arrives at, or
  * for a delivery 1. */
-static inline unsigned link_list_layer(const Net *net, unsigned c, uint32_t target)
+static inline unsigned link_list_layer(const Layout *lay, unsigned c, uint32_t target)
 {
-    return c == ARRIVE_DELIVERY ? 1 : sw_layer(net, target >> 2);
+    return c == ARRIVE_DELIVERY ? 1 : sw_layer(lay, target >> 2);
 }
 
 /* A buffer's hop word (Buffer.hop), in networks whose routes are words (k
@@ -568,11 +571,11 @@ static inline unsigned link_list_layer(const Net *net, unsigned c, uint32_t targ
  * when the network is made, so that an idle network touches no buffer.) */
 _Static_assert(LIST_LAYERS == 32, "a hop word keeps a list's layer in five bits");
 
-HOT uint32_t hop_word(const Net *net, uint32_t b)
+HOT uint32_t hop_word(const Layout *lay, uint32_t b)
 {
     unsigned class;
-    uint32_t base = hop_switch(net, b, &class);
-    return base << 8 | class << 5 | link_list_layer(net, class, base);   /* (4S < 2^22) */
+    uint32_t base = hop_switch(lay, b, &class);
+    return base << 8 | class << 5 | link_list_layer(lay, class, base);   /* (4S < 2^22) */
 }
 
 static inline uint32_t hop_word_base(uint32_t w) { return w >> 8; }
@@ -586,15 +589,15 @@ static inline unsigned hop_word_list(uint32_t w) { return w & 0xff; }
  * p; with its arrival class. Stage e adds to hop_switch the port kept in
  * the place word of a buffer's head, or for an adapter's packet the first
  * port of its route. */
-HOT uint32_t hop_target(const Net *net, uint32_t h, uint32_t x, unsigned *class)
+HOT uint32_t hop_target(const Layout *lay, uint32_t h, uint32_t x, unsigned *class)
 {
-    uint32_t base = hop_switch(net, h, class);
-    if (is_adapter(net, h)) {
+    uint32_t base = hop_switch(lay, h, class);
+    if (is_adapter(lay, h)) {
         uint32_t up, down;
-        packet_route(net, x, &up, &down);
+        packet_route(lay, x, &up, &down);
         return base + route_out(up, down, 1, true);
     }
-    return base + next_port(net, h, x);
+    return base + next_port(lay, h, x);
 }
 
 /* The links a packet has crossed: in a buffer of switch layer l, or on a
@@ -612,12 +615,12 @@ static inline unsigned links_on_link(unsigned l, unsigned dir, unsigned c)
 /* The link (2S + x) whose slot holder sh holds, for a packet on it going
  * `dir`: with --duplex full the channel holder sh sends into, with --duplex
  * half the link below down port x of S = sh >> 2. */
-static inline uint32_t slot_link(const Net *net, uint32_t sh, unsigned dir)
+static inline uint32_t slot_link(const Layout *lay, uint32_t sh, unsigned dir)
 {
-    if (dir == DIR_UP && net->cfg.full_duplex) {
+    if (dir == DIR_UP && lay->cfg.full_duplex) {
         unsigned layer, d;
-        uint32_t heading = claim_heading(net, sh, &layer, &d);
-        return claim_link(net, sh, heading, d);
+        uint32_t heading = claim_heading(lay, sh, &layer, &d);
+        return claim_link(lay, sh, heading, d);
     }
     return 2 * (sh >> 2) + (sh & 3);
 }
@@ -627,10 +630,10 @@ static inline uint32_t slot_link(const Net *net, uint32_t sh, unsigned dir)
 static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned dir,
                                   PacketSleep asleep)
 {
-    Packet *pk = &net->pool[x];
-    unsigned l = sw_layer(net, link >> 1);
+    Packet *pk = &net->lay.pool[x];
+    unsigned l = sw_layer(&net->lay, link >> 1);
     pk->place = PLACE_LINK;
-    pk->at = link_channel(net, link, dir);
+    pk->at = link_channel(&net->lay, link, dir);
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
     pk->links = (uint8_t)links_on_link(l, dir, pk->count);
@@ -641,8 +644,8 @@ static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned 
 static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t next,
                                     PacketSleep asleep)
 {
-    Packet *pk = &net->pool[x];
-    unsigned l = sw_layer(net, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    Packet *pk = &net->lay.pool[x];
+    unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     pk->place = PLACE_BUFFER;
     pk->at = b;
     pk->next = next;
@@ -654,7 +657,7 @@ static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t n
 
 /* The link and direction of an awake packet on a link: listed in class c
  * with its target and slot holder (net.h, OnLink). */
-static inline uint32_t listed_link(const Net *net, unsigned c, uint32_t target, uint32_t sh,
+static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t target, uint32_t sh,
                                    unsigned *dir)
 {
     if (c < 2) {
@@ -662,13 +665,13 @@ static inline uint32_t listed_link(const Net *net, unsigned c, uint32_t target, 
         return 2 * (target >> 2) + c;
     }
     *dir = DIR_DOWN;
-    return slot_link(net, sh & ~HOLDER_REFUSED, DIR_DOWN);
+    return slot_link(lay, sh & ~HOLDER_REFUSED, DIR_DOWN);
 }
 
 /* The lane that handles holder h's packets: its plane's, or the only one. */
 static inline unsigned lane_index(const Net *net, uint32_t h)
 {
-    return net->nlanes > 1 ? holder_plane(net, h) : 0;
+    return net->nlanes > 1 ? holder_plane(&net->lay, h) : 0;
 }
 
 /* Writes into the pool where each packet in flight is (Packet: place, at,
@@ -683,7 +686,7 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk);
 /* The packet `i` places behind the head of buffer b (0: the head), or
  * NET_NIL beyond its count; the packet on channel c, or NET_NIL (it
  * settles the network). */
-uint32_t buffer_packet_at(const Net *net, uint32_t b, uint32_t i);
+uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i);
 uint32_t link_packet_at(Net *net, uint32_t c);
 
 /* Stage 4 of timestep t in the reference stage, and the comparison of its
@@ -694,7 +697,7 @@ void net_step_reference(Net *net, uint64_t t);
 void net_list_reserve(IndexList *l, size_t n);
 void net_links_reserve(OnLinkList *l, size_t n);
 
-/* Wakes the packets asleep on input port `port` (an index into net->ports:
+/* Wakes the packets asleep on input port `port` (an index into net->lay.ports:
  * processor * ports + port) after an IN read it (step.c). */
 void net_wake_port(Net *net, uint32_t port);
 

@@ -155,7 +155,7 @@ typedef struct Appends {
 
 static void appends_open(Appends *a, const Net *net, NetLane *ln)
 {
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         a->claimer[l] = ln->next_claimers[l].items + ln->next_claimers[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             a->on_link[c * LIST_LAYERS + l] =
@@ -166,7 +166,7 @@ static void appends_open(Appends *a, const Net *net, NetLane *ln)
 
 static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 {
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         ln->next_claimers[l].n = (size_t)(a->claimer[l] - ln->next_claimers[l].items);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             ln->next_on_links[c][l].n =
@@ -202,16 +202,16 @@ static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Buffer *hb, uin
 {
     unsigned layer, dir, n = 0;
     if (hb->flags & CLAIM_ASLEEP) {
-        claim_heading(net, sh, &layer, &dir);
+        claim_heading(&net->lay, sh, &layer, &dir);
         st->asleep_link[dir][layer]--;
         st->asleep--;
         woken[n++] = sh;
     }
     if (hb->flags & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
-        layer = sw_layer(net, sh >> 2);
+        layer = sw_layer(&net->lay, sh >> 2);
         st->asleep_link[DIR_UP][layer]--;
         st->asleep--;
-        woken[n++] = up_sender(net, sh >> 2, layer, sh & 3);
+        woken[n++] = up_sender(&net->lay, sh >> 2, layer, sh & 3);
     }
     hb->flags &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
     return n;
@@ -222,20 +222,20 @@ static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Buffer *hb, uin
  * the claimants asleep on their links in its stage e. */
 static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
 {
-    Buffer *buf = &net->buffers[b];
+    Buffer *buf = &net->lay.buffers[b];
     uint32_t s = b >> 2;
-    unsigned l = sw_layer(net, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    unsigned l = sw_layer(&net->lay, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     for (unsigned a = 0; a < 4; a++) {
         if (!((buf->sleepers >> a) & 1))
             continue;
-        uint32_t sh = arrival_holder(net, s, l, a), woken[2];
-        Buffer *hb = &net->buffers[sh];
+        uint32_t sh = arrival_holder(&net->lay, s, l, a), woken[2];
+        Buffer *hb = &net->lay.buffers[sh];
         hb->flags &= (uint8_t)~SLOT_ASLEEP;
         ln->counts->asleep_buffer[dir][l]--;
         ln->counts->asleep--;
         *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->link, b, sh | HOLDER_REFUSED };
         for (unsigned i = 0, n = wake_claims(net, ln->counts, sh, hb, woken); i < n; i++)
-            *out->claimer[holder_list_layer(net, woken[i])]++ = woken[i];
+            *out->claimer[holder_list_layer(&net->lay, woken[i])]++ = woken[i];
     }
     buf->sleepers = 0;
 }
@@ -244,25 +244,25 @@ void net_wake_port(Net *net, uint32_t port)
 {
     /* Stage 1 of this timestep: they try again in this timestep's stage c,
      * and their claimants in its stage e. */
-    Fifo *f = &net->ports[port];
-    uint32_t p = port / net->cfg.ports;
+    Fifo *f = &net->lay.ports[port];
+    uint32_t p = port / net->lay.cfg.ports;
     net->settled = false;
     for (uint32_t x = f->sleepers, next; x != NET_NIL; x = next) {
-        next = net->info[x].wait_next;
-        uint32_t sh = net->info[x].holder;
-        Buffer *hb = &net->buffers[sh];
-        unsigned plane = holder_plane(net, sh);
+        next = net->lay.info[x].wait_next;
+        uint32_t sh = net->lay.info[x].holder;
+        Buffer *hb = &net->lay.buffers[sh];
+        unsigned plane = holder_plane(&net->lay, sh);
         NetLane *ln = &net->lane[lane_index(net, sh)];
         hb->flags &= (uint8_t)~SLOT_ASLEEP;
         net->counts.asleep_port--;
         net->counts.asleep--;
-        net->pool[x].asleep = AWAKE;
+        net->lay.pool[x].asleep = AWAKE;
         OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
         links_push(l, hb->link, p << 1 | plane, sh | HOLDER_REFUSED);
         uint32_t woken[2];
         for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
-            IndexList *claims = &ln->claimers[holder_list_layer(net, woken[i])];
+            IndexList *claims = &ln->claimers[holder_list_layer(&net->lay, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);
         }
@@ -278,7 +278,7 @@ static void count_sleepers(Net *net)
     if (c->asleep == 0)
         return;
     for (int d = 0; d < 2; d++)
-        for (unsigned l = 1; l <= net->cfg.k; l++) {
+        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
             st->link_collisions[d][l] += c->asleep_link[d][l];
             st->link_total += c->asleep_link[d][l];
             st->buffer_collisions[d][l] += c->asleep_buffer[d][l];
@@ -302,23 +302,23 @@ static void emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
 
 /* The packet that holder h would send: its adapter's output slot, or its
  * buffer's head. */
-static uint32_t claimant_packet(const Net *net, uint32_t h)
+static uint32_t claimant_packet(const Layout *lay, uint32_t h)
 {
-    if (is_adapter(net, h))
-        return net->out_slot[adapter_proc(net, h)];
-    Buffer *buf = &net->buffers[h];
-    return place_packet(head_word(net, buf, h));
+    if (is_adapter(lay, h))
+        return lay->out_slot[adapter_proc(lay, h)];
+    Buffer *buf = &lay->buffers[h];
+    return place_packet(head_word(lay, buf, h));
 }
 
 /* For an observer: records where claimant h's packet is, for its events,
  * and returns it. */
 static uint32_t settle_claimant(Net *net, uint32_t h)
 {
-    uint32_t x = claimant_packet(net, h);
-    if (is_adapter(net, h)) {
-        net->pool[x].place = PLACE_SLOT;
-        net->pool[x].at = adapter_proc(net, h);
-        net->pool[x].dir = DIR_UP;
+    uint32_t x = claimant_packet(&net->lay, h);
+    if (is_adapter(&net->lay, h)) {
+        net->lay.pool[x].place = PLACE_SLOT;
+        net->lay.pool[x].at = adapter_proc(&net->lay, h);
+        net->lay.pool[x].dir = DIR_UP;
     } else {
         settle_in_buffer(net, x, h, NET_NIL, AWAKE);
     }
@@ -334,7 +334,7 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
     ln->counts->stats.link_collisions[dir][layer]++;
     ln->counts->stats.link_total++;
     if (net->event)
-        emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(net, link, dir),
+        emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(&net->lay, link, dir),
              PLACE_LINK, layer, 0);
 }
 
@@ -343,13 +343,13 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
  * full every channel has one sender, so there is nothing to decide. */
 static void stage_claims(Net *net, NetLane *ln)
 {
-    for (unsigned l = 1; l <= net->cfg.k; l++)
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++)
         for (size_t i = 0; i < ln->claimers[l].n; i++) {
             uint32_t h = ln->claimers[l].items[i], loser;
             unsigned layer, dir;
-            uint32_t heading = claim_heading(net, h, &layer, &dir);
-            uint32_t link = claim_link(net, h, heading, dir);
-            Channel *ch = &net->channels[link];
+            uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+            uint32_t link = claim_link(&net->lay, h, heading, dir);
+            Channel *ch = &net->lay.channels[link];
             if (ch->temp == 0) {
                 ch->temp = h + 1;
                 continue;
@@ -364,7 +364,7 @@ static void stage_claims(Net *net, NetLane *ln)
                 loser = h;
                 claim_failed(net, ln, h, dir, layer, link);
             }
-            list_push(&ln->next_claimers[holder_list_layer(net, loser)], loser);
+            list_push(&ln->next_claimers[holder_list_layer(&net->lay, loser)], loser);
         }
 }
 
@@ -372,9 +372,9 @@ static void stage_claims(Net *net, NetLane *ln)
 
 /* A packet on a link (entry e) was refused: it is written into its slot,
  * which is blocked until it leaves. */
-HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
+HOT Buffer *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
-    Buffer *hb = &net->buffers[e->holder & ~HOLDER_REFUSED];
+    Buffer *hb = &lay->buffers[e->holder & ~HOLDER_REFUSED];
     hb->link = e->packet;
     hb->flags = (uint8_t)((hb->flags & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
     return hb;
@@ -382,10 +382,10 @@ HOT Buffer *refuse(const Net *net, const OnLink *e, bool going_up)
 
 /* A packet on a link (entry e) gets off it: its slot, if it was refused
  * there, is free again. */
-HOT void leave_link(const Net *net, const OnLink *e)
+HOT void leave_link(const Layout *lay, const OnLink *e)
 {
     if (e->holder & HOLDER_REFUSED)
-        net->buffers[e->holder & ~HOLDER_REFUSED].flags &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
+        lay->buffers[e->holder & ~HOLDER_REFUSED].flags &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
 }
 
 /* For an observer: records that the packet of entry e, of class c, is on
@@ -393,7 +393,7 @@ HOT void leave_link(const Net *net, const OnLink *e)
 static void settle_listed(Net *net, const OnLink *e, unsigned c)
 {
     unsigned dir;
-    uint32_t link = listed_link(net, c, e->target, e->holder, &dir);
+    uint32_t link = listed_link(&net->lay, c, e->target, e->holder, &dir);
     settle_on_link(net, e->packet, link, dir, AWAKE);
 }
 
@@ -424,22 +424,22 @@ static void record_latency(NetStats *st, uint64_t latency)
 static void deliver(Net *net, const OnLink *e)
 {
     uint32_t x = e->packet, p = e->target >> 1;
-    Packet *pk = &net->pool[x];
-    uint32_t slot = p * net->cfg.ports + pk->port;
-    Fifo *port = &net->ports[slot];
-    if (port->count >= net->cfg.port_depth) {
+    Packet *pk = &net->lay.pool[x];
+    uint32_t slot = p * net->lay.cfg.ports + pk->port;
+    Fifo *port = &net->lay.ports[slot];
+    if (port->count >= net->lay.cfg.port_depth) {
         net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);
             emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
         }
-        Buffer *hb = refuse(net, e, false);
+        Buffer *hb = refuse(&net->lay, e, false);
         uint32_t sh = e->holder & ~HOLDER_REFUSED;
         if (may_sleep(net)) {
             hb->flags |= SLOT_ASLEEP;
-            net->info[x].holder = sh;
+            net->lay.info[x].holder = sh;
             pk->asleep = ASLEEP_PORT;
-            net->info[x].wait_next = port->sleepers;
+            net->lay.info[x].wait_next = port->sleepers;
             port->sleepers = x;
             net->counts.asleep_port++;
             net->counts.asleep++;
@@ -450,7 +450,7 @@ static void deliver(Net *net, const OnLink *e)
         }
         return;
     }
-    leave_link(net, e);
+    leave_link(&net->lay, e);
     pk->place = PLACE_PORT;
     pk->at = slot;
     pk->dir = DIR_DOWN;
@@ -461,12 +461,12 @@ static void deliver(Net *net, const OnLink *e)
     if (port->count++ == 0)
         port->head = x;
     else
-        net->pool[port->tail].next = x;
+        net->lay.pool[port->tail].next = x;
     port->tail = x;
     net->in_flight--;
     list_push(&net->woken, p);
     net->counts.stats.delivered++;
-    record_latency(&net->counts.stats, net->timestep - net->info[x].created);
+    record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
     net->moved = true;
     emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
@@ -491,7 +491,7 @@ static void stage_deliveries(Net *net)
         for (size_t j = 0; j < l->n; j++) {
             uint32_t p = l->items[j].target >> 1, plane = l->items[j].target & 1;
             if (net->arrivals_down[p])    /* the second of a pair */
-                PREFETCH(&net->info[l->items[j].packet]);
+                PREFETCH(&net->lay.info[l->items[j].packet]);
             net->arrivals_down[p] |= (uint8_t)(1u << plane);
             net->arriving[2 * p + plane] = (uint32_t)j;
         }
@@ -501,13 +501,13 @@ static void stage_deliveries(Net *net)
         for (size_t j = 0; j < l->n; j++) {
             if (j + 2 * AHEAD < l->n) {   /* its record (its port) and age */
                 uint32_t x = l->items[j + 2 * AHEAD].packet;
-                PREFETCH(&net->pool[x]);
-                PREFETCH(&net->info[x]);
+                PREFETCH(&net->lay.pool[x]);
+                PREFETCH(&net->lay.info[x]);
             }
             if (j + AHEAD < l->n) {       /* ...and then the port it enters */
                 const OnLink *ahead = &l->items[j + AHEAD];
                 uint32_t p = ahead->target >> 1;
-                PREFETCH(&net->ports[p * net->cfg.ports + net->pool[ahead->packet].port]);
+                PREFETCH(&net->lay.ports[p * net->lay.cfg.ports + net->lay.pool[ahead->packet].port]);
             }
             const OnLink *e = &l->items[j];
             uint32_t p = e->target >> 1, plane = e->target & 1;
@@ -516,7 +516,7 @@ static void stage_deliveries(Net *net)
             net->arrivals_down[p] &= (uint8_t)~(1u << plane);
             if (net->arrivals_down[p]) {
                 const OnLink *other = &deliveries_of(net, 1 - plane)->items[net->arriving[2 * p + 1 - plane]];
-                if (net->info[other->packet].id < net->info[e->packet].id) {
+                if (net->lay.info[other->packet].id < net->lay.info[e->packet].id) {
                     net->arrivals_down[p] = 0;
                     deliver(net, other);
                 }
@@ -531,11 +531,11 @@ static void stage_deliveries(Net *net)
  * its head on. */
 static void grow_ring(Net *net, Buffer *buf, uint32_t b)
 {
-    uint32_t *old = net->rings[b];
-    unsigned cap = old ? ring_capacity(net, buf) : 0;
+    uint32_t *old = net->lay.rings[b];
+    unsigned cap = old ? ring_capacity(&net->lay, buf) : 0;
     if (old)
         buf->ring.size++;
-    unsigned grown = ring_capacity(net, buf);
+    unsigned grown = ring_capacity(&net->lay, buf);
     uint32_t *ring = malloc(grown * sizeof *ring);
     if (!ring)
         abort();        /* room for packets in flight: cannot fail in practice */
@@ -544,59 +544,23 @@ static void grow_ring(Net *net, Buffer *buf, uint32_t b)
         ring[i] = old[at >= cap ? at - cap : at];
     }
     free(old);
-    net->rings[b] = ring;
+    net->lay.rings[b] = ring;
     buf->ring.head = 0;
 }
 
-/* Which copy of the stage loops runs (shape_of). */
-typedef enum Shape { SHAPE_ANY, SHAPE_FULL, SHAPE_HALF } Shape;
+/* Which copy of the sweep (sweep_layers) runs. The common networks --
+ * buffers of at most INLINE_PLACES places, routes in words, no adaptive
+ * routing -- in full or half duplex, get their own, in which those options
+ * are constants, so that the compiler drops what tests them for every
+ * packet; any other network runs the copy that tests them. */
+typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF } Variant;
 
-/* The loops of stages d and e read, for every packet, fields of the network
- * that do not change during a timestep: its shape, its options and where
- * its arrays are. Read through `net`, the compiler would have to read them
- * again after every store the loop makes, since the store might change
- * them; so each loop takes a copy of those fields, `fixed`, that nothing
- * stores into, and passes it (as `c`) to what it calls for the reading,
- * and `net` for the rest. What a loop changes is in the arrays both point
- * to, or in `net`. (About 7% fewer host instructions in the stage.) Only
- * those fields are copied: the rest of the network (the other lane's
- * lists above all) may be changing on another thread. */
-HOT void copy_fixed(Net *fixed, const Net *net, Shape shape)
+static Variant variant_of(const Net *net)
 {
-    memset(fixed, 0, sizeof *fixed);
-    fixed->cfg = net->cfg;
-    fixed->nprocs = net->nprocs;
-    fixed->half = net->half;
-    fixed->nswitches = net->nswitches;
-    fixed->nbuffers = net->nbuffers;
-    memcpy(fixed->row_layer, net->row_layer, sizeof fixed->row_layer);
-    fixed->compact = net->compact;
-    fixed->pool = net->pool;
-    fixed->info = net->info;
-    fixed->routes = net->routes;
-    fixed->buffers = net->buffers;
-    fixed->rings = net->rings;
-    fixed->channels = net->channels;
-    fixed->ports = net->ports;
-    fixed->out_slot = net->out_slot;
-    if (shape != SHAPE_ANY) {
-        fixed->cfg.full_duplex = shape == SHAPE_FULL;
-        fixed->cfg.adaptive = false;
-        fixed->compact = true;
-        fixed->rings = NULL;
-    }
-}
-
-/* The shape of the network, for the stage loops' copies: the common ones,
- * with buffers of at most INLINE_PLACES places, routes in words and no
- * adaptive routing, in full or half duplex, are given those options as
- * constants (copy_fixed), so that the compiler drops what tests them for
- * every packet (10-18% fewer host instructions in the stage). */
-static Shape shape_of(const Net *net)
-{
-    if (net->rings != NULL || !net->compact || net->cfg.adaptive)
-        return SHAPE_ANY;
-    return net->cfg.full_duplex ? SHAPE_FULL : SHAPE_HALF;
+    const Layout *lay = &net->lay;
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
+        return ANY_NETWORK;
+    return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
 
 /* Stage d for the packet of entry e on a link, arriving on port q of the
@@ -607,33 +571,33 @@ static Shape shape_of(const Net *net)
  * entered (forward_run counts those that did not, which are rarer than
  * those that did, instead of what every packet would otherwise write to
  * the lane). */
-HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
+HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                             uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
                             unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
     bool choice = false;
-    if (c->cfg.adaptive && (b & 3) >= 2) {
+    if (lay->cfg.adaptive && (b & 3) >= 2) {
         /* Choose the less full up buffer (ties: bit l - 1 of the
          * destination, which is in addressing). */
-        uint32_t s = b >> 2, c0 = c->buffers[4 * s + 2].count, c1 = c->buffers[4 * s + 3].count;
-        uint32_t tie = (c->pool[e->packet].addressing >> (sw_layer(c, s) - 1)) & 1;
+        uint32_t s = b >> 2, c0 = lay->buffers[4 * s + 2].count, c1 = lay->buffers[4 * s + 3].count;
+        uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
         b = 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
         choice = true;
     }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    Buffer *buf = &c->buffers[b];
+    Buffer *buf = &lay->buffers[b];
     uint32_t count = buf->count;
-    if (count >= c->cfg.buffer) {
-        unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    if (count >= lay->cfg.buffer) {
+        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
         ln->counts->stats.buffer_collisions[dir][l]++;
         ln->counts->stats.buffer_total++;
         if (observed) {
             settle_listed(net, e, q);
             emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
         }
-        Buffer *hb = refuse(c, e, q < 2);
+        Buffer *hb = refuse(lay, e, q < 2);
         if (!observed && !choice) {
             hb->flags |= SLOT_ASLEEP;
             buf->sleepers |= (uint8_t)(1u << q);
@@ -645,26 +609,26 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         }
         return false;
     }
-    leave_link(c, e);
+    leave_link(lay, e);
     uint32_t x = e->packet;
     if (choice) {
-        unsigned l = sw_layer(c, b >> 2);
+        unsigned l = sw_layer(lay, b >> 2);
         uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
-        c->pool[x].routing |= bit;
-        if (c->compact)
-            c->routes[x] |= bit;
+        lay->pool[x].routing |= bit;
+        if (lay->compact)
+            lay->routes[x] |= bit;
         if (observed)
             emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
     }
-    uint32_t *places = places_of(c, buf, b);
-    unsigned cap = ring_capacity(c, buf);
-    if (c->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
+    uint32_t *places = places_of(lay, buf, b);
+    unsigned cap = ring_capacity(lay, buf);
+    if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
         grow_ring(net, buf, b);
-        places = c->rings[b];
-        cap = ring_capacity(c, buf);
+        places = lay->rings[b];
+        cap = ring_capacity(lay, buf);
     }
-    uint32_t word = place_word(x, next_port(c, b, x));
-    if (c->rings == NULL) {
+    uint32_t word = place_word(x, next_port(lay, b, x));
+    if (lay->rings == NULL) {
         places[count] = word;            /* (head first: net.h, Buffer) */
     } else {
         unsigned at = buf->ring.head + count;
@@ -676,7 +640,7 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
      * for take_back_collisions to look at after stage e. At the head, it
      * claims in the next timestep. */
     if (count != 0) {
-        unsigned l = sw_layer(c, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
         ln->counts->stats.buffer_collisions[dir][l]++;
         ln->counts->stats.buffer_total++;
         if (count == 1)
@@ -691,7 +655,7 @@ HOT bool forward_on_link(Net *net, const Net *c, NetLane *ln, Appends *out,
         if (net->entered[b]++ == 0)
             list_push(&ln->touched, b);          /* for report_queued */
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(c, b >> 2), 0);
+        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
     }
     return true;
 }
@@ -710,10 +674,10 @@ typedef struct Run {
 
 /* Asks for what stage d will read first of a packet on a link: the
  * buffer it enters and its route word (for the port of its place word). */
-HOT void prefetch_on_link(const Net *c, const OnLink *e)
+HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
-    PREFETCH(&c->buffers[e->target]);
-    PREFETCH(&c->routes[e->packet]);
+    PREFETCH(&lay->buffers[e->target]);
+    PREFETCH(&lay->routes[e->packet]);
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
@@ -721,20 +685,20 @@ HOT void prefetch_on_link(const Net *c, const OnLink *e)
  * it, so that no run starts with a wait for memory (runs are many, and
  * short under light traffic; a run's lines stay in the cache while the run
  * before it goes by). */
-HOT void prefetch_entry(const Net *c, const Run *run, size_t j)
+HOT void prefetch_entry(const Layout *lay, const Run *run, size_t j)
 {
     if (j >= run->n)
         return;
     if (run->kind == RUN_CLAIMS)
-        PREFETCH(&c->buffers[((const uint32_t *)run->items)[j]]);
+        PREFETCH(&lay->buffers[((const uint32_t *)run->items)[j]]);
     else
-        prefetch_on_link(c, (const OnLink *)run->items + j);
+        prefetch_on_link(lay, (const OnLink *)run->items + j);
 }
 
 /* Stage d for the packets of a run arriving on port q of the switches of a
  * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
  * of a layer, in that order). */
-HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                          const Run *run, const Run *next, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
@@ -744,10 +708,10 @@ HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
     unsigned q = run->kind, layer = run->layer;
     uint32_t *claim_end = out->claimer[layer];     /* (kept in a register) */
     for (size_t j = 0; j < AHEAD; j++)
-        prefetch_entry(fixed, next, j);
+        prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
-        prefetch_on_link(fixed, &items[i + AHEAD]);
-        if (!forward_on_link(net, fixed, ln, out, &claim_end, &max_count, &items[i], q, layer,
+        prefetch_on_link(lay, &items[i + AHEAD]);
+        if (!forward_on_link(net, lay, ln, out, &claim_end, &max_count, &items[i], q, layer,
                              observed))
             refused++;
     }
@@ -768,7 +732,7 @@ HOT void forward_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_run counts the claims
  * that failed, the rarer kind). */
-HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
+HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                          uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
     /* Its packet, and where it will go: for a buffer's head, from the port
@@ -776,44 +740,44 @@ HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
      * in, class * LIST_LAYERS + the layer it arrives at. */
     uint32_t x, target;
     unsigned class, list;
-    Buffer *buf = &c->buffers[h];
-    if (is_adapter(c, h)) {
-        x = c->out_slot[adapter_proc(c, h)];
-        target = hop_target(c, h, x, &class);
+    Buffer *buf = &lay->buffers[h];
+    if (is_adapter(lay, h)) {
+        x = lay->out_slot[adapter_proc(lay, h)];
+        target = hop_target(lay, h, x, &class);
         list = class * LIST_LAYERS + 1;
     } else {
-        uint32_t word = head_word(c, buf, h);
+        uint32_t word = head_word(lay, buf, h);
         x = place_packet(word);
-        if (c->compact) {
+        if (lay->compact) {
             uint32_t hop = buf->hop;
             if (hop == 0)                /* (once in a buffer's life) */
-                hop = buf->hop = hop_word(c, h);
+                hop = buf->hop = hop_word(lay, h);
             target = hop_word_base(hop) + place_port(word);
             class = hop_word_class(hop);
             list = hop_word_list(hop);
         } else {
-            target = hop_switch(c, h, &class) + place_port(word);
-            list = class * LIST_LAYERS + link_list_layer(c, class, target);
+            target = hop_switch(lay, h, &class) + place_port(word);
+            list = class * LIST_LAYERS + link_list_layer(lay, class, target);
         }
     }
     /* The holder of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t sh = h;
-    if (!c->cfg.full_duplex) {
+    if (!lay->cfg.full_duplex) {
         uint32_t link = 2 * (h >> 2) + (h & 3);
         if (class < 2) {
             sh = 4 * (target >> 2) + class;
             link = 2 * (target >> 2) + class;
         }
-        Channel *ch = &c->channels[link];
+        Channel *ch = &lay->channels[link];
         if (ch->temp != h + 1)
             return false;                /* it lost the temp slot in stage b */
         ch->temp = 0;
     }
-    Buffer *slot = &c->buffers[sh];
+    Buffer *slot = &lay->buffers[sh];
     if (slot->flags & SLOT_BLOCKED) {
         unsigned link_layer, dir;
-        uint32_t heading = claim_heading(net, h, &link_layer, &dir);
+        uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
         if (!observed && (slot->flags & SLOT_ASLEEP)) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
@@ -823,25 +787,25 @@ HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
             ln->counts->asleep_link[dir][link_layer]++;
             ln->counts->asleep++;
         } else {
-            claim_failed(net, ln, h, dir, link_layer, claim_link(net, h, heading, dir));
+            claim_failed(net, ln, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
             *(*claim_end)++ = h;
         }
         return false;
     }
-    if (is_adapter(c, h)) {
-        uint32_t p = adapter_proc(c, h);
-        c->out_slot[p] = NET_NIL;
+    if (is_adapter(lay, h)) {
+        uint32_t p = adapter_proc(lay, h);
+        lay->out_slot[p] = NET_NIL;
         list_push(&ln->woken, p);
     } else {
         /* The next packet, if any, is the head and claims next timestep.
          * Whether there is one is as good as random under load, so the
          * entry is written without a branch and counted only if there is
          * (the list has room for one more: lane_prepare). */
-        if (c->rings == NULL) {          /* the rest move up, the head first */
+        if (lay->rings == NULL) {          /* the rest move up, the head first */
             memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
         } else {
             unsigned head = buf->ring.head + 1u;
-            buf->ring.head = (uint16_t)(head == ring_capacity(c, buf) ? 0 : head);
+            buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
         }
         buf->count--;
         **claim_end = h;
@@ -855,10 +819,10 @@ HOT bool commit_claim(Net *net, const Net *c, NetLane *ln, Appends *out,
     *out->on_link[list]++ = (OnLink){ x, target, sh };
     if (observed) {
         unsigned link_layer, dir;
-        uint32_t heading = claim_heading(net, h, &link_layer, &dir);
-        uint32_t link = claim_link(net, h, heading, dir);
+        uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
+        uint32_t link = claim_link(&net->lay, h, heading, dir);
         settle_on_link(net, x, link, dir, AWAKE);
-        emit(net, EV_CLAIMED, x, link_channel(net, link, dir), PLACE_LINK, link_layer, 0);
+        emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
     }
     return true;
 }
@@ -871,14 +835,14 @@ static void take_back_collisions(Net *net, NetLane *ln)
     Behind *e = ln->behind.items;
     size_t n = ln->behind.n;
     memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_sweep) */
-    const Buffer *buffers = net->buffers;
+    const Buffer *buffers = net->lay.buffers;
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&buffers[e[i + AHEAD].buffer]);
         uint32_t b = e[i].buffer;
         const Buffer *buf = &buffers[b];
-        if (place_packet(head_word(net, buf, b)) == e[i].packet) {
+        if (place_packet(head_word(&net->lay, buf, b)) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
-            ln->counts->stats.buffer_collisions[dir][sw_layer(net, b >> 2)]--;
+            ln->counts->stats.buffer_collisions[dir][sw_layer(&net->lay, b >> 2)]--;
             ln->counts->stats.buffer_total--;
         }
     }
@@ -890,14 +854,14 @@ static void take_back_collisions(Net *net, NetLane *ln)
  * collisions of the timestep, counted in stages d and e). */
 static void report_queued(Net *net, uint32_t b)
 {
-    Buffer *buf = &net->buffers[b];
+    Buffer *buf = &net->lay.buffers[b];
     uint32_t queued = net->entered[b];
     if (buf->count == net->entered[b])
         queued--;                         /* the head itself entered now */
     for (uint32_t i = buf->count - queued; i < buf->count; i++) {
-        uint32_t x = buffer_packet_at(net, b, i);
+        uint32_t x = buffer_packet_at(&net->lay, b, i);
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(net, b >> 2), 0);
+        emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
     }
 }
 
@@ -909,18 +873,18 @@ static void report_queued(Net *net, uint32_t b)
  * word, nor buffers that have not sent yet. Unlike a prefetch, reading
  * the hop word is an access: it is made only for the run's own entries,
  * not for the room after them, which may name another lane's buffer.) */
-HOT void prefetch_channel(const Net *c, uint32_t h)
+HOT void prefetch_channel(const Layout *lay, uint32_t h)
 {
-    uint32_t hop = c->buffers[h].hop;
-    if (is_adapter(c, h) || hop == 0 || !c->compact)
+    uint32_t hop = lay->buffers[h].hop;
+    if (is_adapter(lay, h) || hop == 0 || !lay->compact)
         return;
     unsigned class = hop_word_class(hop);
     uint32_t s = hop_word_base(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
-        PREFETCH(&c->buffers[4 * s + class]);
-        PREFETCH(&c->channels[2 * s + class]);
+        PREFETCH(&lay->buffers[4 * s + class]);
+        PREFETCH(&lay->channels[2 * s + class]);
     } else {
-        PREFETCH(&c->channels[2 * (h >> 2) + (h & 3)]);
+        PREFETCH(&lay->channels[2 * (h >> 2) + (h & 3)]);
     }
 }
 
@@ -930,7 +894,7 @@ HOT void prefetch_channel(const Net *c, uint32_t h)
  * nothing to decide and every claim is made final here; with --duplex
  * half, those that hold their channel's temp slot (commit_claim passes
  * over the others, which lost in stage b). */
-HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
+HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                         const Run *run, const Run *next, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
@@ -938,12 +902,12 @@ HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
     size_t n = run->n;
     uint32_t *claim_end = out->claimer[run->layer];     /* (kept in a register) */
     for (size_t j = 0; j < AHEAD; j++)
-        prefetch_entry(fixed, next, j);
+        prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&fixed->buffers[claimers[i + AHEAD]]);
-        if (!fixed->cfg.full_duplex && i + AHEAD / 2 < n)    /* (a real read: its own) */
-            prefetch_channel(fixed, claimers[i + AHEAD / 2]);
-        if (!commit_claim(net, fixed, ln, out, &claim_end, claimers[i], run->layer, observed))
+        PREFETCH(&lay->buffers[claimers[i + AHEAD]]);
+        if (!lay->cfg.full_duplex && i + AHEAD / 2 < n)    /* (a real read: its own) */
+            prefetch_channel(lay, claimers[i + AHEAD / 2]);
+        if (!commit_claim(net, lay, ln, out, &claim_end, claimers[i], run->layer, observed))
             failed++;
     }
     out->claimer[run->layer] = claim_end;
@@ -966,13 +930,23 @@ HOT void commit_run(Net *net, const Net *fixed, NetLane *ln, Appends *out,
  * d (57% at 4,096, load 1.0), two layers of work before rather than a
  * whole network's, so they are still in the cache (docs/performance.md,
  * item 53). The lists are taken as runs (Run), the empty ones left out. */
-HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
+HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
 {
-    Net fixed;                       /* (see copy_fixed) */
-    copy_fixed(&fixed, net, shape);
+    /* The loops read the layout through a copy of their own: through
+     * `net`, the compiler would have to read every field again after each
+     * store the loops make, since the store might change it. What the
+     * loops change is in the arrays the copy points to, and in `net`. */
+    Layout copy = net->lay;
+    const Layout *lay = &copy;
+    if (variant != ANY_NETWORK) {
+        copy.cfg.full_duplex = variant == COMMON_FULL;
+        copy.cfg.adaptive = false;
+        copy.compact = true;
+        copy.rings = NULL;
+    }
     Run runs[5 * LIST_LAYERS + 1];
     size_t nruns = 0;
-    unsigned k = net->cfg.k;
+    unsigned k = net->lay.cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
         for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
             if (ln->on_links[q][l].n)
@@ -987,14 +961,14 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
     }
     runs[nruns] = (Run){ NULL, 0, RUN_CLAIMS, 0 };   /* (after the last) */
     for (size_t j = 0; j < AHEAD; j++)
-        prefetch_entry(&fixed, &runs[0], j);
+        prefetch_entry(lay, &runs[0], j);
     Appends out;
     appends_open(&out, net, ln);
     for (size_t r = 0; r < nruns; r++) {
         if (runs[r].kind == RUN_CLAIMS)
-            commit_run(net, &fixed, ln, &out, &runs[r], &runs[r + 1], observed);
+            commit_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
         else
-            forward_run(net, &fixed, ln, &out, &runs[r], &runs[r + 1], observed);
+            forward_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
     }
     appends_close(&out, net, ln);
 }
@@ -1003,7 +977,7 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Shape shape)
 static size_t listed_count(const Net *net, const NetLane *ln)
 {
     size_t n = 0;
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         n += ln->claimers[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             n += ln->on_links[c][l].n;
@@ -1018,13 +992,13 @@ static size_t listed_count(const Net *net, const NetLane *ln)
  * commit_claim's write past the end. */
 static size_t list_room(const Net *net, unsigned list, unsigned layer)
 {
-    size_t planes = net->nlanes > 1 ? 1 : net->cfg.planes, bound;
+    size_t planes = net->nlanes > 1 ? 1 : net->lay.cfg.planes, bound;
     if (list == ARRIVAL_CLASSES)             /* claimants: 4 buffers a switch */
-        bound = 4 * (size_t)net->half + (layer == 1 ? net->nprocs : 0);
+        bound = 4 * (size_t)net->lay.half + (layer == 1 ? net->lay.nprocs : 0);
     else if (list == ARRIVE_DELIVERY)        /* last links: one a processor */
-        bound = layer == 1 ? net->nprocs : 0;
+        bound = layer == 1 ? net->lay.nprocs : 0;
     else                                     /* a link a switch */
-        bound = net->half;
+        bound = net->lay.half;
     return bound * planes + AHEAD + 1;
 }
 
@@ -1038,14 +1012,14 @@ static void lane_prepare(Net *net, NetLane *ln)
     ln->woken.n = 0;
     ln->moved = false;
     net_list_reserve(&ln->woken, net->in_flight);
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         ln->next_claimers[l].n = 0;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             ln->next_on_links[c][l].n = 0;
     }
     if (ln->roomy)
         return;
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         size_t room = list_room(net, ARRIVAL_CLASSES, l);
         net_list_reserve(&ln->next_claimers[l], room);
         net_list_reserve(&ln->claimers[l], room);
@@ -1067,16 +1041,16 @@ static void lane_sweep(Net *net, NetLane *ln)
         net_list_reserve(&ln->touched, net->in_flight);
     behind_reserve(&ln->behind, net->in_flight + AHEAD);
 
-    if (!net->cfg.full_duplex)
+    if (!net->lay.cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
     if (net->event)                                     /* d, e */
-        sweep_layers(net, ln, true, SHAPE_ANY);
-    else if (shape_of(net) == SHAPE_FULL)
-        sweep_layers(net, ln, false, SHAPE_FULL);
-    else if (shape_of(net) == SHAPE_HALF)
-        sweep_layers(net, ln, false, SHAPE_HALF);
+        sweep_layers(net, ln, true, ANY_NETWORK);
+    else if (variant_of(net) == COMMON_FULL)
+        sweep_layers(net, ln, false, COMMON_FULL);
+    else if (variant_of(net) == COMMON_HALF)
+        sweep_layers(net, ln, false, COMMON_HALF);
     else
-        sweep_layers(net, ln, false, SHAPE_ANY);
+        sweep_layers(net, ln, false, ANY_NETWORK);
     take_back_collisions(net, ln);
     if (net->event) {
         /* The observer is told which packets queued: those that entered
@@ -1089,7 +1063,7 @@ static void lane_sweep(Net *net, NetLane *ln)
         }
         ln->touched.n = 0;
     }
-    for (unsigned l = 1; l <= net->cfg.k; l++) {
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         IndexList claimers = ln->claimers[l];
         ln->claimers[l] = ln->next_claimers[l];
         ln->next_claimers[l] = claimers;
@@ -1126,7 +1100,7 @@ static void merge_lane(Net *net, NetLane *ln)
     Counters *c = &net->counts, *dc = &ln->delta;
     NetStats *st = &c->stats, *d = &dc->stats;
     for (int dir = 0; dir < 2; dir++)
-        for (unsigned l = 1; l <= net->cfg.k; l++) {
+        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
             st->link_collisions[dir][l] += d->link_collisions[dir][l];
             st->buffer_collisions[dir][l] += d->buffer_collisions[dir][l];
             c->asleep_link[dir][l] += dc->asleep_link[dir][l];

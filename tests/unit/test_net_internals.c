@@ -41,8 +41,8 @@ static const Packet *packet(Net *net, uint64_t id)
 {
     net_settle(net);
     for (uint32_t x = 1; x < net->pool_cap; x++)
-        if (net->pool[x].place != PLACE_FREE && net->info[x].id == id)
-            return &net->pool[x];
+        if (net->lay.pool[x].place != PLACE_FREE && net->lay.info[x].id == id)
+            return &net->lay.pool[x];
     return NULL;
 }
 
@@ -68,23 +68,23 @@ static void hop_target_agrees_with_claim_heading(void)
             uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
             uint32_t pool_x = NET_NIL;
             for (uint32_t y = 1; y < net->pool_cap; y++)
-                if (net->pool[y].place != PLACE_FREE && net->info[y].id == id)
+                if (net->lay.pool[y].place != PLACE_FREE && net->lay.info[y].id == id)
                     pool_x = y;
-            size_t holders = net->nbuffers + 2 * (size_t)net->nprocs;
+            size_t holders = net->lay.nbuffers + 2 * (size_t)net->lay.nprocs;
             for (uint32_t h = 0; h < holders; h++) {
-                if (h < net->nbuffers && (h & 3) >= 2 && sw_layer(net, h >> 2) == k)
+                if (h < net->lay.nbuffers && (h & 3) >= 2 && sw_layer(&net->lay, h >> 2) == k)
                     continue;                    /* the top layer has no up links */
                 unsigned layer, dir;
-                uint32_t heading = claim_heading(net, h, &layer, &dir);
+                uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
                 for (uint32_t r = 0; r < 64; r++) {
                     unsigned count = 1 + r % k;
-                    net->pool[pool_x].count = (uint8_t)count;
-                    net->pool[pool_x].routing = (r * 2654435761u) & ((1u << (count - 1)) - 1);
-                    net->pool[pool_x].addressing = (r * 40503u) & ((1u << count) - 1);
-                    net->routes[pool_x] = route_word(net, &net->pool[pool_x]);
+                    net->lay.pool[pool_x].count = (uint8_t)count;
+                    net->lay.pool[pool_x].routing = (r * 2654435761u) & ((1u << (count - 1)) - 1);
+                    net->lay.pool[pool_x].addressing = (r * 40503u) & ((1u << count) - 1);
+                    net->lay.routes[pool_x] = route_word(&net->lay, &net->lay.pool[pool_x]);
                     uint32_t up, down, want;
                     unsigned class, want_class;
-                    packet_route(net, pool_x, &up, &down);
+                    packet_route(&net->lay, pool_x, &up, &down);
                     if (heading & 1) {
                         want = heading >> 1;
                         want_class = ARRIVE_DELIVERY;
@@ -94,7 +94,7 @@ static void hop_target_agrees_with_claim_heading(void)
                                route_out(up, down, dir == DIR_UP ? layer : layer - 1,
                                          want_class < 2);
                     }
-                    uint32_t got = hop_target(net, h, pool_x, &class);
+                    uint32_t got = hop_target(&net->lay, h, pool_x, &class);
                     if (got != want || class != want_class) {
                         printf("  k=%u %s holder %u route %u: 0x%x class %u, want 0x%x class %u\n",
                                k, full ? "full" : "half", h, r, got, class, want, want_class);
@@ -125,10 +125,10 @@ static void invariants_name_the_component(void)
     step(net, 1);                       /* a is on link p0.cpu0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     OnLink *listed = &net->lane[0].on_links[0][1].items[0];
-    net->routes[listed->packet] ^= 1;   /* it travels with another route */
+    net->lay.routes[listed->packet] ^= 1;   /* it travels with another route */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
-    net->routes[listed->packet] ^= 1;
+    net->lay.routes[listed->packet] ^= 1;
     listed->holder ^= HOLDER_REFUSED;   /* it claims to have been refused */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 was refused, but its slot does not hold it");
@@ -136,7 +136,7 @@ static void invariants_name_the_component(void)
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     uint32_t b0 = packet(net, a)->at;
-    Buffer *buf = &net->buffers[b0];
+    Buffer *buf = &net->lay.buffers[b0];
     buf->place[0] ^= 1;                 /* the port it takes next */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
@@ -156,7 +156,7 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: has nothing to send, but is listed as a claimant");
     buf->count = 1;
-    Buffer *slot = &net->buffers[0];    /* link p0.cpu0's slot (--duplex half) */
+    Buffer *slot = &net->lay.buffers[0];    /* link p0.cpu0's slot (--duplex half) */
     slot->link = place_packet(buf->place[0]);
     slot->flags = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
@@ -167,10 +167,10 @@ static void invariants_name_the_component(void)
     slot->flags = 0;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     CHECK(packet(net, send(net, 1, 3, 0, 0, 2, 0, 3)) != NULL);   /* in p1's output slot */
-    net->out_slot[0] = net->out_slot[1];   /* and in p0's output slot too */
+    net->lay.out_slot[0] = net->lay.out_slot[1];   /* and in p0's output slot too */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0: output slot holds a packet that is not there");
-    net->out_slot[0] = NET_NIL;
+    net->lay.out_slot[0] = NET_NIL;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net->arrivals_down[3] = 1;          /* stage c left a processor's bit set */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
@@ -246,7 +246,7 @@ static uint64_t fingerprint(Net *net)
     net_for_each_unread(net, mix_packet, &hash);
     const NetStats *st = net_stats(net);
     for (int d = 0; d < 2; d++)
-        for (unsigned l = 1; l <= net->cfg.k; l++) {
+        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
             MIX(&hash, st->link_collisions[d][l]);
             MIX(&hash, st->buffer_collisions[d][l]);
         }

@@ -103,25 +103,25 @@ static void link_numbering(void)
 {
     for (unsigned k = 1; k <= 8; k++)
         for (unsigned planes = 1; planes <= 2; planes++) {
-            Net net = { .cfg = { .k = k, .planes = planes } };
-            net.nprocs = 1u << k;
-            net.half = net.nprocs / 2;
-            uint32_t links = planes * k * net.nprocs;
+            Layout lay = { .cfg = { .k = k, .planes = planes } };
+            lay.nprocs = 1u << k;
+            lay.half = lay.nprocs / 2;
+            uint32_t links = planes * k * lay.nprocs;
             static uint8_t ends[2 * 8 * 256];
             memset(ends, 0, links);
             for (unsigned plane = 0; plane < planes; plane++)
                 for (unsigned l = 1; l <= k; l++)
-                    for (uint32_t j = 0; j < net.half; j++) {
-                        uint32_t s = sw_index(&net, plane, l, j);
+                    for (uint32_t j = 0; j < lay.half; j++) {
+                        uint32_t s = sw_index(&lay, plane, l, j);
                         for (unsigned q = 0; q < (l < k ? 4u : 2u); q++) {
-                            uint32_t link = port_link(&net, s, l, q);
+                            uint32_t link = port_link(&lay, s, l, q);
                             CHECK(link < links);
                             ends[link]++;
                         }
                     }
-            for (uint32_t p = 0; p < net.nprocs; p++)
+            for (uint32_t p = 0; p < lay.nprocs; p++)
                 for (unsigned plane = 0; plane < planes; plane++)
-                    ends[proc_link(&net, p, plane)]++;
+                    ends[proc_link(&lay, p, plane)]++;
             for (uint32_t link = 0; link < links; link++)
                 CHECK_EQ(ends[link], 2);
         }
