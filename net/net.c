@@ -21,7 +21,7 @@ static void *zalloc(size_t n, size_t size)
     return n ? calloc(n, size) : malloc(1);
 }
 
-/* The same, starting on a cache line, so that no Buffer straddles two
+/* The same, starting on a cache line, so that no Sender straddles two
  * lines. The block
  * calloc gave is kept in the word before the array, for line_free. */
 enum { LINE = 64 };
@@ -103,10 +103,10 @@ Net *net_new(const NetConfig *cfg)
         net->lay.row_layer[row] = (uint8_t)(row % cfg->k + 1);
     net->lay.compact = cfg->k <= 16;
     size_t links = 2 * (size_t)net->lay.nswitches;
-    size_t holders = net->lay.nbuffers + (size_t)cfg->planes * net->lay.nprocs;
+    size_t senders = net->lay.nbuffers + (size_t)cfg->planes * net->lay.nprocs;
     if (!cfg->full_duplex)
         net->lay.channels = line_zalloc(links, sizeof *net->lay.channels);
-    net->lay.buffers = line_zalloc(holders, sizeof *net->lay.buffers);
+    net->lay.senders = line_zalloc(senders, sizeof *net->lay.senders);
     if (cfg->buffer > INLINE_PLACES)
         net->lay.rings = zalloc(net->lay.nbuffers, sizeof *net->lay.rings);
     net->entered = zalloc(net->lay.nbuffers, sizeof *net->entered);
@@ -116,7 +116,7 @@ Net *net_new(const NetConfig *cfg)
     net->arriving = zalloc(2 * (size_t)net->lay.nprocs, sizeof *net->arriving);
     net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
     net->lane = zalloc(2, sizeof *net->lane);
-    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.channels) || !net->lay.buffers ||
+    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.channels) || !net->lay.senders ||
         (cfg->buffer > INLINE_PLACES && !net->lay.rings) || !net->entered || !net->lay.ports || !net->lay.out_slot ||
         !net->arrivals_down || !net->arriving || !net->lane || !net->requests_made ||
         counters_init(&net->counts, cfg->k) != 0) {
@@ -140,7 +140,7 @@ void net_free(Net *net)
     free(net->lay.routes);
     free(net->free_stack);
     line_free(net->lay.channels);
-    line_free(net->lay.buffers);
+    line_free(net->lay.senders);
     if (net->lay.rings)
         for (uint32_t b = 0; b < net->lay.nbuffers; b++)
             free(net->lay.rings[b]);
@@ -158,8 +158,8 @@ void net_free(Net *net)
         free(ln->touched.items);
         free(ln->woken.items);
         for (unsigned l = 0; l < LIST_LAYERS; l++) {
-            free(ln->claimers[l].items);
-            free(ln->next_claimers[l].items);
+            free(ln->claimants[l].items);
+            free(ln->next_claimants[l].items);
             for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
                 free(ln->on_links[c][l].items);
                 free(ln->next_on_links[c][l].items);
@@ -230,10 +230,10 @@ void net_step_reference(Net *net, uint64_t t)
 /* ---- the packet pool ------------------------------------------------------ */
 
 /* Packets are made in batches (injection), each writing its records: the
- * lines of the packet made AHEAD_FREE after this one are asked for now,
+ * lines of the packet made POOL_PREFETCH_DISTANCE after this one are asked for now,
  * which a free list linked through the records could not say (it would
  * wait on each record for the next one's index). */
-enum { AHEAD_FREE = 8 };
+enum { POOL_PREFETCH_DISTANCE = 8 };
 
 static uint32_t packet_alloc(Net *net)
 {
@@ -274,8 +274,8 @@ static uint32_t packet_alloc(Net *net)
     }
     uint32_t x = net->free_stack[--net->nfree];
     net->outstanding++;
-    if (net->nfree >= AHEAD_FREE) {
-        uint32_t later = net->free_stack[net->nfree - AHEAD_FREE];
+    if (net->nfree >= POOL_PREFETCH_DISTANCE) {
+        uint32_t later = net->free_stack[net->nfree - POOL_PREFETCH_DISTANCE];
         PREFETCH(&net->lay.pool[later]);
         PREFETCH(&net->lay.info[later]);
         PREFETCH(&net->lay.routes[later]);
@@ -294,7 +294,7 @@ static void packet_release(Net *net, uint32_t x)
 
 uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
 {
-    Fifo *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
+    InputPort *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
     if (f->count == 0)
         return NET_NIL;
     uint32_t x = f->head;
@@ -324,7 +324,7 @@ void net_release_read(Net *net, uint32_t x)
         net->event(net->event_ctx, &ev);
     }
     packet_release(net, x);
-    if (net->lay.ports[port].sleepers != NET_NIL)
+    if (net->lay.ports[port].waiting != NET_NIL)
         net_wake_port(net, port);
 }
 
@@ -357,17 +357,17 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
     };
-    net->lay.routes[x] = route_word(&net->lay, pk);
+    net->lay.routes[x] = packet_route_word(&net->lay, pk);
     net->lay.out_slot[req->src] = x;
     net->in_flight++;
     net->counts.stats.sent++;
     if (net->reference)
         reference_inject(net->reference, info->id, req, route, timestep);
     net->settled = false;
-    uint32_t h = adapter_holder(&net->lay, route->plane, req->src);
-    IndexList *claimers = &net->lane[lane_index(net, h)].claimers[1];   /* (adapters: layer 1) */
-    net_list_reserve(claimers, claimers->n + 1);
-    claimers->items[claimers->n++] = h;
+    uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
+    IndexList *claimants = &net->lane[lane_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+    net_list_reserve(claimants, claimants->n + 1);
+    claimants->items[claimants->n++] = h;
     if (net->event) {
         NetPacket made;
         net_describe(net, x, &made);
@@ -465,29 +465,29 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 /* The place word of the i-th packet of buffer b (i < its count). */
 static uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i)
 {
-    Buffer *buf = &lay->buffers[b];
+    Sender *buf = &lay->senders[b];
     unsigned cap = ring_capacity(lay, buf), at = (lay->rings ? buf->ring.head : 0) + i;
     return places_of(lay, buf, b)[at >= cap ? at - cap : at];
 }
 
 uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i)
 {
-    if (i >= lay->buffers[b].count)
+    if (i >= lay->senders[b].count)
         return NET_NIL;
     return place_packet(buffer_place_word(lay, b, i));
 }
 
-/* Whether holder h's claim (it has a packet to send) sleeps. */
+/* Whether sender h's claim (it has a packet to send) sleeps. */
 static bool claim_sleeps(const Net *net, uint32_t h)
 {
     unsigned layer, dir;
     uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
-    uint32_t sh = slot_holder(&net->lay, h, heading, dir);
-    return net->lay.buffers[sh].flags & (sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
+    uint32_t sh = slot_keeper(&net->lay, h, heading, dir);
+    return net->lay.senders[sh].slot & (sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
 }
 
-/* The holder of channel c's slot. */
-static uint32_t channel_slot_holder(const Layout *lay, uint32_t c)
+/* The keeper of channel c's slot. */
+static uint32_t channel_keeper(const Layout *lay, uint32_t c)
 {
     uint32_t link = channel_link(lay, c), s = link >> 1;
     if (!lay->cfg.full_duplex || (c & 1) == DIR_DOWN)
@@ -495,7 +495,7 @@ static uint32_t channel_slot_holder(const Layout *lay, uint32_t c)
     return up_sender(lay, s, sw_layer(lay, s), link & 1);
 }
 
-static size_t holder_count(const Net *net)
+static size_t sender_count(const Net *net)
 {
     return net->lay.nbuffers + (size_t)net->lay.cfg.planes * net->lay.nprocs;
 }
@@ -509,16 +509,16 @@ void net_settle(Net *net)
         return;
     /* Slots: those of refused packets are kept; the rest are written from
      * the lists of packets on links, below. */
-    size_t holders = holder_count(net);
-    for (size_t h = 0; h < holders; h++) {
-        Buffer *hb = &net->lay.buffers[h];
-        if (!(hb->flags & SLOT_BLOCKED)) {
-            hb->link = NET_NIL;
-        } else if (hb->flags & SLOT_ASLEEP) {
-            unsigned dir = hb->flags & SLOT_UP ? DIR_UP : DIR_DOWN;
+    size_t senders = sender_count(net);
+    for (size_t h = 0; h < senders; h++) {
+        Sender *hb = &net->lay.senders[h];
+        if (!(hb->slot & SLOT_BLOCKED)) {
+            hb->slot_packet = NET_NIL;
+        } else if (hb->slot & SLOT_ASLEEP) {
+            unsigned dir = hb->slot & SLOT_UP ? DIR_UP : DIR_DOWN;
             uint32_t link = slot_link(&net->lay, (uint32_t)h, dir);
             bool last = dir == DIR_DOWN && sw_layer(&net->lay, link >> 1) == 1;
-            settle_on_link(net, hb->link, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
+            settle_on_link(net, hb->slot_packet, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++)
@@ -528,13 +528,13 @@ void net_settle(Net *net)
                 for (size_t j = 0; j < l->n; j++) {
                     const OnLink *e = &l->items[j];
                     unsigned dir;
-                    uint32_t link = listed_link(&net->lay, c, e->target, e->holder, &dir);
+                    uint32_t link = listed_link(&net->lay, c, e->target, e->keeper, &dir);
                     settle_on_link(net, e->packet, link, dir, AWAKE);
-                    net->lay.buffers[e->holder & ~HOLDER_REFUSED].link = e->packet;
+                    net->lay.senders[keeper_of(e->keeper)].slot_packet = e->packet;
                 }
             }
     for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
-        uint32_t count = net->lay.buffers[b].count;
+        uint32_t count = net->lay.senders[b].count;
         for (uint32_t i = 0; i < count; i++)
             settle_in_buffer(net, buffer_packet_at(&net->lay, b, i), b, buffer_packet_at(&net->lay, b, i + 1),
                              i == 0 && claim_sleeps(net, b) ? ASLEEP_CLAIM : AWAKE);
@@ -546,7 +546,7 @@ void net_settle(Net *net)
         Packet *pk = &net->lay.pool[x];
         pk->place = PLACE_SLOT;
         pk->at = p;
-        pk->asleep = claim_sleeps(net, adapter_holder(&net->lay, pk->plane, p)) ? ASLEEP_CLAIM : AWAKE;
+        pk->asleep = claim_sleeps(net, adapter_sender(&net->lay, pk->plane, p)) ? ASLEEP_CLAIM : AWAKE;
     }
 }
 
@@ -585,7 +585,7 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk)
     const Packet *p = &net->lay.pool[x];
     describe_fields(net, x, pk);
     if (p->place == PLACE_BUFFER) {
-        pk->queued = net->lay.buffers[p->at].count;
+        pk->queued = net->lay.senders[p->at].count;
         pk->position = position_in(net, x, p->at, pk->queued, true);
     } else if (p->place == PLACE_PORT) {
         pk->queued = net->lay.ports[p->at].count;
@@ -638,7 +638,7 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
 uint32_t link_packet_at(Net *net, uint32_t c)
 {
     net_settle(net);
-    uint32_t x = net->lay.buffers[channel_slot_holder(&net->lay, c)].link;
+    uint32_t x = net->lay.senders[channel_keeper(&net->lay, c)].slot_packet;
     if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
         return x;
     return NET_NIL;
@@ -697,7 +697,7 @@ uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
 
 uint32_t net_buffer_count(const Net *net, uint32_t b)
 {
-    return net->lay.buffers[b].count;
+    return net->lay.senders[b].count;
 }
 
 bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk)
@@ -721,18 +721,18 @@ bool net_link_packet(Net *net, uint32_t c, NetPacket *pk)
 
 bool net_buffer_packet(Net *net, uint32_t b, uint32_t i, NetPacket *pk)
 {
-    if (i >= net->lay.buffers[b].count)
+    if (i >= net->lay.senders[b].count)
         return false;
     net_settle(net);
     describe_fields(net, buffer_packet_at(&net->lay, b, i), pk);
     pk->position = i + 1;
-    pk->queued = net->lay.buffers[b].count;
+    pk->queued = net->lay.senders[b].count;
     return true;
 }
 
 bool net_port_packet(Net *net, uint32_t p, uint32_t port, uint32_t i, NetPacket *pk)
 {
-    const Fifo *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
+    const InputPort *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
     if (i >= f->count)
         return false;
     uint32_t x = f->head;
@@ -766,7 +766,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
     Packet *pk = &net->lay.pool[x];
     if (pk->place == PLACE_SLOT ||
         (pk->place == PLACE_BUFFER && buffer_packet_at(&net->lay, pk->at, 0) == x)) {
-        uint32_t h = pk->place == PLACE_SLOT ? adapter_holder(&net->lay, pk->plane, pk->at) : pk->at;
+        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(&net->lay, pk->plane, pk->at) : pk->at;
         unsigned layer, dir;
         uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
         uint32_t y = link_packet_at(net, link_channel(&net->lay, claim_link(&net->lay, h, heading, dir), dir));
@@ -807,7 +807,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        const Buffer *f = &net->lay.buffers[4 * s + out];
+        const Sender *f = &net->lay.senders[4 * s + out];
         if (f->count < net->lay.cfg.buffer)
             return -1;
         deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
@@ -888,14 +888,14 @@ static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t cou
 /* Whether packet x's travelling route is its route. */
 static bool route_matches(const Net *net, uint32_t x)
 {
-    return !net->lay.compact || net->lay.routes[x] == route_word(&net->lay, &net->lay.pool[x]);
+    return !net->lay.compact || net->lay.routes[x] == packet_route_word(&net->lay, &net->lay.pool[x]);
 }
 
 int net_check(Net *net, char *err, size_t size)
 {
-    size_t holders = holder_count(net);
+    size_t senders = sender_count(net);
     uint8_t *seen = calloc(net->pool_cap ? net->pool_cap : 1, 1);
-    uint8_t *marks = calloc(holders, 1);    /* per holder: 1 listed as a claimant */
+    uint8_t *marks = calloc(senders, 1);    /* per sender: 1 listed as a claimant */
     char name[64];
     uint64_t in_flight = 0, in_ports = 0, asleep = 0, refused_awake = 0;
     if (!seen || !marks) {
@@ -920,12 +920,12 @@ int net_check(Net *net, char *err, size_t size)
         in_flight++;
     }
     for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
-        const Buffer *f = &net->lay.buffers[b];
+        const Sender *f = &net->lay.senders[b];
         if (f->hop != 0 && (!net->lay.compact || f->hop != hop_word(&net->lay, b))) {
             net_buffer_name(net, b, name, sizeof name);
             BROKEN("net/%s: hop word 0x%x, not that of its link", name, f->hop);
         }
-        if (f->count == 0 && f->sleepers == 0 && net->entered[b] == 0)
+        if (f->count == 0 && f->waiting == 0 && net->entered[b] == 0)
             continue;
         net_buffer_name(net, b, name, sizeof name);
         if (f->count > net->lay.cfg.buffer)
@@ -935,7 +935,7 @@ int net_check(Net *net, char *err, size_t size)
                    ring_capacity(&net->lay, f));
         if (net->entered[b])
             BROKEN("net/%s: entry count not reset", name);
-        if (f->sleepers && f->count < net->lay.cfg.buffer)
+        if (f->waiting && f->count < net->lay.cfg.buffer)
             BROKEN("net/%s: packets sleep on it, but it has room", name);
         for (uint32_t i = 0; i < f->count; i++) {
             uint32_t x = buffer_packet_at(&net->lay, b, i);
@@ -952,23 +952,23 @@ int net_check(Net *net, char *err, size_t size)
             in_flight++;
         }
         for (unsigned a = 0; a < 4; a++) {
-            if (!((f->sleepers >> a) & 1))
+            if (!((f->waiting >> a) & 1))
                 continue;
-            uint32_t s = b >> 2, sh = arrival_holder(&net->lay, s, sw_layer(&net->lay, s), a);
-            const Buffer *hb = &net->lay.buffers[sh];
-            if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
+            uint32_t s = b >> 2, sh = arrival_keeper(&net->lay, s, sw_layer(&net->lay, s), a);
+            const Sender *hb = &net->lay.senders[sh];
+            if ((hb->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
                 BROKEN("net/%s: the packet arriving on port %u sleeps on it, but is not asleep",
                        name, a);
             uint32_t up, down;
-            packet_route(&net->lay, hb->link, &up, &down);
+            packet_route(&net->lay, hb->slot_packet, &up, &down);
             if (4 * s + route_out(up, down, sw_layer(&net->lay, s), a < 2) != b)
                 BROKEN("net/%s: a packet sleeps on it that is going elsewhere", name);
             asleep++;
         }
     }
-    for (size_t h = 0; h < holders; h++) {
-        const Buffer *hb = &net->lay.buffers[h];
-        uint8_t fl = hb->flags;
+    for (size_t h = 0; h < senders; h++) {
+        const Sender *hb = &net->lay.senders[h];
+        uint8_t fl = hb->slot;
         if (fl == 0)
             continue;
         if (h < net->lay.nbuffers)
@@ -982,7 +982,7 @@ int net_check(Net *net, char *err, size_t size)
             BROKEN("net/%s: a claim sleeps on a slot whose packet is awake", name);
         if ((fl & CLAIM_UP_ASLEEP) && net->lay.cfg.full_duplex)
             BROKEN("net/%s: an upward claim sleeps on it with --duplex full", name);
-        uint32_t x = hb->link;
+        uint32_t x = hb->slot_packet;
         if (!(fl & SLOT_ASLEEP)) {
             refused_awake += (fl & SLOT_BLOCKED) != 0;
             continue;
@@ -994,9 +994,9 @@ int net_check(Net *net, char *err, size_t size)
         if (net->lay.pool[x].asleep == ASLEEP_PORT) {
             uint32_t port = net->lay.info[x].dst * net->lay.cfg.ports + net->lay.pool[x].port;
             bool listed = false;
-            for (uint32_t y = net->lay.ports[port].sleepers; y != NET_NIL; y = net->lay.info[y].wait_next)
+            for (uint32_t y = net->lay.ports[port].waiting; y != NET_NIL; y = net->lay.info[y].next_waiting)
                 listed |= y == x;
-            if (!listed || net->lay.info[x].holder != h)
+            if (!listed || net->lay.info[x].keeper != h)
                 BROKEN("net/%s: its packet sleeps on an input port that does not know it", name);
             if (net->lay.ports[port].count < net->lay.cfg.port_depth)
                 BROKEN("net/%s: its packet sleeps on an input port with room", name);
@@ -1009,11 +1009,11 @@ int net_check(Net *net, char *err, size_t size)
     for (unsigned l = 0; l < net->nlanes; l++) {
         const NetLane *ln = &net->lane[l];
         for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
-            for (size_t i = 0; i < ln->claimers[layer].n; i++) {
-                uint32_t h = ln->claimers[layer].items[i];
-                if (h >= holders || lane_index(net, h) != l)
+            for (size_t i = 0; i < ln->claimants[layer].n; i++) {
+                uint32_t h = ln->claimants[layer].items[i];
+                if (h >= senders || lane_index(net, h) != l)
                     BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
-                if (holder_list_layer(&net->lay, h) != layer)
+                if (sender_list_layer(&net->lay, h) != layer)
                     BROKEN("net: a claimant is listed in layer %u, not its own", layer);
                 if (marks[h]++)
                     BROKEN("net: a claimant is listed twice (entry %zu of lane %u)", i, l);
@@ -1022,8 +1022,8 @@ int net_check(Net *net, char *err, size_t size)
             for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
                 for (size_t i = 0; i < ln->on_links[c][layer].n; i++) {
                     const OnLink *e = &ln->on_links[c][layer].items[i];
-                    uint32_t x = e->packet, sh = e->holder & ~HOLDER_REFUSED;
-                    if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK || sh >= holders ||
+                    uint32_t x = e->packet, sh = keeper_of(e->keeper);
+                    if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK || sh >= senders ||
                         lane_index(net, sh) != l)
                         BROKEN("net: the list of packets on links holds one that is not "
                                "(list %u, entry %zu)", c, i);
@@ -1033,13 +1033,13 @@ int net_check(Net *net, char *err, size_t size)
                     if (!route_matches(net, x))
                         BROKEN("net: packet #%llu is listed with a route that is not its own",
                                (unsigned long long)net->lay.info[x].id);
-                    /* It goes where its slot's holder sends it (with --duplex
+                    /* It goes where its slot's keeper sends it (with --duplex
                      * half, an upward packet's slot is held by the port it
-                     * enters, and its sender is the holder below). */
+                     * enters, and its sender is the sender below). */
                     uint32_t sender = sh, sw = e->target >> 2;
                     if (c < 2 && !net->lay.cfg.full_duplex) {
                         if (sh != 4 * sw + c)
-                            BROKEN("net: packet #%llu is listed going to 0x%x from holder %u",
+                            BROKEN("net: packet #%llu is listed going to 0x%x from sender %u",
                                    (unsigned long long)net->lay.info[x].id, e->target, sh);
                         sender = up_sender(&net->lay, sw, sw_layer(&net->lay, sw), c);
                     }
@@ -1051,14 +1051,14 @@ int net_check(Net *net, char *err, size_t size)
                     if (want != e->target)
                         BROKEN("net: packet #%llu is listed going to 0x%x, not 0x%x",
                                (unsigned long long)net->lay.info[x].id, e->target, want);
-                    const Buffer *hb = &net->lay.buffers[sh];
-                    if (e->holder & HOLDER_REFUSED) {
-                        if ((hb->flags & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
-                            hb->link != x)
+                    const Sender *hb = &net->lay.senders[sh];
+                    if (keeper_refused(e->keeper)) {
+                        if ((hb->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
+                            hb->slot_packet != x)
                             BROKEN("net: packet #%llu was refused, but its slot does not hold it",
                                    (unsigned long long)net->lay.info[x].id);
                         refused_awake--;
-                    } else if (hb->flags & SLOT_BLOCKED) {
+                    } else if (hb->slot & SLOT_BLOCKED) {
                         BROKEN("net: packet #%llu is on a link whose slot another packet blocks",
                                (unsigned long long)net->lay.info[x].id);
                     }
@@ -1068,14 +1068,14 @@ int net_check(Net *net, char *err, size_t size)
     }
     if (refused_awake != 0)
         BROKEN("net: %lld refused packets are in slots but not listed", (long long)refused_awake);
-    /* Every holder with a packet to send claims: listed once, or asleep. */
-    for (size_t h = 0; h < holders; h++) {
+    /* Every sender with a packet to send claims: listed once, or asleep. */
+    for (size_t h = 0; h < senders; h++) {
         bool has;
         if (h < net->lay.nbuffers) {
-            has = net->lay.buffers[h].count != 0;
+            has = net->lay.senders[h].count != 0;
         } else {
             uint32_t x = net->lay.out_slot[adapter_proc(&net->lay, (uint32_t)h)];
-            has = x != NET_NIL && net->lay.pool[x].plane == holder_plane(&net->lay, (uint32_t)h);
+            has = x != NET_NIL && net->lay.pool[x].plane == sender_plane(&net->lay, (uint32_t)h);
         }
         bool sleeps = has && claim_sleeps(net, (uint32_t)h);
         if (has != (marks[h] || sleeps) || (marks[h] && sleeps)) {
@@ -1092,12 +1092,12 @@ int net_check(Net *net, char *err, size_t size)
             BROKEN("net/p%u: arrival bits 0x%x left set after stage c", p, net->arrivals_down[p]);
     if (!net->lay.cfg.full_duplex)
         for (size_t c = 0; c < 2 * (size_t)net->lay.nswitches; c++)
-            if (net->lay.channels[c].temp != 0) {
+            if (net->lay.channels[c].temp != TEMP_FREE) {
                 net_link_name(net, (uint32_t)c, name, sizeof name);
                 BROKEN("net/%s: temp slot still claimed after the timestep", name);
             }
     for (size_t i = 0; i < (size_t)net->lay.nprocs * net->lay.cfg.ports; i++) {
-        const Fifo *f = &net->lay.ports[i];
+        const InputPort *f = &net->lay.ports[i];
         if (f->count == 0)
             continue;
         char what[80];

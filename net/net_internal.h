@@ -1,15 +1,33 @@
-/* The network's representation, private to net/: its structures, and the
- * index arithmetic its files share (net.h gives the numbering). */
+/* The network's representation, private to net/: its structures, the
+ * numbering its files share (net.h gives the public part of it), and the
+ * declarations of what one file of net/ asks of another.
+ *
+ *   net.c        construction, lanes, the reference stage beside this one
+ *   pool.c       the packet pool
+ *   adapter.c    the adapters: output slots, injection, input ports, reads
+ *   sleep.c      sleeping packets, and waking them
+ *   step.c       the fast network stage (stage 4, a-e)
+ *   observe.c    where packets are: settling, describing, naming, events
+ *   deadlock.c   a network deadlock told from a program deadlock
+ *   check.c      the invariants, one checker per component
+ *   reference.c  stage 4 exactly as machine.md writes it
+ *   encode.h     every packed word, with its bit diagram
+ *
+ * Words used throughout: a *sender* is what claims links: the output port
+ * q of switch S with its buffer (index 4S + q), or processor p's adapter
+ * on a plane (from index 4 * switches on). The state of a link's slot is
+ * kept by one sender, its *keeper* (slot_keeper). A packet is named by its
+ * *pool index* x (1, 2, ...; NET_NIL is 0). */
 #ifndef NET_NET_INTERNAL_H
 #define NET_NET_INTERNAL_H
 
 #include "common/hot.h"
+#include "net/encode.h"
 #include "net/net.h"
 #include "net/reference.h"
 #include "net/topology.h"
 
-
-/* Waiting packets sleep (step.c explains): what on. */
+/* Waiting packets sleep (sleep.c explains): what on. */
 typedef enum PacketSleep {
     AWAKE,                 /* handled every timestep */
     ASLEEP_BUFFER,         /* on a link, refused by a full buffer */
@@ -21,9 +39,8 @@ typedef enum PacketSleep {
  * does not touch it: the packet travels as its index through the buffers'
  * places and the links' lists, and where it is -- place, at, dir,
  * layer, links, asleep, and next for a buffer's order -- is written here
- * only when somebody asks (net_settle, step.c), and at every event when an
- * observer watches. In an input port, `next` threads the port's FIFO, as
- * it threads the free list in the pool. */
+ * only when somebody asks (net_settle), and at every event when an
+ * observer watches. In an input port, `next` threads the port's FIFO. */
 typedef struct Packet {
     uint32_t next;         /* next packet in the same input port (or buffer,
                               once settled), or NET_NIL */
@@ -45,64 +62,61 @@ typedef struct Packet {
 
 _Static_assert(sizeof(Packet) == 32, "two packets share a cache line");
 
-/* The rest of a packet (Net.info, by pool index). */
+/* The rest of a packet (Layout.info, by pool index). */
 typedef struct PacketInfo {
     uint64_t id;           /* creation order, from 0 */
     uint64_t created;      /* timestep of its OUT */
     uint32_t src, dst;
-    uint32_t holder;       /* asleep on an input port: the holder of the slot
-                              of its last link (net_internal.h) */
-    uint32_t wait_next;    /* next sleeper on the same input port */
+    uint32_t keeper;       /* asleep on an input port: the keeper of the
+                              slot of its last link */
+    uint32_t next_waiting; /* ...and the next packet asleep on that port */
 } PacketInfo;
 
 /* An input port: a FIFO of packets threaded through Packet.next. */
-typedef struct Fifo {
-    uint32_t head, tail;   /* packet indices, NET_NIL when empty */
+typedef struct InputPort {
+    uint32_t head, tail;   /* pool indices, NET_NIL when empty */
     uint16_t count;        /* packets in it (at most 1024) */
     uint16_t unused;
-    uint32_t sleepers;     /* packets asleep until it has room (via
-                              PacketInfo.wait_next) */
-} Fifo;
+    uint32_t waiting;      /* the first packet asleep until it has room
+                              (the others: PacketInfo.next_waiting) */
+} InputPort;
 
 /* How many places a buffer keeps itself: buffers of up to this many places
  * (the default is 5) need nothing else; deeper ones keep their places in a
- * ring of their own, grown as they fill (Net.rings). */
+ * ring of their own, grown as they fill (Layout.rings). */
 enum { INLINE_PLACES = 5 };
 
-/* An output port q of switch S, or (from index 4 * nswitches on) a
- * processor's network adapter in one plane: half a cache line. It holds the
- * port's output buffer, a FIFO of packets in its places (its own places,
- * head first: a packet that leaves moves the others up; or a cyclic ring
- * for deeper buffers), and the
- * state of the channel it sends into (an adapter: its processor's link),
- * so that a packet leaving a buffer touches this Buffer only, and a packet
- * entering one the Buffer it enters and its route word (Net.routes). Both
- * are called holders: of their places, and of the slot of their channel
- * (with --duplex half a link's one slot is held by the down port of the
- * switch above it; net_internal.h, slot_holder). */
-typedef struct Buffer {
-    uint16_t count;        /* packets in it */
-    uint8_t sleepers;      /* bit a: the packet arriving on port a of this
+/* A sender: the output port q of switch S (index 4S + q), or from index
+ * 4 * switches on a processor's adapter in one plane. Half a cache line,
+ * which holds the port's output buffer -- a FIFO of packets in its places,
+ * head first (a packet that leaves moves the others up), or for deeper
+ * buffers a cyclic ring -- and the state of the slot of the link it keeps
+ * (slot_keeper), so that a packet leaving a buffer touches this Sender
+ * only, and a packet entering one the Sender it enters and its route
+ * word. */
+typedef struct Sender {
+    uint16_t count;        /* packets in its buffer */
+    uint8_t waiting;       /* bit a: the packet arriving on port a of this
                               switch sleeps until this buffer has room */
-    uint8_t flags;         /* SLOT_* (net_internal.h): its slot's state */
-    uint32_t hop;          /* where the packets it sends go, as a hop word
-                              (net_internal.h), or 0 until it first sends */
-    uint32_t link;         /* its slot: the packet on the link, if it was
-                              refused there (SLOT_BLOCKED); anything else
-                              only between net_settle and the next step */
+    uint8_t slot;          /* SLOT_* (encode.h): the state of the slot it keeps */
+    uint32_t hop;          /* where the packets it sends go: a hop word
+                              (encode.h), or 0 until it first sends */
+    uint32_t slot_packet;  /* the packet in the slot it keeps, while that
+                              packet is refused there (SLOT_BLOCKED); for
+                              every packet on a link after net_settle */
     union {
-        uint32_t place[INLINE_PLACES];  /* packets: place words (net_internal.h) */
-        struct {                        /* or, deeper buffers (Net.rings): */
+        uint32_t place[INLINE_PLACES];  /* its packets: place words (encode.h) */
+        struct {                        /* or, deeper buffers (Layout.rings): */
             uint16_t head;              /* the place of its head in its ring */
             uint8_t size;               /* its ring has min(8 << size, B) places */
         } ring;
     };
-} Buffer;
+} Sender;
 
-_Static_assert(sizeof(Buffer) == 32, "two buffers share a cache line");
+_Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 
-/* What a half-duplex channel has besides its slot: the holder that claims
- * it in this timestep, plus one, or 0. */
+/* What a half-duplex link has besides its slot: the sender that claims it
+ * in this timestep (a temp word, encode.h). */
 typedef struct Channel {
     uint32_t temp;
 } Channel;
@@ -114,13 +128,13 @@ typedef struct IndexList {
 } IndexList;
 
 /* A packet on a link, awake: the packet itself, where it goes (the buffer
- * it will enter, or p << 1 | plane on the last link down to processor p:
- * net_internal.h, hop_target) and the holder of the link's slot, with
- * HOLDER_REFUSED when the packet was refused before and so is in the slot.
- * Stages d and c find all they need here, and write only the line of the
- * buffer the packet enters. */
+ * it will enter, or on the last link down the processor on a plane it
+ * comes to: hop_target) and the keeper of the link's slot, with
+ * KEEPER_REFUSED when the packet was refused before and so is in the slot
+ * (encode.h). Stages d and c find all they need here, and write only the
+ * line of the buffer the packet enters. */
 typedef struct OnLink {
-    uint32_t packet, target, holder;
+    uint32_t packet, target, keeper;
 } OnLink;
 
 typedef struct OnLinkList {
@@ -164,10 +178,10 @@ typedef struct Counters {
  * both planes, counting straight into the network's statistics; with lanes
  * each plane has its own, and its counters are added after each timestep. */
 typedef struct NetLane {
-    /* Holders whose packet claims a link this timestep (buffers and
+    /* Senders whose packet claims a link this timestep (buffers and
      * adapters), and awake packets on links, by [class][layer] (above);
      * and the next timestep's. */
-    IndexList claimers[LIST_LAYERS], next_claimers[LIST_LAYERS];
+    IndexList claimants[LIST_LAYERS], next_claimants[LIST_LAYERS];
     OnLinkList on_links[ARRIVAL_CLASSES][LIST_LAYERS];
     OnLinkList next_on_links[ARRIVAL_CLASSES][LIST_LAYERS];
     IndexList touched;              /* with an observer: buffers entered in this stage d */
@@ -189,19 +203,19 @@ typedef struct Layout {
     NetConfig cfg;
     uint32_t nprocs, half;          /* N and H = N/2 */
     uint32_t nswitches;             /* planes * k * H */
-    uint32_t nbuffers;              /* 4 * nswitches: the first adapter's holder */
+    uint32_t nbuffers;              /* 4 * nswitches: the first adapter's sender */
     uint8_t row_layer[64];          /* the layer of the switches of row s >> (k - 1) */
     bool compact;                   /* routes are words of routes[] (k <= 16) */
     Packet *pool;                   /* packet storage */
     PacketInfo *info;               /* the rest of each packet, by pool index */
     uint32_t *routes;               /* each packet's route as it travels, by pool
                                        index (route_word) */
-    Buffer *buffers;                /* 4 per switch, 4S + q; then the adapters,
-                                       4 * nswitches + plane * N + p */
+    Sender *senders;                /* 4 per switch, 4S + q; then the adapters,
+                                       4 * nswitches + (plane << k | p) */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
     Channel *channels;              /* --duplex half: per link */
-    Fifo *ports;                    /* P per processor */
+    InputPort *ports;                    /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
 } Layout;
 
@@ -223,7 +237,7 @@ struct Net {
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
                                        arrives down that plane's link */
-    uint32_t *arriving;             /* ...and which, by 2 * processor + plane */
+    uint32_t *arriving;             /* ...and which, by processor on a plane */
     IndexList woken;                /* processors whose input port received a
                                        packet or whose output slot emptied in
                                        this timestep's network stage (the
@@ -298,71 +312,55 @@ static inline uint32_t down_target(const Layout *lay, uint32_t link, unsigned l,
     return topo_down_switch(l, s, link & 1) - lay->half;
 }
 
-/* ---- holders ------------------------------------------------------------------
+/* ---- senders --------------------------------------------------------------
  *
- * A holder (net.h) sends into one channel: a switch's down port into the
- * link below it (to the switch below, or at layer 1 to a processor), an up
- * port into the link above it, an adapter into its processor's link. The
- * packet it sends is heading, once on the link, for `claim_heading`: the
- * port of the switch it will enter, or the processor it comes down to.
+ * A sender sends into one link: a switch's down port into the link below
+ * it (to the switch below, or at layer 1 to a processor), an up port into
+ * the link above it, an adapter into its processor's link. The packet it
+ * sends is heading, once on the link, for `claim_heading`: the port of the
+ * switch it will enter, or the processor it comes down to.
  *
- * The state of a channel's slot is kept by one holder, `slot_holder`: with
- * --duplex full the channel's only sender; with --duplex half, where both
- * ends of a link send into its one channel, the down port of the switch
- * above. The slot holds a packet only while the packet is refused, by a
- * full buffer or input port: a packet that gets on a link goes into a list
- * of the lane (net.h, OnLink) and nowhere else, and in the next timestep
- * it either enters a buffer (so the link is free again) or is refused,
- * when it writes itself into the slot with SLOT_BLOCKED. So a claim in
- * stage e needs to see only whether its slot is blocked (machine.md: the
- * claim succeeds if the main slot is empty after stages c and d, and a
- * packet is still on a link after them only if it was refused). */
-enum {
-    SLOT_BLOCKED = 1,      /* Buffer.link is on the link, refused there */
-    SLOT_ASLEEP = 2,       /* ...and sleeps (on a buffer, or an input port) */
-    SLOT_UP = 4,           /* ...and travels up (which, --duplex half, is not
-                              the holder's own direction) */
-    CLAIM_ASLEEP = 8,      /* this holder's head claims this slot, and sleeps
-                              until the slot's packet wakes */
-    CLAIM_UP_ASLEEP = 16   /* --duplex half: the holder below, which sends up
-                              into this slot, sleeps so */
-};
-
-/* In OnLink.holder: the packet is in its slot, refused before. */
-#define HOLDER_REFUSED 0x80000000u
+ * The state of a link's slot (encode.h, the slot word) is kept by one
+ * sender, its keeper (slot_keeper): with --duplex full the link's only
+ * sender in that direction; with --duplex half, where both ends of a link
+ * send into its one slot, the down port of the switch above. */
 
 static inline bool is_adapter(const Layout *lay, uint32_t h) { return h >= lay->nbuffers; }
 
 /* The adapter of processor p in a plane, and back. */
-static inline uint32_t adapter_holder(const Layout *lay, unsigned plane, uint32_t p)
+static inline uint32_t adapter_sender(const Layout *lay, unsigned plane, uint32_t p)
 {
-    return lay->nbuffers + (plane << lay->cfg.k) + p;
+    return lay->nbuffers + proc_on_plane(lay->cfg.k, p, plane);
 }
 
 static inline uint32_t adapter_proc(const Layout *lay, uint32_t h)
 {
-    return (h - lay->nbuffers) & (lay->nprocs - 1);
+    return pop_proc(lay->cfg.k, h - lay->nbuffers);
 }
 
-static inline unsigned holder_plane(const Layout *lay, uint32_t h)
+/* The plane of switch s: its row s >> (k - 1) is plane * k + layer - 1. */
+static inline unsigned sw_plane(const Layout *lay, uint32_t s)
+{
+    return (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
+}
+
+static inline unsigned sender_plane(const Layout *lay, uint32_t h)
 {
     if (is_adapter(lay, h))
-        return (h - lay->nbuffers) >> lay->cfg.k;
-    return (h >> 2 >> (lay->cfg.k - 1)) >= lay->cfg.k;
+        return pop_plane(lay->cfg.k, h - lay->nbuffers);
+    return sw_plane(lay, h >> 2);
 }
 
-/* Where a packet that holder h sends will be heading on the link, as one
- * number: (4S + q) << 1 when it will enter port q of switch S, (p << 2 |
- * plane << 1 | 1) when it comes down the last link of its plane to
- * processor p. With the layer of that link, and its direction. */
+/* Where a packet that sender h sends will be heading on the link (a
+ * heading, encode.h), with the layer of that link, and its direction. */
 HOT uint32_t claim_heading(const Layout *lay, uint32_t h, unsigned *layer, unsigned *dir)
 {
     if (is_adapter(lay, h)) {
-        uint32_t a = h - lay->nbuffers, p = a & (lay->nprocs - 1);
-        uint32_t s = sw_index(lay, a >> lay->cfg.k, 1, topo_proc_switch(p));
+        uint32_t p = adapter_proc(lay, h);
+        uint32_t s = sw_index(lay, sender_plane(lay, h), 1, topo_proc_switch(p));
         *layer = 1;
         *dir = DIR_UP;
-        return (4 * s + topo_proc_port(p)) << 1;
+        return heading_port(4 * s + topo_proc_port(p));
     }
     uint32_t s = h >> 2;
     unsigned q = h & 3, l = sw_layer(lay, s);
@@ -370,53 +368,52 @@ HOT uint32_t claim_heading(const Layout *lay, uint32_t h, unsigned *layer, unsig
         uint32_t link = up_link(lay, s, l, q - 2);
         *layer = l + 1;
         *dir = DIR_UP;
-        return (4 * (link >> 1) + (link & 1)) << 1;
+        return heading_port(4 * (link >> 1) + (link & 1));
     }
     *layer = l;
     *dir = DIR_DOWN;
-    if (l == 1) {
-        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
-        return topo_down_proc(sw_j(lay, s), q) << 2 | plane << 1 | 1;
-    }
+    if (l == 1)
+        return heading_proc(proc_on_plane(lay->cfg.k, topo_down_proc(sw_j(lay, s), q),
+                                          sw_plane(lay, s)));
     unsigned arrival;
     uint32_t below = down_target(lay, 2 * s + q, l, &arrival);
-    return (4 * below + arrival) << 1;
+    return heading_port(4 * below + arrival);
 }
 
-/* The link (2S + x) that holder h sends into, given its claim_heading. */
+/* The link (2S + x) that sender h sends into, given its claim_heading. */
 static inline uint32_t claim_link(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
 {
-    if (dir == DIR_UP)
-        return (heading >> 3) << 1 | ((heading >> 1) & 1);
     (void)lay;
+    if (dir == DIR_UP) {            /* into down port x of the switch S above */
+        uint32_t port = heading_value(heading);
+        return 2 * (port >> 2) + (port & 1);
+    }
     return 2 * (h >> 2) + (h & 3);
 }
 
-/* The holder of the slot of the channel that h sends into. */
-static inline uint32_t slot_holder(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
+/* The keeper of the slot of the link that h sends into. */
+static inline uint32_t slot_keeper(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
 {
     if (lay->cfg.full_duplex || dir == DIR_DOWN)
         return h;
-    return heading >> 1;            /* 4S + x: the down port x of the switch above */
+    return heading_value(heading);  /* 4S + x: the down port x of the switch above */
 }
 
-/* The holder that sends up into link 2S + x, S at layer l: the adapter of
+/* The sender that sends up into link 2S + x, S at layer l: the adapter of
  * processor 2j + x at layer 1, else an up port of the switch below. */
 static inline uint32_t up_sender(const Layout *lay, uint32_t s, unsigned l, unsigned x)
 {
-    if (l == 1) {
-        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
-        return adapter_holder(lay, plane, topo_down_proc(sw_j(lay, s), x));
-    }
+    if (l == 1)
+        return adapter_sender(lay, sw_plane(lay, s), topo_down_proc(sw_j(lay, s), x));
     unsigned q;
     uint32_t below = down_target(lay, 2 * s + x, l, &q);
     return 4 * below + q;
 }
 
-/* The holder of the slot of the channel that arrives on port a of switch s
+/* The keeper of the slot of the link that arrives on port a of switch s
  * (at layer l): from below (a = 0, 1) the link 2s + a going up, from above
  * (a = 2, 3) the link above up port a - 2 going down. */
-static inline uint32_t arrival_holder(const Layout *lay, uint32_t s, unsigned l, unsigned a)
+static inline uint32_t arrival_keeper(const Layout *lay, uint32_t s, unsigned l, unsigned a)
 {
     if (a >= 2) {
         uint32_t link = up_link(lay, s, l, a - 2);
@@ -425,27 +422,18 @@ static inline uint32_t arrival_holder(const Layout *lay, uint32_t s, unsigned l,
     return lay->cfg.full_duplex ? up_sender(lay, s, l, a) : 4 * s + a;
 }
 
-/* What a buffer's place holds: a place word, the packet's pool index
- * shifted up by two, with the output port it will take in the switch that
- * the buffer's link leads to (next_port) in the two low bits. Stage d works
- * that port out from the packet's route as the packet enters the buffer,
- * where the route word can be asked for ahead (the list says which packet
- * comes); so stage e, where reading it would be a miss that waits for the
- * buffer's own, reads no route. Pool indices stay below 2^30 (net.c). */
-static inline uint32_t place_word(uint32_t x, unsigned port) { return x << 2 | port; }
-static inline uint32_t place_packet(uint32_t word) { return word >> 2; }
-static inline unsigned place_port(uint32_t word) { return word & 3; }
+/* ---- buffers -------------------------------------------------------------- */
 
-
-/* The places of buffer b (its Buffer buf): on its own line, or its ring. */
-static inline uint32_t *places_of(const Layout *lay, Buffer *buf, uint32_t b)
+/* The places of buffer b (its Sender buf): on its own line, or its ring;
+ * each holds a place word (encode.h). */
+static inline uint32_t *places_of(const Layout *lay, Sender *buf, uint32_t b)
 {
     return lay->rings == NULL ? buf->place : lay->rings[b];
 }
 
 /* How many places its ring has now: B, or for deeper buffers what it has
  * grown to. */
-static inline unsigned ring_capacity(const Layout *lay, const Buffer *buf)
+static inline unsigned ring_capacity(const Layout *lay, const Sender *buf)
 {
     if (lay->rings == NULL)
         return lay->cfg.buffer;
@@ -455,32 +443,28 @@ static inline unsigned ring_capacity(const Layout *lay, const Buffer *buf)
 
 /* The place word of buffer b's head (b holds a packet): the first of its own
  * places, or its ring's head. */
-static inline uint32_t head_word(const Layout *lay, const Buffer *buf, uint32_t b)
+static inline uint32_t head_word(const Layout *lay, const Sender *buf, uint32_t b)
 {
     return lay->rings == NULL ? buf->place[0] : lay->rings[b][buf->ring.head];
 }
 
-/* ---- routes ------------------------------------------------------------------------ */
+/* ---- routes and hops ----------------------------------------------------------- */
 
-/* A route as it travels (Net.routes, k <= 16): the up ports with a 1 above
- * them at bit count - 1, so that a packet climbing into layer l turns
- * there exactly when none of the bits from l up is set; and the down ports
- * in the high half. 16 routes share a cache line, where their packets'
- * records would take 8 lines: what a hop reads of its packet is this word.
- * Larger networks read the route from the pool. */
-static inline uint32_t route_word(const Layout *lay, const Packet *pk)
+/* Packet pk's route word (encode.h), which networks of k <= 16 keep by
+ * pool index; larger networks read the route from the pool. */
+static inline uint32_t packet_route_word(const Layout *lay, const Packet *pk)
 {
-    if (!lay->compact)
-        return 0;
-    return (pk->routing | 1u << (pk->count - 1)) | pk->addressing << 16;
+    return lay->compact ? route_word(pk->routing, pk->count, pk->addressing) : 0;
 }
 
+/* Packet x's route: its up ports with a 1 above them at bit count - 1, and
+ * its down ports. */
 HOT void packet_route(const Layout *lay, uint32_t x, uint32_t *up, uint32_t *down)
 {
     if (lay->compact) {
         uint32_t w = lay->routes[x];
-        *up = w & 0xffff;
-        *down = w >> 16;
+        *up = route_word_up(w);
+        *down = route_word_down(w);
     } else {
         const Packet *pk = &lay->pool[x];
         *up = pk->routing | 1u << (pk->count - 1);
@@ -513,20 +497,20 @@ HOT unsigned next_port(const Layout *lay, uint32_t b, uint32_t x)
     return ((down << 1) >> (l - 1)) & 1;
 }
 
-/* Where a packet that holder h sends will go once it is on the link, but
+/* Where a packet that sender h sends will go once it is on the link, but
  * for the port it takes there: 4S for switch S ahead, whose buffer 4S + q
  * its route names (q: next_port, for an adapter route_out at layer 1); or
- * on the last link down, p << 1 | plane for processor p. *class is its
- * arrival class (net.h): the port it arrives on, or ARRIVE_DELIVERY. This
- * is claim_heading's walk written out for the hot path (built on
- * claim_heading it costs 4% more host instructions in the stage); test_net
- * checks that the two agree for every holder. */
+ * on the last link down, the processor on a plane it comes to. *class is
+ * its arrival class: the port it arrives on, or ARRIVE_DELIVERY. This is
+ * claim_heading's walk written out for the hot path, without the heading
+ * it would have to unpack; test_net_internals checks that the two agree
+ * for every sender. */
 HOT uint32_t hop_switch(const Layout *lay, uint32_t h, unsigned *class)
 {
     if (is_adapter(lay, h)) {
-        uint32_t a = h - lay->nbuffers, p = a & (lay->nprocs - 1);
+        uint32_t p = adapter_proc(lay, h);
         *class = topo_proc_port(p);
-        return 4 * sw_index(lay, a >> lay->cfg.k, 1, topo_proc_switch(p));
+        return 4 * sw_index(lay, sender_plane(lay, h), 1, topo_proc_switch(p));
     }
     uint32_t s = h >> 2;
     unsigned q = h & 3, l = sw_layer(lay, s);
@@ -535,17 +519,16 @@ HOT uint32_t hop_switch(const Layout *lay, uint32_t h, unsigned *class)
         return 4 * (topo_up_switch(l, s, q - 2) + lay->half);
     }
     if (l == 1) {                   /* down the last link */
-        uint32_t plane = (s >> (lay->cfg.k - 1)) >= lay->cfg.k;
         *class = ARRIVE_DELIVERY;
-        return topo_down_proc(sw_j(lay, s), q) << 1 | plane;
+        return proc_on_plane(lay->cfg.k, topo_down_proc(sw_j(lay, s), q), sw_plane(lay, s));
     }
     *class = 2 + topo_down_arrival_port(l, s);
     return 4 * (topo_down_switch(l, s, q) - lay->half);
 }
 
-/* The layer of the lists (net.h, NetLane) that holder h is listed in as a
+/* The layer of the lists (NetLane) that sender h is listed in as a
  * claimant: its switch's, or for an adapter 1. */
-static inline unsigned holder_list_layer(const Layout *lay, uint32_t h)
+static inline unsigned sender_list_layer(const Layout *lay, uint32_t h)
 {
     return is_adapter(lay, h) ? 1 : sw_layer(lay, h >> 2);
 }
@@ -558,37 +541,29 @@ static inline unsigned link_list_layer(const Layout *lay, unsigned c, uint32_t t
     return c == ARRIVE_DELIVERY ? 1 : sw_layer(lay, target >> 2);
 }
 
-/* A buffer's hop word (Buffer.hop), in networks whose routes are words (k
- * <= 16): hop_switch's switch ahead (4S) or processor and plane, shifted
- * up by eight, then the arrival class in bits 5-7 and the layer of the
- * list its packets go to (link_list_layer, >= 1, so that the word is never
- * 0) in bits 0-4: the low eight bits are the list's place in the arrays
- * of a lane, class * LIST_LAYERS + layer. Stage e works it out the first
- * time a buffer sends and reads it after that, from the line it reads for
- * the claim anyway: working it out every time took a fifth of stage e's
- * host instructions and a branch on the direction that the host cannot
- * predict. (A buffer's hop word is written when it is first used, not
- * when the network is made, so that an idle network touches no buffer.) */
-_Static_assert(LIST_LAYERS == 32, "a hop word keeps a list's layer in five bits");
+/* Buffer b's hop word (Sender.hop, encode.h), in networks whose routes are
+ * words. Stage e works it out the first time a buffer sends and reads it
+ * after that, from the line it reads for the claim anyway: working it out
+ * for every claim would cost a walk of the topology and a branch on the
+ * direction that the host cannot predict. It is written when the buffer
+ * is first used, not when the network is made, so that an idle network
+ * touches no buffer. */
+_Static_assert(LIST_LAYERS == 1 << HOP_LAYER_BITS, "a hop word keeps a list's layer");
 
 HOT uint32_t hop_word(const Layout *lay, uint32_t b)
 {
     unsigned class;
-    uint32_t base = hop_switch(lay, b, &class);
-    return base << 8 | class << 5 | link_list_layer(lay, class, base);   /* (4S < 2^22) */
+    uint32_t ahead = hop_switch(lay, b, &class);
+    return hop_pack(ahead, class, link_list_layer(lay, class, ahead));
 }
 
-static inline uint32_t hop_word_base(uint32_t w) { return w >> 8; }
-static inline unsigned hop_word_class(uint32_t w) { return (w >> 5) & 7; }
-static inline unsigned hop_word_list(uint32_t w) { return w & 0xff; }
-
-/* Where packet x, sent by holder h, will go once it is on the link: the
+/* Where packet x, sent by sender h, will go once it is on the link: the
  * buffer that its route names in the switch ahead, which it will try to
  * enter in the next stage d (for adaptive routing, on the way up, u0:
- * stage d chooses), or on the last link down, p << 1 | plane for processor
- * p; with its arrival class. Stage e adds to hop_switch the port kept in
- * the place word of a buffer's head, or for an adapter's packet the first
- * port of its route. */
+ * stage d chooses), or on the last link down, the processor on a plane it
+ * comes to; with its arrival class. Stage e adds to hop_switch the port
+ * kept in the place word of a buffer's head, or for an adapter's packet
+ * the first port of its route. */
 HOT uint32_t hop_target(const Layout *lay, uint32_t h, uint32_t x, unsigned *class)
 {
     uint32_t base = hop_switch(lay, h, class);
@@ -612,9 +587,9 @@ static inline unsigned links_on_link(unsigned l, unsigned dir, unsigned c)
     return dir == DIR_UP ? l : 2 * c - l + 1;
 }
 
-/* The link (2S + x) whose slot holder sh holds, for a packet on it going
- * `dir`: with --duplex full the channel holder sh sends into, with --duplex
- * half the link below down port x of S = sh >> 2. */
+/* The link (2S + x) whose slot sender sh keeps, for a packet on it going
+ * `dir`: with --duplex full the link sh sends into, with --duplex half the
+ * link below down port x of S = sh >> 2. */
 static inline uint32_t slot_link(const Layout *lay, uint32_t sh, unsigned dir)
 {
     if (dir == DIR_UP && lay->cfg.full_duplex) {
@@ -656,7 +631,7 @@ static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t n
 }
 
 /* The link and direction of an awake packet on a link: listed in class c
- * with its target and slot holder (net.h, OnLink). */
+ * with its target and keeper word (OnLink). */
 static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t target, uint32_t sh,
                                    unsigned *dir)
 {
@@ -665,13 +640,13 @@ static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t targe
         return 2 * (target >> 2) + c;
     }
     *dir = DIR_DOWN;
-    return slot_link(lay, sh & ~HOLDER_REFUSED, DIR_DOWN);
+    return slot_link(lay, keeper_of(sh), DIR_DOWN);
 }
 
-/* The lane that handles holder h's packets: its plane's, or the only one. */
+/* The lane that handles sender h's packets: its plane's, or the only one. */
 static inline unsigned lane_index(const Net *net, uint32_t h)
 {
-    return net->nlanes > 1 ? holder_plane(&net->lay, h) : 0;
+    return net->nlanes > 1 ? sender_plane(&net->lay, h) : 0;
 }
 
 /* Writes into the pool where each packet in flight is (Packet: place, at,

@@ -35,9 +35,9 @@
  * are run a layer at a time, in an order that keeps what each claim of
  * stage e needs from stage d (sweep_layers explains).
  *
- * What moves is a packet's pool index (net.h): the claimants are holders
+ * What moves is a packet's pool index (net.h): the claimants are senders
  * (buffers and adapters) listed by index, and the packets on links are
- * listed with the buffer they go to and the holder of their link's slot. A
+ * listed with the buffer they go to and the keeper of their link's slot. A
  * hop is a buffer's head copied to a list in stage e, which finds the
  * buffer it goes to from the buffer's hop word (the switch ahead, worked
  * out from the topology when the buffer first sends) and the port kept in
@@ -135,9 +135,9 @@ static inline void list_push(IndexList *l, uint32_t x)
     l->items[l->n++] = x;
 }
 
-static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32_t holder)
+static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32_t sender)
 {
-    l->items[l->n++] = (OnLink){ x, target, holder };
+    l->items[l->n++] = (OnLink){ x, target, sender };
 }
 
 /* Where stages d and e append, held in locals while their loops run: the
@@ -156,7 +156,7 @@ typedef struct Appends {
 static void appends_open(Appends *a, const Net *net, NetLane *ln)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        a->claimer[l] = ln->next_claimers[l].items + ln->next_claimers[l].n;
+        a->claimer[l] = ln->next_claimants[l].items + ln->next_claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             a->on_link[c * LIST_LAYERS + l] =
                 ln->next_on_links[c][l].items + ln->next_on_links[c][l].n;
@@ -167,7 +167,7 @@ static void appends_open(Appends *a, const Net *net, NetLane *ln)
 static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        ln->next_claimers[l].n = (size_t)(a->claimer[l] - ln->next_claimers[l].items);
+        ln->next_claimants[l].n = (size_t)(a->claimer[l] - ln->next_claimants[l].items);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             ln->next_on_links[c][l].n =
                 (size_t)(a->on_link[c * LIST_LAYERS + l] - ln->next_on_links[c][l].items);
@@ -176,16 +176,16 @@ static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 }
 
 /* The stages visit buffers in no order that the memory system could guess,
- * so each is a cache miss; asking for them (PREFETCH, net_internal.h) AHEAD
+ * so each is a cache miss; asking for them (PREFETCH, net_internal.h) PREFETCH_DISTANCE
  * entries ahead overlaps them. */
-enum { AHEAD = 32 };
+enum { PREFETCH_DISTANCE = 32 };
 
 /* The prefetch helpers must be inlined where they are used (HOT): GCC
  * takes a separate function that only prefetches for one without effect
  * and drops every call to it (docs/performance.md, item 26). The loops
- * look ahead without a bound: a list has room for AHEAD entries after its
+ * look ahead without a bound: a list has room for PREFETCH_DISTANCE entries after its
  * end (lane_prepare), which hold entries of earlier timesteps, or zeros
- * where nothing was ever written (reserve) -- holders, packets and buffers
+ * where nothing was ever written (reserve) -- senders, packets and buffers
  * of this network all the same, so what they prefetch there is harmless. */
 
 /* ---- sleeping and waking ---------------------------------------------------- */
@@ -196,24 +196,24 @@ static bool may_sleep(const Net *net)
     return net->event == NULL;
 }
 
-/* Wakes the claimants asleep on the slot that holder sh holds (its Buffer
+/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
  * hb): puts them in woken[] (at most two) and returns how many. */
-static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Buffer *hb, uint32_t woken[2])
+static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2])
 {
     unsigned layer, dir, n = 0;
-    if (hb->flags & CLAIM_ASLEEP) {
+    if (hb->slot & CLAIM_ASLEEP) {
         claim_heading(&net->lay, sh, &layer, &dir);
         st->asleep_link[dir][layer]--;
         st->asleep--;
         woken[n++] = sh;
     }
-    if (hb->flags & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
+    if (hb->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
         layer = sw_layer(&net->lay, sh >> 2);
         st->asleep_link[DIR_UP][layer]--;
         st->asleep--;
         woken[n++] = up_sender(&net->lay, sh >> 2, layer, sh & 3);
     }
-    hb->flags &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+    hb->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
     return n;
 }
 
@@ -222,52 +222,52 @@ static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Buffer *hb, uin
  * the claimants asleep on their links in its stage e. */
 static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
 {
-    Buffer *buf = &net->lay.buffers[b];
+    Sender *buf = &net->lay.senders[b];
     uint32_t s = b >> 2;
     unsigned l = sw_layer(&net->lay, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     for (unsigned a = 0; a < 4; a++) {
-        if (!((buf->sleepers >> a) & 1))
+        if (!((buf->waiting >> a) & 1))
             continue;
-        uint32_t sh = arrival_holder(&net->lay, s, l, a), woken[2];
-        Buffer *hb = &net->lay.buffers[sh];
-        hb->flags &= (uint8_t)~SLOT_ASLEEP;
+        uint32_t sh = arrival_keeper(&net->lay, s, l, a), woken[2];
+        Sender *hb = &net->lay.senders[sh];
+        hb->slot &= (uint8_t)~SLOT_ASLEEP;
         ln->counts->asleep_buffer[dir][l]--;
         ln->counts->asleep--;
-        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->link, b, sh | HOLDER_REFUSED };
+        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->slot_packet, b, sh | KEEPER_REFUSED };
         for (unsigned i = 0, n = wake_claims(net, ln->counts, sh, hb, woken); i < n; i++)
-            *out->claimer[holder_list_layer(&net->lay, woken[i])]++ = woken[i];
+            *out->claimer[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
     }
-    buf->sleepers = 0;
+    buf->waiting = 0;
 }
 
 void net_wake_port(Net *net, uint32_t port)
 {
     /* Stage 1 of this timestep: they try again in this timestep's stage c,
      * and their claimants in its stage e. */
-    Fifo *f = &net->lay.ports[port];
+    InputPort *f = &net->lay.ports[port];
     uint32_t p = port / net->lay.cfg.ports;
     net->settled = false;
-    for (uint32_t x = f->sleepers, next; x != NET_NIL; x = next) {
-        next = net->lay.info[x].wait_next;
-        uint32_t sh = net->lay.info[x].holder;
-        Buffer *hb = &net->lay.buffers[sh];
-        unsigned plane = holder_plane(&net->lay, sh);
+    for (uint32_t x = f->waiting, next; x != NET_NIL; x = next) {
+        next = net->lay.info[x].next_waiting;
+        uint32_t sh = net->lay.info[x].keeper;
+        Sender *hb = &net->lay.senders[sh];
+        unsigned plane = sender_plane(&net->lay, sh), k = net->lay.cfg.k;
         NetLane *ln = &net->lane[lane_index(net, sh)];
-        hb->flags &= (uint8_t)~SLOT_ASLEEP;
+        hb->slot &= (uint8_t)~SLOT_ASLEEP;
         net->counts.asleep_port--;
         net->counts.asleep--;
         net->lay.pool[x].asleep = AWAKE;
         OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
-        links_push(l, hb->link, p << 1 | plane, sh | HOLDER_REFUSED);
+        links_push(l, hb->slot_packet, proc_on_plane(k, p, plane), sh | KEEPER_REFUSED);
         uint32_t woken[2];
         for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
-            IndexList *claims = &ln->claimers[holder_list_layer(&net->lay, woken[i])];
+            IndexList *claims = &ln->claimants[sender_list_layer(&net->lay, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);
         }
     }
-    f->sleepers = NET_NIL;
+    f->waiting = NET_NIL;
 }
 
 /* Each timestep, every sleeper fails once more: its collision or wait. */
@@ -300,13 +300,13 @@ static void emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
 
 /* ---- stages a and b: claims ---------------------------------------------- */
 
-/* The packet that holder h would send: its adapter's output slot, or its
+/* The packet that sender h would send: its adapter's output slot, or its
  * buffer's head. */
 static uint32_t claimant_packet(const Layout *lay, uint32_t h)
 {
     if (is_adapter(lay, h))
         return lay->out_slot[adapter_proc(lay, h)];
-    Buffer *buf = &lay->buffers[h];
+    Sender *buf = &lay->senders[h];
     return place_packet(head_word(lay, buf, h));
 }
 
@@ -325,7 +325,7 @@ static uint32_t settle_claimant(Net *net, uint32_t h)
     return x;
 }
 
-/* A failed claim of holder h on link `link` (of layer `layer`): one link
+/* A failed claim of sender h on link `link` (of layer `layer`): one link
  * collision, charged to the claimant's direction and the link's layer; the
  * claimant stays and tries again next timestep (the caller lists it). */
 static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsigned layer,
@@ -344,27 +344,27 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
 static void stage_claims(Net *net, NetLane *ln)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++)
-        for (size_t i = 0; i < ln->claimers[l].n; i++) {
-            uint32_t h = ln->claimers[l].items[i], loser;
+        for (size_t i = 0; i < ln->claimants[l].n; i++) {
+            uint32_t h = ln->claimants[l].items[i], loser;
             unsigned layer, dir;
             uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
             uint32_t link = claim_link(&net->lay, h, heading, dir);
             Channel *ch = &net->lay.channels[link];
-            if (ch->temp == 0) {
-                ch->temp = h + 1;
+            if (ch->temp == TEMP_FREE) {
+                ch->temp = temp_claim(h);
                 continue;
             }
             if (dir == DIR_UP) {
                 /* The downward claimant came second in the spec's order
                  * and failed at once. */
-                loser = ch->temp - 1;
-                ch->temp = h + 1;
+                loser = temp_claimant(ch->temp);
+                ch->temp = temp_claim(h);
                 claim_failed(net, ln, loser, DIR_DOWN, layer, link);
             } else {
                 loser = h;
                 claim_failed(net, ln, h, dir, layer, link);
             }
-            list_push(&ln->next_claimers[holder_list_layer(&net->lay, loser)], loser);
+            list_push(&ln->next_claimants[sender_list_layer(&net->lay, loser)], loser);
         }
 }
 
@@ -372,11 +372,11 @@ static void stage_claims(Net *net, NetLane *ln)
 
 /* A packet on a link (entry e) was refused: it is written into its slot,
  * which is blocked until it leaves. */
-HOT Buffer *refuse(const Layout *lay, const OnLink *e, bool going_up)
+HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
-    Buffer *hb = &lay->buffers[e->holder & ~HOLDER_REFUSED];
-    hb->link = e->packet;
-    hb->flags = (uint8_t)((hb->flags & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
+    Sender *hb = &lay->senders[keeper_of(e->keeper)];
+    hb->slot_packet = e->packet;
+    hb->slot = (uint8_t)((hb->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
     return hb;
 }
 
@@ -384,8 +384,8 @@ HOT Buffer *refuse(const Layout *lay, const OnLink *e, bool going_up)
  * there, is free again. */
 HOT void leave_link(const Layout *lay, const OnLink *e)
 {
-    if (e->holder & HOLDER_REFUSED)
-        lay->buffers[e->holder & ~HOLDER_REFUSED].flags &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
+    if (keeper_refused(e->keeper))
+        lay->senders[keeper_of(e->keeper)].slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
 }
 
 /* For an observer: records that the packet of entry e, of class c, is on
@@ -393,7 +393,7 @@ HOT void leave_link(const Layout *lay, const OnLink *e)
 static void settle_listed(Net *net, const OnLink *e, unsigned c)
 {
     unsigned dir;
-    uint32_t link = listed_link(&net->lay, c, e->target, e->holder, &dir);
+    uint32_t link = listed_link(&net->lay, c, e->target, e->keeper, &dir);
     settle_on_link(net, e->packet, link, dir, AWAKE);
 }
 
@@ -419,34 +419,34 @@ static void record_latency(NetStats *st, uint64_t latency)
     st->latency_hist[latency]++;
 }
 
-/* Stage c for the packet of entry e, on the last link down to processor
- * target >> 1. */
+/* Stage c for the packet of entry e, on the last link down to the
+ * processor on a plane e->target. */
 static void deliver(Net *net, const OnLink *e)
 {
-    uint32_t x = e->packet, p = e->target >> 1;
+    uint32_t x = e->packet, p = pop_proc(net->lay.cfg.k, e->target);
     Packet *pk = &net->lay.pool[x];
     uint32_t slot = p * net->lay.cfg.ports + pk->port;
-    Fifo *port = &net->lay.ports[slot];
+    InputPort *port = &net->lay.ports[slot];
     if (port->count >= net->lay.cfg.port_depth) {
         net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);
             emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
         }
-        Buffer *hb = refuse(&net->lay, e, false);
-        uint32_t sh = e->holder & ~HOLDER_REFUSED;
+        Sender *hb = refuse(&net->lay, e, false);
+        uint32_t sh = keeper_of(e->keeper);
         if (may_sleep(net)) {
-            hb->flags |= SLOT_ASLEEP;
-            net->lay.info[x].holder = sh;
+            hb->slot |= SLOT_ASLEEP;
+            net->lay.info[x].keeper = sh;
             pk->asleep = ASLEEP_PORT;
-            net->lay.info[x].wait_next = port->sleepers;
-            port->sleepers = x;
+            net->lay.info[x].next_waiting = port->waiting;
+            port->waiting = x;
             net->counts.asleep_port++;
             net->counts.asleep++;
         } else {
             NetLane *ln = &net->lane[lane_index(net, sh)];
             links_push(&ln->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
-                       sh | HOLDER_REFUSED);
+                       sh | KEEPER_REFUSED);
         }
         return;
     }
@@ -486,36 +486,38 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
  * before the second loop has asked for it, so the first loop does. */
 static void stage_deliveries(Net *net)
 {
+    unsigned k = net->lay.cfg.k;
     for (unsigned i = 0; i < net->nlanes; i++) {
         const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
-            uint32_t p = l->items[j].target >> 1, plane = l->items[j].target & 1;
+            uint32_t p = pop_proc(k, l->items[j].target), plane = pop_plane(k, l->items[j].target);
             if (net->arrivals_down[p])    /* the second of a pair */
                 PREFETCH(&net->lay.info[l->items[j].packet]);
             net->arrivals_down[p] |= (uint8_t)(1u << plane);
-            net->arriving[2 * p + plane] = (uint32_t)j;
+            net->arriving[l->items[j].target] = (uint32_t)j;
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++) {
         const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
-            if (j + 2 * AHEAD < l->n) {   /* its record (its port) and age */
-                uint32_t x = l->items[j + 2 * AHEAD].packet;
+            if (j + 2 * PREFETCH_DISTANCE < l->n) {   /* its record (its port) and age */
+                uint32_t x = l->items[j + 2 * PREFETCH_DISTANCE].packet;
                 PREFETCH(&net->lay.pool[x]);
                 PREFETCH(&net->lay.info[x]);
             }
-            if (j + AHEAD < l->n) {       /* ...and then the port it enters */
-                const OnLink *ahead = &l->items[j + AHEAD];
-                uint32_t p = ahead->target >> 1;
+            if (j + PREFETCH_DISTANCE < l->n) {       /* ...and then the port it enters */
+                const OnLink *ahead = &l->items[j + PREFETCH_DISTANCE];
+                uint32_t p = pop_proc(k, ahead->target);
                 PREFETCH(&net->lay.ports[p * net->lay.cfg.ports + net->lay.pool[ahead->packet].port]);
             }
             const OnLink *e = &l->items[j];
-            uint32_t p = e->target >> 1, plane = e->target & 1;
+            uint32_t p = pop_proc(k, e->target), plane = pop_plane(k, e->target);
             if (!((net->arrivals_down[p] >> plane) & 1))
                 continue;             /* delivered already, as the older one */
             net->arrivals_down[p] &= (uint8_t)~(1u << plane);
             if (net->arrivals_down[p]) {
-                const OnLink *other = &deliveries_of(net, 1 - plane)->items[net->arriving[2 * p + 1 - plane]];
+                uint32_t at = net->arriving[proc_on_plane(k, p, 1 - plane)];
+                const OnLink *other = &deliveries_of(net, 1 - plane)->items[at];
                 if (net->lay.info[other->packet].id < net->lay.info[e->packet].id) {
                     net->arrivals_down[p] = 0;
                     deliver(net, other);
@@ -529,7 +531,7 @@ static void stage_deliveries(Net *net)
 /* Makes room in deep buffer b (buf) for one more packet: its ring, made on
  * first use with 8 places and doubled up to B when full, is copied from
  * its head on. */
-static void grow_ring(Net *net, Buffer *buf, uint32_t b)
+static void grow_ring(Net *net, Sender *buf, uint32_t b)
 {
     uint32_t *old = net->lay.rings[b];
     unsigned cap = old ? ring_capacity(&net->lay, buf) : 0;
@@ -580,14 +582,14 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     if (lay->cfg.adaptive && (b & 3) >= 2) {
         /* Choose the less full up buffer (ties: bit l - 1 of the
          * destination, which is in addressing). */
-        uint32_t s = b >> 2, c0 = lay->buffers[4 * s + 2].count, c1 = lay->buffers[4 * s + 3].count;
+        uint32_t s = b >> 2, c0 = lay->senders[4 * s + 2].count, c1 = lay->senders[4 * s + 3].count;
         uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
         b = 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
         choice = true;
     }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    Buffer *buf = &lay->buffers[b];
+    Sender *buf = &lay->senders[b];
     uint32_t count = buf->count;
     if (count >= lay->cfg.buffer) {
         unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
@@ -597,15 +599,15 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             settle_listed(net, e, q);
             emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
         }
-        Buffer *hb = refuse(lay, e, q < 2);
+        Sender *hb = refuse(lay, e, q < 2);
         if (!observed && !choice) {
-            hb->flags |= SLOT_ASLEEP;
-            buf->sleepers |= (uint8_t)(1u << q);
+            hb->slot |= SLOT_ASLEEP;
+            buf->waiting |= (uint8_t)(1u << q);
             ln->counts->asleep_buffer[dir][l]++;
             ln->counts->asleep++;
         } else {
             *out->on_link[q * LIST_LAYERS + layer]++ =
-                (OnLink){ e->packet, e->target, e->holder | HOLDER_REFUSED };
+                (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
         }
         return false;
     }
@@ -629,7 +631,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     }
     uint32_t word = place_word(x, next_port(lay, b, x));
     if (lay->rings == NULL) {
-        places[count] = word;            /* (head first: net.h, Buffer) */
+        places[count] = word;            /* (head first: net.h, Sender) */
     } else {
         unsigned at = buf->ring.head + count;
         places[at >= cap ? at - cap : at] = word;
@@ -663,34 +665,34 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
 /* The sweep of stages d and e (sweep_layers) goes through a lane's lists
  * one after another, each a run: the packets on links arriving on port
  * `kind` (0-3) of the switches of a layer, or the claimants of a layer
- * (RUN_CLAIMS). */
-enum { RUN_CLAIMS = 4 };
+ * (CLAIMANTS). */
+enum { CLAIMANTS = 4 };
 
-typedef struct Run {
-    const void *items;     /* OnLink, or claimants' holders */
+typedef struct SweepList {
+    const void *items;     /* OnLink, or claimants' senders */
     size_t n;
     unsigned kind, layer;
-} Run;
+} SweepList;
 
 /* Asks for what stage d will read first of a packet on a link: the
  * buffer it enters and its route word (for the port of its place word). */
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
-    PREFETCH(&lay->buffers[e->target]);
+    PREFETCH(&lay->senders[e->target]);
     PREFETCH(&lay->routes[e->packet]);
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
- * AHEAD entries on, and as it starts, for the first AHEAD of the run after
+ * PREFETCH_DISTANCE entries on, and as it starts, for the first PREFETCH_DISTANCE of the run after
  * it, so that no run starts with a wait for memory (runs are many, and
  * short under light traffic; a run's lines stay in the cache while the run
  * before it goes by). */
-HOT void prefetch_entry(const Layout *lay, const Run *run, size_t j)
+HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
 {
     if (j >= run->n)
         return;
-    if (run->kind == RUN_CLAIMS)
-        PREFETCH(&lay->buffers[((const uint32_t *)run->items)[j]]);
+    if (run->kind == CLAIMANTS)
+        PREFETCH(&lay->senders[((const uint32_t *)run->items)[j]]);
     else
         prefetch_on_link(lay, (const OnLink *)run->items + j);
 }
@@ -699,7 +701,7 @@ HOT void prefetch_entry(const Layout *lay, const Run *run, size_t j)
  * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
  * of a layer, in that order). */
 HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                         const Run *run, const Run *next, bool observed)
+                         const SweepList *run, const SweepList *next, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
     uint32_t max_count = ln->counts->stats.max_buffer;
@@ -707,10 +709,10 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     size_t n = run->n;
     unsigned q = run->kind, layer = run->layer;
     uint32_t *claim_end = out->claimer[layer];     /* (kept in a register) */
-    for (size_t j = 0; j < AHEAD; j++)
+    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
-        prefetch_on_link(lay, &items[i + AHEAD]);
+        prefetch_on_link(lay, &items[i + PREFETCH_DISTANCE]);
         if (!forward_on_link(net, lay, ln, out, &claim_end, &max_count, &items[i], q, layer,
                              observed))
             refused++;
@@ -726,7 +728,7 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
-/* Makes holder h's claim final if the slot of the link it claims is not
+/* Makes sender h's claim final if the slot of the link it claims is not
  * blocked; else a link collision. With --duplex half, only if it holds the
  * channel's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
@@ -740,7 +742,7 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
      * in, class * LIST_LAYERS + the layer it arrives at. */
     uint32_t x, target;
     unsigned class, list;
-    Buffer *buf = &lay->buffers[h];
+    Sender *buf = &lay->senders[h];
     if (is_adapter(lay, h)) {
         x = lay->out_slot[adapter_proc(lay, h)];
         target = hop_target(lay, h, x, &class);
@@ -752,15 +754,15 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             uint32_t hop = buf->hop;
             if (hop == 0)                /* (once in a buffer's life) */
                 hop = buf->hop = hop_word(lay, h);
-            target = hop_word_base(hop) + place_port(word);
-            class = hop_word_class(hop);
-            list = hop_word_list(hop);
+            target = hop_ahead(hop) + place_port(word);
+            class = hop_class(hop);
+            list = hop_list(hop);
         } else {
             target = hop_switch(lay, h, &class) + place_port(word);
             list = class * LIST_LAYERS + link_list_layer(lay, class, target);
         }
     }
-    /* The holder of its link's slot: itself, but with --duplex half for a
+    /* The keeper of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t sh = h;
     if (!lay->cfg.full_duplex) {
@@ -770,20 +772,20 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             link = 2 * (target >> 2) + class;
         }
         Channel *ch = &lay->channels[link];
-        if (ch->temp != h + 1)
+        if (!temp_claimed_by(ch->temp, h))
             return false;                /* it lost the temp slot in stage b */
-        ch->temp = 0;
+        ch->temp = TEMP_FREE;
     }
-    Buffer *slot = &lay->buffers[sh];
-    if (slot->flags & SLOT_BLOCKED) {
+    Sender *slot = &lay->senders[sh];
+    if (slot->slot & SLOT_BLOCKED) {
         unsigned link_layer, dir;
         uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
-        if (!observed && (slot->flags & SLOT_ASLEEP)) {
+        if (!observed && (slot->slot & SLOT_ASLEEP)) {
             /* The link's packet sleeps: so does the claimant, counting
              * this timestep's collision now and the next ones by counter. */
             ln->counts->stats.link_collisions[dir][link_layer]++;
             ln->counts->stats.link_total++;
-            slot->flags |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
+            slot->slot |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
             ln->counts->asleep_link[dir][link_layer]++;
             ln->counts->asleep++;
         } else {
@@ -810,7 +812,7 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         buf->count--;
         **claim_end = h;
         *claim_end += buf->count != 0;
-        if (buf->sleepers) {             /* room: they try next timestep */
+        if (buf->waiting) {             /* room: they try next timestep */
             out->claimer[layer] = *claim_end;       /* (it may list one there) */
             wake_buffer(net, ln, out, h);
             *claim_end = out->claimer[layer];
@@ -834,12 +836,12 @@ static void take_back_collisions(Net *net, NetLane *ln)
 {
     Behind *e = ln->behind.items;
     size_t n = ln->behind.n;
-    memset(e + n, 0, AHEAD * sizeof *e);     /* (room: lane_sweep) */
-    const Buffer *buffers = net->lay.buffers;
+    memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: lane_sweep) */
+    const Sender *buffers = net->lay.senders;
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&buffers[e[i + AHEAD].buffer]);
+        PREFETCH(&buffers[e[i + PREFETCH_DISTANCE].buffer]);
         uint32_t b = e[i].buffer;
-        const Buffer *buf = &buffers[b];
+        const Sender *buf = &buffers[b];
         if (place_packet(head_word(&net->lay, buf, b)) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
             ln->counts->stats.buffer_collisions[dir][sw_layer(&net->lay, b >> 2)]--;
@@ -854,7 +856,7 @@ static void take_back_collisions(Net *net, NetLane *ln)
  * collisions of the timestep, counted in stages d and e). */
 static void report_queued(Net *net, uint32_t b)
 {
-    Buffer *buf = &net->lay.buffers[b];
+    Sender *buf = &net->lay.senders[b];
     uint32_t queued = net->entered[b];
     if (buf->count == net->entered[b])
         queued--;                         /* the head itself entered now */
@@ -875,13 +877,13 @@ static void report_queued(Net *net, uint32_t b)
  * not for the room after them, which may name another lane's buffer.) */
 HOT void prefetch_channel(const Layout *lay, uint32_t h)
 {
-    uint32_t hop = lay->buffers[h].hop;
+    uint32_t hop = lay->senders[h].hop;
     if (is_adapter(lay, h) || hop == 0 || !lay->compact)
         return;
-    unsigned class = hop_word_class(hop);
-    uint32_t s = hop_word_base(hop) >> 2;        /* the switch ahead */
+    unsigned class = hop_class(hop);
+    uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
-        PREFETCH(&lay->buffers[4 * s + class]);
+        PREFETCH(&lay->senders[4 * s + class]);
         PREFETCH(&lay->channels[2 * s + class]);
     } else {
         PREFETCH(&lay->channels[2 * (h >> 2) + (h & 3)]);
@@ -895,19 +897,19 @@ HOT void prefetch_channel(const Layout *lay, uint32_t h)
  * half, those that hold their channel's temp slot (commit_claim passes
  * over the others, which lost in stage b). */
 HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                        const Run *run, const Run *next, bool observed)
+                        const SweepList *run, const SweepList *next, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
-    const uint32_t *claimers = run->items;
+    const uint32_t *claimants = run->items;
     size_t n = run->n;
     uint32_t *claim_end = out->claimer[run->layer];     /* (kept in a register) */
-    for (size_t j = 0; j < AHEAD; j++)
+    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&lay->buffers[claimers[i + AHEAD]]);
-        if (!lay->cfg.full_duplex && i + AHEAD / 2 < n)    /* (a real read: its own) */
-            prefetch_channel(lay, claimers[i + AHEAD / 2]);
-        if (!commit_claim(net, lay, ln, out, &claim_end, claimers[i], run->layer, observed))
+        PREFETCH(&lay->senders[claimants[i + PREFETCH_DISTANCE]]);
+        if (!lay->cfg.full_duplex && i + PREFETCH_DISTANCE / 2 < n)    /* (a real read: its own) */
+            prefetch_channel(lay, claimants[i + PREFETCH_DISTANCE / 2]);
+        if (!commit_claim(net, lay, ln, out, &claim_end, claimants[i], run->layer, observed))
             failed++;
     }
     out->claimer[run->layer] = claim_end;
@@ -929,7 +931,7 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
  * buffer, and under load most of those lines had a packet enter in stage
  * d (57% at 4,096, load 1.0), two layers of work before rather than a
  * whole network's, so they are still in the cache (docs/performance.md,
- * item 53). The lists are taken as runs (Run), the empty ones left out. */
+ * item 53). The lists are taken as runs (SweepList), the empty ones left out. */
 HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
 {
     /* The loops read the layout through a copy of their own: through
@@ -944,28 +946,28 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
         copy.compact = true;
         copy.rings = NULL;
     }
-    Run runs[5 * LIST_LAYERS + 1];
+    SweepList runs[5 * LIST_LAYERS + 1];
     size_t nruns = 0;
     unsigned k = net->lay.cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
         for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
             if (ln->on_links[q][l].n)
-                runs[nruns++] = (Run){ ln->on_links[q][l].items, ln->on_links[q][l].n, q, l };
+                runs[nruns++] = (SweepList){ ln->on_links[q][l].items, ln->on_links[q][l].n, q, l };
 #ifndef NET_MUTANT
         unsigned e = l - 1;
 #else
         unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.sh) */
 #endif
-        if (e >= 1 && e <= k && ln->claimers[e].n)                  /* e */
-            runs[nruns++] = (Run){ ln->claimers[e].items, ln->claimers[e].n, RUN_CLAIMS, e };
+        if (e >= 1 && e <= k && ln->claimants[e].n)                  /* e */
+            runs[nruns++] = (SweepList){ ln->claimants[e].items, ln->claimants[e].n, CLAIMANTS, e };
     }
-    runs[nruns] = (Run){ NULL, 0, RUN_CLAIMS, 0 };   /* (after the last) */
-    for (size_t j = 0; j < AHEAD; j++)
+    runs[nruns] = (SweepList){ NULL, 0, CLAIMANTS, 0 };   /* (after the last) */
+    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, &runs[0], j);
     Appends out;
     appends_open(&out, net, ln);
     for (size_t r = 0; r < nruns; r++) {
-        if (runs[r].kind == RUN_CLAIMS)
+        if (runs[r].kind == CLAIMANTS)
             commit_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
         else
             forward_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
@@ -978,7 +980,7 @@ static size_t listed_count(const Net *net, const NetLane *ln)
 {
     size_t n = 0;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        n += ln->claimers[l].n;
+        n += ln->claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             n += ln->on_links[c][l].n;
     }
@@ -987,8 +989,8 @@ static size_t listed_count(const Net *net, const NetLane *ln)
 
 /* How many entries list `list` of the lists of claimants (ARRIVAL_CLASSES)
  * or of packets on links (class c) of a layer can ever hold: one per
- * holder, or one per link of the class, of the layer and of the lane's
- * planes; then AHEAD more, for the loops to look ahead into, and one for
+ * sender, or one per link of the class, of the layer and of the lane's
+ * planes; then PREFETCH_DISTANCE more, for the loops to look ahead into, and one for
  * commit_claim's write past the end. */
 static size_t list_room(const Net *net, unsigned list, unsigned layer)
 {
@@ -999,7 +1001,7 @@ static size_t list_room(const Net *net, unsigned list, unsigned layer)
         bound = layer == 1 ? net->lay.nprocs : 0;
     else                                     /* a link a switch */
         bound = net->lay.half;
-    return bound * planes + AHEAD + 1;
+    return bound * planes + PREFETCH_DISTANCE + 1;
 }
 
 /* Before stage c: the lane's next lists emptied, and every list given all
@@ -1013,7 +1015,7 @@ static void lane_prepare(Net *net, NetLane *ln)
     ln->moved = false;
     net_list_reserve(&ln->woken, net->in_flight);
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        ln->next_claimers[l].n = 0;
+        ln->next_claimants[l].n = 0;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             ln->next_on_links[c][l].n = 0;
     }
@@ -1021,8 +1023,8 @@ static void lane_prepare(Net *net, NetLane *ln)
         return;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         size_t room = list_room(net, ARRIVAL_CLASSES, l);
-        net_list_reserve(&ln->next_claimers[l], room);
-        net_list_reserve(&ln->claimers[l], room);
+        net_list_reserve(&ln->next_claimants[l], room);
+        net_list_reserve(&ln->claimants[l], room);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
             room = list_room(net, c, l);
             net_links_reserve(&ln->next_on_links[c][l], room);
@@ -1039,7 +1041,7 @@ static void lane_sweep(Net *net, NetLane *ln)
         return;
     if (net->event)
         net_list_reserve(&ln->touched, net->in_flight);
-    behind_reserve(&ln->behind, net->in_flight + AHEAD);
+    behind_reserve(&ln->behind, net->in_flight + PREFETCH_DISTANCE);
 
     if (!net->lay.cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
@@ -1064,9 +1066,9 @@ static void lane_sweep(Net *net, NetLane *ln)
         ln->touched.n = 0;
     }
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        IndexList claimers = ln->claimers[l];
-        ln->claimers[l] = ln->next_claimers[l];
-        ln->next_claimers[l] = claimers;
+        IndexList claimants = ln->claimants[l];
+        ln->claimants[l] = ln->next_claimants[l];
+        ln->next_claimants[l] = claimants;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
             OnLinkList links = ln->on_links[c][l];
             ln->on_links[c][l] = ln->next_on_links[c][l];

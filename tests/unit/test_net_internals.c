@@ -57,7 +57,7 @@ static uint32_t rnd(uint32_t n)
 /* ---- where a hop goes ------------------------------------------------------------ */
 
 /* hop_target, which stage e uses, is claim_heading's walk written out: for
- * every holder of small networks and many routes they must agree on where
+ * every sender of small networks and many routes they must agree on where
  * the packet goes and the port it arrives on. */
 static void hop_target_agrees_with_claim_heading(void)
 {
@@ -70,8 +70,8 @@ static void hop_target_agrees_with_claim_heading(void)
             for (uint32_t y = 1; y < net->pool_cap; y++)
                 if (net->lay.pool[y].place != PLACE_FREE && net->lay.info[y].id == id)
                     pool_x = y;
-            size_t holders = net->lay.nbuffers + 2 * (size_t)net->lay.nprocs;
-            for (uint32_t h = 0; h < holders; h++) {
+            size_t senders = net->lay.nbuffers + 2 * (size_t)net->lay.nprocs;
+            for (uint32_t h = 0; h < senders; h++) {
                 if (h < net->lay.nbuffers && (h & 3) >= 2 && sw_layer(&net->lay, h >> 2) == k)
                     continue;                    /* the top layer has no up links */
                 unsigned layer, dir;
@@ -81,7 +81,7 @@ static void hop_target_agrees_with_claim_heading(void)
                     net->lay.pool[pool_x].count = (uint8_t)count;
                     net->lay.pool[pool_x].routing = (r * 2654435761u) & ((1u << (count - 1)) - 1);
                     net->lay.pool[pool_x].addressing = (r * 40503u) & ((1u << count) - 1);
-                    net->lay.routes[pool_x] = route_word(&net->lay, &net->lay.pool[pool_x]);
+                    net->lay.routes[pool_x] = packet_route_word(&net->lay, &net->lay.pool[pool_x]);
                     uint32_t up, down, want;
                     unsigned class, want_class;
                     packet_route(&net->lay, pool_x, &up, &down);
@@ -96,7 +96,7 @@ static void hop_target_agrees_with_claim_heading(void)
                     }
                     uint32_t got = hop_target(&net->lay, h, pool_x, &class);
                     if (got != want || class != want_class) {
-                        printf("  k=%u %s holder %u route %u: 0x%x class %u, want 0x%x class %u\n",
+                        printf("  k=%u %s sender %u route %u: 0x%x class %u, want 0x%x class %u\n",
                                k, full ? "full" : "half", h, r, got, class, want, want_class);
                         CHECK(!"hop_target agrees with claim_heading");
                         net_free(net);
@@ -129,14 +129,14 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
     net->lay.routes[listed->packet] ^= 1;
-    listed->holder ^= HOLDER_REFUSED;   /* it claims to have been refused */
+    listed->keeper ^= KEEPER_REFUSED;   /* it claims to have been refused */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 was refused, but its slot does not hold it");
-    listed->holder ^= HOLDER_REFUSED;
+    listed->keeper ^= KEEPER_REFUSED;
     step(net, 2);                       /* a is in buffer p0.l1.s0.u0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     uint32_t b0 = packet(net, a)->at;
-    Buffer *buf = &net->lay.buffers[b0];
+    Sender *buf = &net->lay.senders[b0];
     buf->place[0] ^= 1;                 /* the port it takes next */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet takes port 0 next, but its route says 1");
@@ -156,15 +156,15 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0: has nothing to send, but is listed as a claimant");
     buf->count = 1;
-    Buffer *slot = &net->lay.buffers[0];    /* link p0.cpu0's slot (--duplex half) */
-    slot->link = place_packet(buf->place[0]);
-    slot->flags = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
+    Sender *slot = &net->lay.senders[0];    /* link p0.cpu0's slot (--duplex half) */
+    slot->slot_packet = place_packet(buf->place[0]);
+    slot->slot = SLOT_BLOCKED | SLOT_ASLEEP;   /* and now also on a link: duplicated */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.d0: its slot holds a sleeping packet that is not there");
-    slot->flags = CLAIM_ASLEEP;         /* a claim sleeps on a slot that holds nothing */
+    slot->slot = CLAIM_ASLEEP;         /* a claim sleeps on a slot that holds nothing */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.d0: slot flags 0x8 without a refused packet");
-    slot->flags = 0;
+    slot->slot = 0;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     CHECK(packet(net, send(net, 1, 3, 0, 0, 2, 0, 3)) != NULL);   /* in p1's output slot */
     net->lay.out_slot[0] = net->lay.out_slot[1];   /* and in p0's output slot too */
@@ -192,7 +192,7 @@ static void invariants_name_the_component(void)
     OnLinkList (*lists)[LIST_LAYERS] = net->lane[0].on_links;
     swap_lists(&lists[0][1], &lists[1][1]);             /* moved to the d1 list */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: packet #0 is listed going to 0x2 from holder 0");
+    CHECK_STR(err, "net: packet #0 is listed going to 0x2 from sender 0");
     swap_lists(&lists[0][1], &lists[1][1]);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     swap_lists(&lists[0][1], &lists[0][2]);             /* ...to layer 2's */
@@ -205,15 +205,15 @@ static void invariants_name_the_component(void)
     /* ...and the list of claimants, the layer of each (adapters: 1). */
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);     /* in p0's output slot: claims */
-    CHECK_EQ(net->lane[0].claimers[1].n, 1);
+    CHECK_EQ(net->lane[0].claimants[1].n, 1);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    IndexList one = net->lane[0].claimers[1];
-    net->lane[0].claimers[1] = net->lane[0].claimers[2];
-    net->lane[0].claimers[2] = one;
+    IndexList one = net->lane[0].claimants[1];
+    net->lane[0].claimants[1] = net->lane[0].claimants[2];
+    net->lane[0].claimants[2] = one;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: a claimant is listed in layer 2, not its own");
-    net->lane[0].claimers[2] = net->lane[0].claimers[1];
-    net->lane[0].claimers[1] = one;
+    net->lane[0].claimants[2] = net->lane[0].claimants[1];
+    net->lane[0].claimants[1] = one;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
@@ -347,7 +347,7 @@ static void sleeping_is_exact(void)
     sleeping_is_exact_under(5, 2, false, false, 3, 1, 800);
     sleeping_is_exact_under(6, 2, true, true, 2, 1, 600);
     sleeping_is_exact_under(6, 1, false, true, 1, 1, 600);
-    /* Buffers deeper than a Buffer's own places, in rings that grow. */
+    /* Buffers deeper than a Sender's own places, in rings that grow. */
     sleeping_is_exact_under(4, 2, true, false, 12, 1, 1000);
     sleeping_is_exact_under(4, 2, false, false, 9, 1, 1000);
 }
