@@ -306,8 +306,8 @@ HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const CpuBu
                                  uint32_t limit)
 {
     CpuRegs r = *regs;   /* (a copy of its own: GCC then keeps iaddr in one
-                            register across the loop, 2 instructions a byte
-                            fewer than working on *regs) */
+                            register across the loop, which it would not
+                            through *regs) */
     uint32_t left = limit;              /* (counting down keeps one register free) */
     for (; left != 0; left--) {
         if (!cpu_fetch(&r, mem))

@@ -664,13 +664,56 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk);
 uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i);
 uint32_t link_packet_at(Net *net, uint32_t c);
 
-/* Stage 4 of timestep t in the reference stage, and the comparison of its
- * outcome with the fast stage's (net.c). */
-void net_step_reference(Net *net, uint64_t t);
+/* Whether packets may sleep (sleep.c): not when every event must be
+ * reported. */
+static inline bool may_sleep(const Net *net) { return net->event == NULL; }
 
-/* Makes room for n entries in a list (step.c). */
+/* Each timestep, every sleeper fails once more: its collision or port
+ * wait is added (sleep.c). */
+void count_sleepers(Net *net);
+
+/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
+ * hb): puts them in woken[] (at most two) and returns how many (sleep.c). */
+unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2]);
+
+/* Makes a packet and gives it a pool index; frees one (pool.c). */
+uint32_t pool_alloc(Net *net);
+void pool_release(Net *net, uint32_t x);
+
+/* Tells the observer, if any, what happened to packet x at `place`
+ * (observe.c). */
+void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPlace place_kind,
+              unsigned layer, unsigned value);
+
+/* For the invariant check and the deadlock analysis (observe.c): whether
+ * sender h's claim (it has a packet to send) sleeps; the keeper of
+ * channel c's slot; how many senders there are; the place word of the
+ * i-th packet of buffer b. */
+bool claim_sleeps(const Net *net, uint32_t h);
+uint32_t channel_keeper(const Layout *lay, uint32_t c);
+size_t sender_count(const Net *net);
+uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i);
+
+/* Stage 4 of timestep t in the reference stage, and the comparison of its
+ * outcome with the fast stage's; and the record of the first difference,
+ * after which the reference stage is not run again (net.c). */
+void net_step_reference(Net *net, uint64_t t);
+void net_reference_failed(Net *net, const char *what);
+
+/* Makes room for n entries in a list (step.c); and appends to a list
+ * that has room. */
 void net_list_reserve(IndexList *l, size_t n);
 void net_links_reserve(OnLinkList *l, size_t n);
+
+static inline void list_push(IndexList *l, uint32_t x)
+{
+    l->items[l->n++] = x;
+}
+
+static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32_t keeper)
+{
+    l->items[l->n++] = (OnLink){ x, target, keeper };
+}
 
 /* Wakes the packets asleep on input port `port` (an index into net->lay.ports:
  * processor * ports + port) after an IN read it (step.c). */

@@ -409,8 +409,7 @@ HOT void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, size_t b,
  *
  * Either way, every sub-network of a level is routed at once, with heads
  * addressed by keys over all of N, which stop fitting the cache at some
- * size (a full permutation of 65,536 took 0.85 times as long as the
- * recursive way). So from the level whose sub-networks have 2^group_bits
+ * size. So from the level whose sub-networks have 2^group_bits
  * terminals on, if the plane has at least as many packets as there are
  * such sub-networks, each sub-network's packets are put together, in
  * batch order as its walk needs (a stable counting sort by the up ports

@@ -46,28 +46,10 @@
  * that; the packet's record in the pool is not read (net_internal.h
  * explains the slots, place words and hop words).
  *
- * Waiting packets sleep. Under load most packets in flight are waiting, and
- * handling each of them every timestep only to see it fail again would make
- * a timestep cost in proportion to the packets in flight rather than to the
- * packets that move. But a waiting packet's next attempt can succeed only
- * after a particular event, so it sleeps until that event, in the slot of
- * its link:
- *   - a packet refused by a full buffer is refused again until that
- *     buffer's head leaves, which happens in stage e: it is woken then, for
- *     the next timestep's stage d (the buffer keeps a bit for each port of
- *     its switch whose packet sleeps on it);
- *   - a packet waiting on its last link for a full input port waits until
- *     the port is read, in stage 1: it is woken then, for this timestep's
- *     stage c (the port keeps a list of them);
- *   - a claimant whose link holds a sleeping packet fails again until that
- *     packet wakes: it is woken with it (a flag with the slot).
- * Each timestep, every sleeper would have failed once more: its collision
- * (or port wait) is added from counters kept by kind, direction and layer.
- * Sleepers are skipped where the spec's order looks at other packets, which
- * is exact because a sleeper can take no room. Adaptive packets never sleep
- * (which buffer they want changes), and nothing sleeps while an observer
- * (--trace) wants every event; a test checks that both ways give the same
- * statistics.
+ * Waiting packets sleep (sleep.c): a packet that would only fail again
+ * is not looked at until the event that can let it move, and its
+ * collisions or port waits are counted meanwhile by kind, direction and
+ * layer.
  *
  * Planes in parallel. The two planes share nothing between injection and
  * delivery: no packet changes plane, and each switch, buffer and link
@@ -130,16 +112,6 @@ static void behind_reserve(BehindList *l, size_t n)
     l->items = items;
 }
 
-static inline void list_push(IndexList *l, uint32_t x)
-{
-    l->items[l->n++] = x;
-}
-
-static inline void links_push(OnLinkList *l, uint32_t x, uint32_t target, uint32_t sender)
-{
-    l->items[l->n++] = (OnLink){ x, target, sender };
-}
-
 /* Where stages d and e append, held in locals while their loops run: the
  * ends of the lane's next lists of claimants and of packets on links, and
  * of its list of packets right behind a head. Through the lane, every push
@@ -176,46 +148,15 @@ static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 }
 
 /* The stages visit buffers in no order that the memory system could guess,
- * so each is a cache miss; asking for them (PREFETCH, net_internal.h) PREFETCH_DISTANCE
- * entries ahead overlaps them. */
+ * so each is a cache miss; asking for them (PREFETCH, common/hot.h) this
+ * many entries ahead overlaps them. The prefetch helpers below are HOT:
+ * GCC takes a function of its own that only prefetches for one without
+ * effect, and drops every call to it. The loops look ahead without a
+ * bound: a list has room for PREFETCH_DISTANCE entries after its end
+ * (lane_prepare), which hold entries of earlier timesteps, or zeros where
+ * nothing was ever written (reserve) -- senders, packets and buffers of
+ * this network all the same, so what they prefetch there is harmless. */
 enum { PREFETCH_DISTANCE = 32 };
-
-/* The prefetch helpers must be inlined where they are used (HOT): GCC
- * takes a separate function that only prefetches for one without effect
- * and drops every call to it (docs/performance.md, item 26). The loops
- * look ahead without a bound: a list has room for PREFETCH_DISTANCE entries after its
- * end (lane_prepare), which hold entries of earlier timesteps, or zeros
- * where nothing was ever written (reserve) -- senders, packets and buffers
- * of this network all the same, so what they prefetch there is harmless. */
-
-/* ---- sleeping and waking ---------------------------------------------------- */
-
-/* Whether packets may sleep: not when every event must be reported. */
-static bool may_sleep(const Net *net)
-{
-    return net->event == NULL;
-}
-
-/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
- * hb): puts them in woken[] (at most two) and returns how many. */
-static unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2])
-{
-    unsigned layer, dir, n = 0;
-    if (hb->slot & CLAIM_ASLEEP) {
-        claim_heading(&net->lay, sh, &layer, &dir);
-        st->asleep_link[dir][layer]--;
-        st->asleep--;
-        woken[n++] = sh;
-    }
-    if (hb->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
-        layer = sw_layer(&net->lay, sh >> 2);
-        st->asleep_link[DIR_UP][layer]--;
-        st->asleep--;
-        woken[n++] = up_sender(&net->lay, sh >> 2, layer, sh & 3);
-    }
-    hb->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
-    return n;
-}
 
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
@@ -238,64 +179,6 @@ static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
             *out->claimer[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
     }
     buf->waiting = 0;
-}
-
-void net_wake_port(Net *net, uint32_t port)
-{
-    /* Stage 1 of this timestep: they try again in this timestep's stage c,
-     * and their claimants in its stage e. */
-    InputPort *f = &net->lay.ports[port];
-    uint32_t p = port / net->lay.cfg.ports;
-    net->settled = false;
-    for (uint32_t x = f->waiting, next; x != NET_NIL; x = next) {
-        next = net->lay.info[x].next_waiting;
-        uint32_t sh = net->lay.info[x].keeper;
-        Sender *hb = &net->lay.senders[sh];
-        unsigned plane = sender_plane(&net->lay, sh), k = net->lay.cfg.k;
-        NetLane *ln = &net->lane[lane_index(net, sh)];
-        hb->slot &= (uint8_t)~SLOT_ASLEEP;
-        net->counts.asleep_port--;
-        net->counts.asleep--;
-        net->lay.pool[x].asleep = AWAKE;
-        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
-        net_links_reserve(l, l->n + 1);
-        links_push(l, hb->slot_packet, proc_on_plane(k, p, plane), sh | KEEPER_REFUSED);
-        uint32_t woken[2];
-        for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
-            IndexList *claims = &ln->claimants[sender_list_layer(&net->lay, woken[i])];
-            net_list_reserve(claims, claims->n + 1);
-            list_push(claims, woken[i]);
-        }
-    }
-    f->waiting = NET_NIL;
-}
-
-/* Each timestep, every sleeper fails once more: its collision or wait. */
-static void count_sleepers(Net *net)
-{
-    Counters *c = &net->counts;
-    NetStats *st = &c->stats;
-    if (c->asleep == 0)
-        return;
-    for (int d = 0; d < 2; d++)
-        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-            st->link_collisions[d][l] += c->asleep_link[d][l];
-            st->link_total += c->asleep_link[d][l];
-            st->buffer_collisions[d][l] += c->asleep_buffer[d][l];
-            st->buffer_total += c->asleep_buffer[d][l];
-        }
-    st->port_waits += c->asleep_port;
-}
-
-static void emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
-                 PacketPlace place_kind, unsigned layer, unsigned value)
-{
-    if (net->event) {
-        NetPacket pk;
-        net_describe(net, x, &pk);
-        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value };
-        net->event(net->event_ctx, &ev);
-    }
 }
 
 /* ---- stages a and b: claims ---------------------------------------------- */
@@ -334,7 +217,7 @@ static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsign
     ln->counts->stats.link_collisions[dir][layer]++;
     ln->counts->stats.link_total++;
     if (net->event)
-        emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(&net->lay, link, dir),
+        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(&net->lay, link, dir),
              PLACE_LINK, layer, 0);
 }
 
@@ -431,7 +314,7 @@ static void deliver(Net *net, const OnLink *e)
         net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);
-            emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+            net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
         }
         Sender *hb = refuse(&net->lay, e, false);
         uint32_t sh = keeper_of(e->keeper);
@@ -468,7 +351,7 @@ static void deliver(Net *net, const OnLink *e)
     net->counts.stats.delivered++;
     record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
     net->moved = true;
-    emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+    net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
 
 /* The delivery list of the lane that has plane `plane`'s packets. */
@@ -597,7 +480,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         ln->counts->stats.buffer_total++;
         if (observed) {
             settle_listed(net, e, q);
-            emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
+            net_emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
         }
         Sender *hb = refuse(lay, e, q < 2);
         if (!observed && !choice) {
@@ -620,7 +503,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         if (lay->compact)
             lay->routes[x] |= bit;
         if (observed)
-            emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
+            net_emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
     }
     uint32_t *places = places_of(lay, buf, b);
     unsigned cap = ring_capacity(lay, buf);
@@ -657,7 +540,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         if (net->entered[b]++ == 0)
             list_push(&ln->touched, b);          /* for report_queued */
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
+        net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
     }
     return true;
 }
@@ -824,7 +707,7 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
         uint32_t link = claim_link(&net->lay, h, heading, dir);
         settle_on_link(net, x, link, dir, AWAKE);
-        emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
+        net_emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
     }
     return true;
 }
@@ -863,7 +746,7 @@ static void report_queued(Net *net, uint32_t b)
     for (uint32_t i = buf->count - queued; i < buf->count; i++) {
         uint32_t x = buffer_packet_at(&net->lay, b, i);
         settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+        net_emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
     }
 }
 
@@ -929,9 +812,9 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
  * stage c, delivery, which a claim down a last link needs, ran before).
  * This order is for the cache: stage e reads the line of every claimant's
  * buffer, and under load most of those lines had a packet enter in stage
- * d (57% at 4,096, load 1.0), two layers of work before rather than a
- * whole network's, so they are still in the cache (docs/performance.md,
- * item 53). The lists are taken as runs (SweepList), the empty ones left out. */
+ * d, two layers of work before rather than a whole network's, so they are
+ * still in the cache. The lists are taken one after another (SweepList),
+ * the empty ones left out. */
 HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
 {
     /* The loops read the layout through a copy of their own: through

@@ -1,0 +1,120 @@
+/* A processor's network adapter (machine.md, thesis 5.3.1): its output
+ * slot, which an OUT reserves in stage 1 and injection fills in stage 3,
+ * and its input ports, FIFOs of packets threaded through the pool, which
+ * stage c fills and an IN empties. */
+#include <stdlib.h>
+
+#include "net/net_internal.h"
+
+
+bool net_out_free(const Net *net, uint32_t p)
+{
+    return net->lay.out_slot[p] == NET_NIL;
+}
+
+void net_reserve_out(Net *net, uint32_t p)
+{
+    net->lay.out_slot[p] = NET_RESERVED;
+}
+
+uint64_t net_count_request(Net *net, uint32_t p)
+{
+    return net->requests_made[p]++;
+}
+
+void net_prefetch_port(const Net *net, uint32_t p, uint32_t port)
+{
+    if (port < net->lay.cfg.ports)
+        PREFETCH(&net->lay.ports[(size_t)p * net->lay.cfg.ports + port]);
+}
+
+
+uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
+{
+    InputPort *f = &net->lay.ports[(size_t)p * net->lay.cfg.ports + port];
+    if (f->count == 0)
+        return NET_NIL;
+    uint32_t x = f->head;
+    Packet *pk = &net->lay.pool[x];
+    *word = pk->data;
+    f->head = pk->next;
+    if (--f->count == 0)
+        f->tail = NET_NIL;
+    return x;
+}
+
+void net_release_read(Net *net, uint32_t x)
+{
+    Packet *pk = &net->lay.pool[x];
+    uint32_t port = pk->at;
+    net->counts.stats.read++;
+    if (net->reference) {
+        char err[400];
+        if (reference_read(net->reference, net->lay.info[x].dst, port % net->lay.cfg.ports,
+                           net->lay.info[x].id, err, sizeof err) != 0)
+            net_reference_failed(net, err);
+    }
+    if (net->event) {
+        NetPacket read;
+        net_describe(net, x, &read);
+        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.info[x].dst, PLACE_PORT, 0, 0 };
+        net->event(net->event_ctx, &ev);
+    }
+    pool_release(net, x);
+    if (net->lay.ports[port].waiting != NET_NIL)
+        net_wake_port(net, port);
+}
+
+bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
+{
+    uint32_t x = net_take(net, p, port, word);
+    if (x == NET_NIL)
+        return false;
+    net_release_read(net, x);
+    return true;
+}
+
+void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk)
+{
+    net_describe(net, taken, pk);
+}
+
+uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
+{
+    return net->lay.ports[(size_t)p * net->lay.cfg.ports + port].count;
+}
+
+uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
+                    uint32_t data, uint64_t timestep)
+{
+    uint32_t x = pool_alloc(net);
+    Packet *pk = &net->lay.pool[x];
+    PacketInfo *info = &net->lay.info[x];
+    *info = (PacketInfo){
+        .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst,
+    };
+    *pk = (Packet){
+        .next = NET_NIL, .at = req->src, .routing = route->routing, .addressing = route->addressing,
+        .data = data,
+        .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
+        .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
+    };
+    net->lay.routes[x] = packet_route_word(&net->lay, pk);
+    net->lay.out_slot[req->src] = x;
+    net->in_flight++;
+    net->counts.stats.sent++;
+    if (net->reference)
+        reference_inject(net->reference, info->id, req, route, timestep);
+    net->settled = false;
+    uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
+    IndexList *claimants = &net->lane[lane_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+    net_list_reserve(claimants, claimants->n + 1);
+    claimants->items[claimants->n++] = h;
+    if (net->event) {
+        NetPacket made;
+        net_describe(net, x, &made);
+        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0 };
+        net->event(net->event_ctx, &ev);
+    }
+    return info->id;
+}

@@ -1,0 +1,102 @@
+/* After a deadlock (machine.md, Termination): whether the network itself
+ * is stuck -- some packet could not move even if every processor read
+ * every port, a network deadlock -- or only the program is. */
+#include <stdlib.h>
+
+#include "net/net_internal.h"
+
+
+
+/* The packets that packet x waits for, if it cannot move now: at most two
+ * (an adaptive packet may climb through either up buffer). Returns how many
+ * are written to deps; -1 if x could move as soon as input ports were read
+ * (or at once). The network is settled. */
+static int blockers(Net *net, uint32_t x, uint32_t deps[2])
+{
+    Packet *pk = &net->lay.pool[x];
+    if (pk->place == PLACE_SLOT ||
+        (pk->place == PLACE_BUFFER && buffer_packet_at(&net->lay, pk->at, 0) == x)) {
+        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(&net->lay, pk->plane, pk->at) : pk->at;
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+        uint32_t y = link_packet_at(net, link_channel(&net->lay, claim_link(&net->lay, h, heading, dir), dir));
+        if (y == NET_NIL && !net->lay.cfg.full_duplex)   /* the link's packet the other way */
+            y = link_packet_at(net, claim_link(&net->lay, h, heading, dir));
+        if (y == NET_NIL)
+            return -1;
+        deps[0] = y;
+        return 1;
+    }
+    if (pk->place == PLACE_BUFFER) {
+        deps[0] = buffer_packet_at(&net->lay, pk->at, 0);
+        return 1;
+    }
+    /* On a link: heading for an input port, or for a buffer. */
+    uint32_t link = channel_link(&net->lay, pk->at), s;
+    unsigned l;
+    if (pk->dir == DIR_UP) {
+        s = link >> 1;
+        l = pk->layer;
+    } else if (pk->layer == 1) {
+        return -1;                       /* only an input port can hold it */
+    } else {
+        unsigned q;
+        s = down_target(&net->lay, link, pk->layer, &q);
+        l = pk->layer - 1u;
+    }
+    int n = 0;
+    unsigned first, last;
+    if (pk->dir == DIR_UP && l < pk->count) {
+        unsigned b = (pk->routing >> (l - 1)) & 1;
+        first = last = 2 + b;
+        if (net->lay.cfg.adaptive) {
+            first = 2;
+            last = 3;
+        }
+    } else {
+        first = last = (pk->addressing >> (l - 1)) & 1;
+    }
+    for (unsigned out = first; out <= last; out++) {
+        const Sender *f = &net->lay.senders[4 * s + out];
+        if (f->count < net->lay.cfg.buffer)
+            return -1;
+        deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
+    }
+    return n;
+}
+
+bool net_is_stuck(Net *net)
+{
+    /* A packet can eventually move if it is free to move, or if one of the
+     * packets it waits for can. Iterate to the fixpoint; what is left
+     * waits in a cycle, which no reading of input ports can break. */
+    net_settle(net);
+    uint8_t *can = calloc(net->pool_cap ? net->pool_cap : 1, 1);
+    if (!can)
+        return false;
+    bool changed = true, stuck = false;
+    while (changed) {
+        changed = false;
+        for (uint32_t x = 0; x < net->pool_cap; x++) {
+            uint8_t place = net->lay.pool[x].place;
+            if (can[x] || place == PLACE_FREE || place == PLACE_PORT)
+                continue;
+            uint32_t deps[2];
+            int n = blockers(net, x, deps);
+            bool ok = n < 0;
+            for (int i = 0; i < n && !ok; i++)
+                ok = can[deps[i]] || net->lay.pool[deps[i]].place == PLACE_PORT;
+            if (ok) {
+                can[x] = 1;
+                changed = true;
+            }
+        }
+    }
+    for (uint32_t x = 0; x < net->pool_cap; x++) {
+        uint8_t place = net->lay.pool[x].place;
+        if (!can[x] && place != PLACE_FREE && place != PLACE_PORT)
+            stuck = true;
+    }
+    free(can);
+    return stuck;
+}

@@ -1,0 +1,72 @@
+/* The packet pool: where packets live from the OUT that makes them to the
+ * IN that reads them. A packet is named by its pool index (from 1: 0 is
+ * NET_NIL) and keeps it all its life, so what moves through the network
+ * is that index; its record (Packet), the rest of it (PacketInfo) and its
+ * route word are three arrays by that index (Layout.pool, .info, .routes). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+
+
+/* Packets are made in batches (injection), each writing its records: the
+ * lines of the packet made POOL_PREFETCH_DISTANCE after this one are asked for now,
+ * which a free list linked through the records could not say (it would
+ * wait on each record for the next one's index). */
+enum { POOL_PREFETCH_DISTANCE = 8 };
+
+uint32_t pool_alloc(Net *net)
+{
+    if (net->nfree == 0) {
+        /* Grow the pool; index 0 stays unused (it is NET_NIL). */
+        uint32_t old = net->pool_cap ? net->pool_cap : 1;
+        uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
+        /* Packets are half a cache line, aligned: two a line. */
+        Packet *pool = NULL;
+        /* (Place words keep an index in 30 bits: net_internal.h. A pool that
+         * large would take 64 GB.) */
+        if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
+            abort();            /* more packets than slots, links and buffers: cannot happen */
+        PacketInfo *info = realloc(net->lay.info, (size_t)cap * sizeof *info);
+        if (!info)
+            abort();
+        net->lay.info = info;
+        uint32_t *routes = realloc(net->lay.routes, (size_t)cap * sizeof *routes);
+        if (!routes)
+            abort();
+        net->lay.routes = routes;
+        uint32_t *free_stack = realloc(net->free_stack, (size_t)cap * sizeof *free_stack);
+        if (!free_stack)
+            abort();
+        net->free_stack = free_stack;
+        routes[0] = 0;          /* (a route, for the zeroed padding of step.c's lists) */
+        if (net->lay.pool)
+            memcpy(pool, net->lay.pool, (size_t)net->pool_cap * sizeof *pool);
+        free(net->lay.pool);
+        pool[0].place = PLACE_FREE;
+        pool[0].count = 1;      /* (a route, for the zeroed padding of step.c's lists) */
+        for (uint32_t i = old; i < cap; i++)
+            pool[i].place = PLACE_FREE;
+        for (uint32_t i = cap; i-- > old;)      /* the lowest on top */
+            free_stack[net->nfree++] = i;
+        net->lay.pool = pool;
+        net->pool_cap = cap;
+    }
+    uint32_t x = net->free_stack[--net->nfree];
+    net->outstanding++;
+    if (net->nfree >= POOL_PREFETCH_DISTANCE) {
+        uint32_t later = net->free_stack[net->nfree - POOL_PREFETCH_DISTANCE];
+        PREFETCH(&net->lay.pool[later]);
+        PREFETCH(&net->lay.info[later]);
+        PREFETCH(&net->lay.routes[later]);
+    }
+    return x;
+}
+
+void pool_release(Net *net, uint32_t x)
+{
+    net->lay.pool[x].place = PLACE_FREE;
+    net->free_stack[net->nfree++] = x;
+    net->outstanding--;
+}

@@ -1,0 +1,95 @@
+/* Sleeping packets, and waking them (the fast stage, step.c).
+ *
+ * Under load most packets in flight are waiting, and handling each of them
+ * every timestep only to see it fail again would make a timestep cost in
+ * proportion to the packets in flight rather than to the packets that
+ * move. But a waiting packet's next attempt can succeed only
+ * after a particular event, so it sleeps until that event, in the slot of
+ * its link:
+ *   - a packet refused by a full buffer is refused again until that
+ *     buffer's head leaves, which happens in stage e: it is woken then, for
+ *     the next timestep's stage d (the buffer keeps a bit for each port of
+ *     its switch whose packet sleeps on it);
+ *   - a packet waiting on its last link for a full input port waits until
+ *     the port is read, in stage 1: it is woken then, for this timestep's
+ *     stage c (the port keeps a list of them);
+ *   - a claimant whose link holds a sleeping packet fails again until that
+ *     packet wakes: it is woken with it (a flag with the slot).
+ * Each timestep, every sleeper would have failed once more: its collision
+ * (or port wait) is added from counters kept by kind, direction and layer.
+ * Sleepers are skipped where the spec's order looks at other packets, which
+ * is exact because a sleeper can take no room. Adaptive packets never sleep
+ * (which buffer they want changes), and nothing sleeps while an observer
+ * (--trace) wants every event. Both ways are compared with the reference
+ * stage, which knows nothing of sleeping (test_reference.c). */
+#include <stdlib.h>
+
+#include "net/net_internal.h"
+
+/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
+ * hb): puts them in woken[] (at most two) and returns how many. */
+unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2])
+{
+    unsigned layer, dir, n = 0;
+    if (hb->slot & CLAIM_ASLEEP) {
+        claim_heading(&net->lay, sh, &layer, &dir);
+        st->asleep_link[dir][layer]--;
+        st->asleep--;
+        woken[n++] = sh;
+    }
+    if (hb->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
+        layer = sw_layer(&net->lay, sh >> 2);
+        st->asleep_link[DIR_UP][layer]--;
+        st->asleep--;
+        woken[n++] = up_sender(&net->lay, sh >> 2, layer, sh & 3);
+    }
+    hb->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+    return n;
+}
+
+void net_wake_port(Net *net, uint32_t port)
+{
+    /* Stage 1 of this timestep: they try again in this timestep's stage c,
+     * and their claimants in its stage e. */
+    InputPort *f = &net->lay.ports[port];
+    uint32_t p = port / net->lay.cfg.ports;
+    net->settled = false;
+    for (uint32_t x = f->waiting, next; x != NET_NIL; x = next) {
+        next = net->lay.info[x].next_waiting;
+        uint32_t sh = net->lay.info[x].keeper;
+        Sender *hb = &net->lay.senders[sh];
+        unsigned plane = sender_plane(&net->lay, sh), k = net->lay.cfg.k;
+        NetLane *ln = &net->lane[lane_index(net, sh)];
+        hb->slot &= (uint8_t)~SLOT_ASLEEP;
+        net->counts.asleep_port--;
+        net->counts.asleep--;
+        net->lay.pool[x].asleep = AWAKE;
+        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
+        net_links_reserve(l, l->n + 1);
+        links_push(l, hb->slot_packet, proc_on_plane(k, p, plane), sh | KEEPER_REFUSED);
+        uint32_t woken[2];
+        for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
+            IndexList *claims = &ln->claimants[sender_list_layer(&net->lay, woken[i])];
+            net_list_reserve(claims, claims->n + 1);
+            list_push(claims, woken[i]);
+        }
+    }
+    f->waiting = NET_NIL;
+}
+
+/* Each timestep, every sleeper fails once more: its collision or wait. */
+void count_sleepers(Net *net)
+{
+    Counters *c = &net->counts;
+    NetStats *st = &c->stats;
+    if (c->asleep == 0)
+        return;
+    for (int d = 0; d < 2; d++)
+        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+            st->link_collisions[d][l] += c->asleep_link[d][l];
+            st->link_total += c->asleep_link[d][l];
+            st->buffer_collisions[d][l] += c->asleep_buffer[d][l];
+            st->buffer_total += c->asleep_buffer[d][l];
+        }
+    st->port_waits += c->asleep_port;
+}
