@@ -1,286 +1,431 @@
 /* The network's invariants, which the debug build and --check verify after
  * every timestep: each packet in exactly one place, FIFOs and counts
  * consistent, no buffer over B and no port over D, and the fast stage's
- * own bookkeeping (lists, sleepers, hop words) true to the state. */
+ * own bookkeeping (lists, sleepers, hop words) true to the state. One
+ * checker per component; each returns 0, or -1 after writing what it found
+ * broken, naming the component, into the audit's message. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "net/net_internal.h"
 
+/* What the checkers share. */
+typedef struct Audit {
+    Net *net;
+    const Layout *lay;
+    uint8_t *seen;            /* per pool index: found in a place */
+    uint8_t *listed;          /* per sender: listed as a claimant */
+    size_t senders;
+    uint64_t in_flight;       /* packets found in slots, on links, in buffers */
+    uint64_t in_ports;
+    uint64_t asleep;          /* sleepers found */
+    int64_t refused_awake;    /* refused packets in slots, less those listed */
+    char *err;
+    size_t size;
+} Audit;
 
-
-#define BROKEN(...) do { snprintf(err, size, __VA_ARGS__); free(seen); free(marks); return -1; } while (0)
-
-/* Walks one FIFO, checking its links, count and bound; marks its packets. */
-static int check_fifo(const Net *net, uint32_t head, uint32_t tail, uint32_t count,
-                      uint32_t index, PacketPlace place, uint32_t bound, uint8_t *seen,
-                      const char *what, char *err, size_t size)
+static int broken(Audit *a, const char *fmt, ...)
 {
-    uint32_t n = 0, last = NET_NIL;
-    for (uint32_t y = count ? head : NET_NIL; y != NET_NIL; y = net->lay.pool[y].next) {
-        if (y >= net->pool_cap || seen[y] || ++n > count) {
-            snprintf(err, size, "%s: broken list (packet %u)", what, y);
-            return -1;
-        }
-        seen[y] = 1;
-        if (net->lay.pool[y].place != place || net->lay.pool[y].at != index) {
-            snprintf(err, size, "%s: holds packet #%llu that places itself elsewhere",
-                     what, (unsigned long long)net->lay.info[y].id);
-            return -1;
-        }
-        last = y;
-    }
-    if (n != count || (n && last != tail)) {
-        snprintf(err, size, "%s: count %u but %u packets linked", what, count, n);
-        return -1;
-    }
-    if (n > bound) {
-        snprintf(err, size, "%s: overflow, %u packets in %u places", what, n, bound);
-        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err, a->size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The same, for what sender h keeps: "net/p0.l1.s0.u0: ..." for a
+ * buffer, "net/p1.adapter3: ..." for an adapter. (Named only when broken:
+ * naming costs more than checking.) */
+static int broken_at(Audit *a, uint32_t h, const char *fmt, ...)
+{
+    char name[64], what[256];
+    if (!is_adapter(a->lay, h))
+        net_buffer_name(a->net, h, name, sizeof name);
+    else
+        snprintf(name, sizeof name, "p%u.adapter%u", sender_plane(a->lay, h),
+                 adapter_proc(a->lay, h));
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(a->err, a->size, "net/%s: %s", name, what);
+    return -1;
+}
+
+/* Whether x names a packet in flight not found anywhere else yet. */
+static bool unseen_packet(const Audit *a, uint32_t x)
+{
+    return x != NET_NIL && x < a->net->pool_cap && !a->seen[x] &&
+           a->lay->pool[x].place != PLACE_FREE;
+}
+
+/* Whether packet x's travelling route is its route. */
+static bool route_matches(const Layout *lay, uint32_t x)
+{
+    return !lay->compact || lay->routes[x] == packet_route_word(lay, &lay->pool[x]);
+}
+
+static uint64_t id_of(const Audit *a, uint32_t x)
+{
+    return a->lay->info[x].id;
+}
+
+/* ---- places ------------------------------------------------------------------ */
+
+static int check_output_slots(Audit *a)
+{
+    for (uint32_t p = 0; p < a->lay->nprocs; p++) {
+        uint32_t x = a->lay->out_slot[p];
+        if (x == NET_RESERVED)
+            return broken(a, "net/p%u: output slot reserved between timesteps", p);
+        if (x == NET_NIL)
+            continue;
+        const Packet *pk = &a->lay->pool[x];
+        if (!unseen_packet(a, x) || pk->place != PLACE_SLOT || pk->at != p ||
+            a->lay->info[x].src != p)
+            return broken(a, "net/p%u: output slot holds a packet that is not there", p);
+        a->seen[x] = 1;
+        a->in_flight++;
     }
     return 0;
 }
 
-/* Whether packet x's travelling route is its route. */
-static bool route_matches(const Net *net, uint32_t x)
+/* The packets of buffer b (buf), place by place. */
+static int check_places(Audit *a, uint32_t b, const Sender *buf)
 {
-    return !net->lay.compact || net->lay.routes[x] == packet_route_word(&net->lay, &net->lay.pool[x]);
+    for (uint32_t i = 0; i < buf->count; i++) {
+        uint32_t x = buffer_packet_at(a->lay, b, i);
+        if (!unseen_packet(a, x) || a->lay->pool[x].place != PLACE_BUFFER ||
+            a->lay->pool[x].at != b)
+            return broken_at(a, b, "place %u holds a packet that is not there (lost or "
+                          "duplicated)", i + 1);
+        if (!route_matches(a->lay, x))
+            return broken_at(a, b, "place %u carries a route that is not its packet's",
+                          i + 1);
+        unsigned port = place_port(buffer_place_word(a->lay, b, i)), want = next_port(a->lay, b, x);
+        if (port != want)
+            return broken_at(a, b, "place %u says its packet takes port %u next, but its "
+                          "route says %u", i + 1, port, want);
+        a->seen[x] = 1;
+        a->in_flight++;
+    }
+    return 0;
+}
+
+/* The packets that sleep until buffer b has room: one per port a of its
+ * switch whose bit is set, each refused there and going there. */
+static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
+{
+    uint32_t s = b >> 2;
+    unsigned l = sw_layer(a->lay, s);
+    for (unsigned port = 0; port < 4; port++) {
+        if (!((buf->waiting >> port) & 1))
+            continue;
+        const Sender *keeper = &a->lay->senders[arrival_keeper(a->lay, s, l, port)];
+        if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
+            return broken_at(a, b, "the packet arriving on port %u sleeps on it, but is not "
+                          "asleep", port);
+        uint32_t up, down;
+        packet_route(a->lay, keeper->slot_packet, &up, &down);
+        if (4 * s + route_out(up, down, l, port < 2) != b)
+            return broken_at(a, b, "a packet sleeps on it that is going elsewhere");
+        a->asleep++;
+    }
+    return 0;
+}
+
+static int check_buffer(Audit *a, uint32_t b)
+{
+    const Layout *lay = a->lay;
+    const Sender *buf = &lay->senders[b];
+    if (buf->hop != 0 && (!lay->compact || buf->hop != hop_word(lay, b)))
+        return broken_at(a, b, "hop word 0x%x, not that of its link", buf->hop);
+    if (buf->count == 0 && buf->waiting == 0 && a->net->entered[b] == 0)
+        return 0;
+    if (buf->count > lay->cfg.buffer)
+        return broken_at(a, b, "overflow, %u packets in %u places", buf->count,
+                      lay->cfg.buffer);
+    if (lay->rings != NULL && buf->count && buf->ring.head >= ring_capacity(lay, buf))
+        return broken_at(a, b, "head at place %u of a ring of %u", buf->ring.head,
+                      ring_capacity(lay, buf));
+    if (a->net->entered[b])
+        return broken_at(a, b, "entry count not reset");
+    if (buf->waiting && buf->count < lay->cfg.buffer)
+        return broken_at(a, b, "packets sleep on it, but it has room");
+    if (check_places(a, b, buf) != 0)
+        return -1;
+    return check_waiting(a, b, buf);
+}
+
+static int check_buffers(Audit *a)
+{
+    for (uint32_t b = 0; b < a->lay->nbuffers; b++)
+        if (check_buffer(a, b) != 0)
+            return -1;
+    return 0;
+}
+
+/* A packet asleep on an input port, in the slot that sender h keeps. */
+static int check_port_sleeper(Audit *a, uint32_t h, uint32_t x)
+{
+    const Layout *lay = a->lay;
+    uint32_t port = lay->info[x].dst * lay->cfg.ports + lay->pool[x].port;
+    bool listed = false;
+    for (uint32_t y = lay->ports[port].waiting; y != NET_NIL; y = lay->info[y].next_waiting)
+        listed |= y == x;
+    if (!listed || lay->info[x].keeper != h)
+        return broken_at(a, h, "its packet sleeps on an input port that does not know it");
+    if (lay->ports[port].count < lay->cfg.port_depth)
+        return broken_at(a, h, "its packet sleeps on an input port with room");
+    a->asleep++;
+    return 0;
+}
+
+/* The slot that sender h keeps (encode.h, the slot word). */
+static int check_slot(Audit *a, uint32_t h)
+{
+    const Sender *keeper = &a->lay->senders[h];
+    uint8_t fl = keeper->slot;
+    if (fl == 0)
+        return 0;
+    if ((fl & (SLOT_ASLEEP | SLOT_UP | CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_BLOCKED))
+        return broken_at(a, h, "slot flags 0x%x without a refused packet", fl);
+    if ((fl & (CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_ASLEEP))
+        return broken_at(a, h, "a claim sleeps on a slot whose packet is awake");
+    if ((fl & CLAIM_UP_ASLEEP) && a->lay->cfg.full_duplex)
+        return broken_at(a, h, "an upward claim sleeps on it with --duplex full");
+    if (!(fl & SLOT_ASLEEP)) {
+        a->refused_awake += (fl & SLOT_BLOCKED) != 0;     /* (listed: check_link_lists) */
+        return 0;
+    }
+    uint32_t x = keeper->slot_packet;
+    if (!unseen_packet(a, x) || a->lay->pool[x].place != PLACE_LINK)
+        return broken_at(a, h, "its slot holds a sleeping packet that is not there");
+    if (!route_matches(a->lay, x))
+        return broken_at(a, h, "its slot carries a route that is not its packet's");
+    if (a->lay->pool[x].asleep == ASLEEP_PORT && check_port_sleeper(a, h, x) != 0)
+        return -1;
+    a->seen[x] = 1;
+    a->in_flight++;
+    a->asleep += ((fl & CLAIM_ASLEEP) != 0) + ((fl & CLAIM_UP_ASLEEP) != 0);
+    return 0;
+}
+
+static int check_slots(Audit *a)
+{
+    for (uint32_t h = 0; h < a->senders; h++)
+        if (check_slot(a, h) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- the fast stage's lists ------------------------------------------------ */
+
+static int check_claimant_lists(Audit *a, unsigned lane)
+{
+    const NetLane *ln = &a->net->lane[lane];
+    for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
+        for (size_t i = 0; i < ln->claimants[layer].n; i++) {
+            uint32_t h = ln->claimants[layer].items[i];
+            if (h >= a->senders || lane_index(a->net, h) != lane)
+                return broken(a, "net: lane %u lists a claimant that is not its own (entry %zu)",
+                              lane, i);
+            if (sender_list_layer(a->lay, h) != layer)
+                return broken(a, "net: a claimant is listed in layer %u, not its own", layer);
+            if (a->listed[h]++)
+                return broken(a, "net: a claimant is listed twice (entry %zu of lane %u)", i,
+                              lane);
+        }
+    return 0;
+}
+
+/* Entry e of the list of packets on links of class c and a layer. */
+static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, size_t i,
+                         const OnLink *e)
+{
+    const Layout *lay = a->lay;
+    uint32_t x = e->packet, sh = keeper_of(e->keeper);
+    if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || sh >= a->senders ||
+        lane_index(a->net, sh) != lane)
+        return broken(a, "net: the list of packets on links holds one that is not "
+                      "(list %u, entry %zu)", c, i);
+    unsigned long long id = id_of(a, x);
+    if (link_list_layer(lay, c, e->target) != layer)
+        return broken(a, "net: packet #%llu is listed in layer %u, not the one it arrives at",
+                      id, layer);
+    if (!route_matches(lay, x))
+        return broken(a, "net: packet #%llu is listed with a route that is not its own", id);
+    /* It goes where its slot's keeper sends it (with --duplex half, an
+     * upward packet's slot is kept by the port it enters, and its sender
+     * is the one below). */
+    uint32_t sender = sh, sw = e->target >> 2;
+    if (c < 2 && !lay->cfg.full_duplex) {
+        if (sh != 4 * sw + c)
+            return broken(a, "net: packet #%llu is listed going to 0x%x from sender %u", id,
+                          e->target, sh);
+        sender = up_sender(lay, sw, sw_layer(lay, sw), c);
+    }
+    unsigned cl;
+    uint32_t want = hop_target(lay, sender, x, &cl);
+    if (cl != c)
+        return broken(a, "net: packet #%llu is listed arriving in class %u, not %u", id, c, cl);
+    if (want != e->target)
+        return broken(a, "net: packet #%llu is listed going to 0x%x, not 0x%x", id, e->target,
+                      want);
+    const Sender *keeper = &lay->senders[sh];
+    if (keeper_refused(e->keeper)) {
+        if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
+            keeper->slot_packet != x)
+            return broken(a, "net: packet #%llu was refused, but its slot does not hold it", id);
+        a->refused_awake--;
+    } else if (keeper->slot & SLOT_BLOCKED) {
+        return broken(a, "net: packet #%llu is on a link whose slot another packet blocks", id);
+    }
+    a->seen[x] = 1;
+    a->in_flight++;
+    return 0;
+}
+
+static int check_link_lists(Audit *a, unsigned lane)
+{
+    const NetLane *ln = &a->net->lane[lane];
+    for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+        for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
+            for (size_t i = 0; i < ln->on_links[c][layer].n; i++)
+                if (check_on_link(a, lane, c, layer, i, &ln->on_links[c][layer].items[i]) != 0)
+                    return -1;
+    return 0;
+}
+
+static int check_lists(Audit *a)
+{
+    for (unsigned lane = 0; lane < a->net->nlanes; lane++)
+        if (check_claimant_lists(a, lane) != 0 || check_link_lists(a, lane) != 0)
+            return -1;
+    if (a->refused_awake != 0)
+        return broken(a, "net: %lld refused packets are in slots but not listed",
+                      (long long)a->refused_awake);
+    return 0;
+}
+
+/* Every sender with a packet to send claims: it is listed once, or its
+ * claim sleeps. */
+static int check_claimants(Audit *a)
+{
+    const Layout *lay = a->lay;
+    char name[64];
+    for (uint32_t h = 0; h < a->senders; h++) {
+        bool has;
+        if (!is_adapter(lay, h)) {
+            has = lay->senders[h].count != 0;
+        } else {
+            uint32_t x = lay->out_slot[adapter_proc(lay, h)];
+            has = x != NET_NIL && lay->pool[x].plane == sender_plane(lay, h);
+        }
+        bool sleeps = has && claim_sleeps(a->net, h);
+        if (has == (a->listed[h] || sleeps) && !(a->listed[h] && sleeps))
+            continue;
+        if (is_adapter(lay, h))
+            snprintf(name, sizeof name, "adapter of p%u", adapter_proc(lay, h));
+        else
+            net_buffer_name(a->net, h, name, sizeof name);
+        return broken(a, "net/%s: %s, but %s", name,
+                      has ? "has a packet to send" : "has nothing to send",
+                      a->listed[h] ? "is listed as a claimant"
+                                   : sleeps ? "its claim sleeps" : "is not listed");
+    }
+    return 0;
+}
+
+/* What stages c and b use within a timestep is cleared by its end. */
+static int check_cleared(Audit *a)
+{
+    char name[64];
+    for (uint32_t p = 0; p < a->lay->nprocs; p++)
+        if (a->net->arrivals_down[p])
+            return broken(a, "net/p%u: arrival bits 0x%x left set after stage c", p,
+                          a->net->arrivals_down[p]);
+    if (a->lay->cfg.full_duplex)
+        return 0;
+    for (uint32_t link = 0; link < 2 * a->lay->nswitches; link++)
+        if (a->lay->channels[link].temp != TEMP_FREE) {
+            net_link_name(a->net, link, name, sizeof name);
+            return broken(a, "net/%s: temp slot still claimed after the timestep", name);
+        }
+    return 0;
+}
+
+/* ---- input ports and totals ------------------------------------------------------ */
+
+/* Input port i (p * P + port): its FIFO's links, count and bound. */
+static int check_port(Audit *a, uint32_t i)
+{
+    const Layout *lay = a->lay;
+    const InputPort *f = &lay->ports[i];
+    uint32_t p = i / lay->cfg.ports, port = i % lay->cfg.ports, n = 0, last = NET_NIL;
+    for (uint32_t y = f->head; y != NET_NIL; y = lay->pool[y].next) {
+        if (y >= a->net->pool_cap || a->seen[y] || ++n > f->count)
+            return broken(a, "net/p%u.port%u: broken list (packet %u)", p, port, y);
+        a->seen[y] = 1;
+        if (lay->pool[y].place != PLACE_PORT || lay->pool[y].at != i)
+            return broken(a, "net/p%u.port%u: holds packet #%llu that places itself elsewhere",
+                          p, port, (unsigned long long)id_of(a, y));
+        last = y;
+    }
+    if (n != f->count || last != f->tail)
+        return broken(a, "net/p%u.port%u: count %u but %u packets linked", p, port, f->count, n);
+    if (n > lay->cfg.port_depth)
+        return broken(a, "net/p%u.port%u: overflow, %u packets in %u places", p, port, n,
+                      lay->cfg.port_depth);
+    a->in_ports += n;
+    return 0;
+}
+
+static int check_ports(Audit *a)
+{
+    uint32_t ports = a->lay->nprocs * a->lay->cfg.ports;
+    for (uint32_t i = 0; i < ports; i++)
+        if (a->lay->ports[i].count != 0 && check_port(a, i) != 0)
+            return -1;
+    return 0;
+}
+
+static int check_totals(Audit *a)
+{
+    const Net *net = a->net;
+    const NetStats *st = &net->counts.stats;
+    typedef unsigned long long ull;
+    if (a->in_flight != net->in_flight)
+        return broken(a, "net: %llu packets found in flight, %llu counted", (ull)a->in_flight,
+                      (ull)net->in_flight);
+    if (a->in_flight + a->in_ports != net->outstanding)
+        return broken(a, "net: packet pool has %u outstanding, %llu found (a packet was lost)",
+                      net->outstanding, (ull)(a->in_flight + a->in_ports));
+    if (st->sent != st->read + a->in_flight + a->in_ports)
+        return broken(a, "net: %llu packets sent, but %llu read + %llu in flight + %llu in ports",
+                      (ull)st->sent, (ull)st->read, (ull)a->in_flight, (ull)a->in_ports);
+    if (a->asleep != net->counts.asleep)
+        return broken(a, "net: %llu packets asleep, %llu counted", (ull)a->asleep,
+                      (ull)net->counts.asleep);
+    return 0;
 }
 
 int net_check(Net *net, char *err, size_t size)
 {
-    size_t senders = sender_count(net);
-    uint8_t *seen = calloc(net->pool_cap ? net->pool_cap : 1, 1);
-    uint8_t *marks = calloc(senders, 1);    /* per sender: 1 listed as a claimant */
-    char name[64];
-    uint64_t in_flight = 0, in_ports = 0, asleep = 0, refused_awake = 0;
-    if (!seen || !marks) {
-        free(seen);
-        free(marks);
+    Audit a = { net, &net->lay, NULL, NULL, sender_count(net), 0, 0, 0, 0, err, size };
+    a.seen = calloc(net->pool_cap ? net->pool_cap : 1, 1);
+    a.listed = calloc(a.senders, 1);
+    int rc = -1;
+    if (!a.seen || !a.listed) {
         snprintf(err, size, "out of memory");
-        return -1;
+    } else {
+        net_settle(net);
+        rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
+             check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
+             check_ports(&a) || check_totals(&a) ? -1 : 0;
     }
-    net_settle(net);
-#define PACKET_OK(x) ((x) != NET_NIL && (x) < net->pool_cap && !seen[x] && \
-                      net->lay.pool[x].place != PLACE_FREE)
-    for (uint32_t p = 0; p < net->lay.nprocs; p++) {
-        uint32_t x = net->lay.out_slot[p];
-        if (x == NET_RESERVED)
-            BROKEN("net/p%u: output slot reserved between timesteps", p);
-        if (x == NET_NIL)
-            continue;
-        if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_SLOT || net->lay.pool[x].at != p ||
-            net->lay.info[x].src != p)
-            BROKEN("net/p%u: output slot holds a packet that is not there", p);
-        seen[x] = 1;
-        in_flight++;
-    }
-    for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
-        const Sender *f = &net->lay.senders[b];
-        if (f->hop != 0 && (!net->lay.compact || f->hop != hop_word(&net->lay, b))) {
-            net_buffer_name(net, b, name, sizeof name);
-            BROKEN("net/%s: hop word 0x%x, not that of its link", name, f->hop);
-        }
-        if (f->count == 0 && f->waiting == 0 && net->entered[b] == 0)
-            continue;
-        net_buffer_name(net, b, name, sizeof name);
-        if (f->count > net->lay.cfg.buffer)
-            BROKEN("net/%s: overflow, %u packets in %u places", name, f->count, net->lay.cfg.buffer);
-        if (net->lay.rings != NULL && f->ring.head >= ring_capacity(&net->lay, f) && f->count)
-            BROKEN("net/%s: head at place %u of a ring of %u", name, f->ring.head,
-                   ring_capacity(&net->lay, f));
-        if (net->entered[b])
-            BROKEN("net/%s: entry count not reset", name);
-        if (f->waiting && f->count < net->lay.cfg.buffer)
-            BROKEN("net/%s: packets sleep on it, but it has room", name);
-        for (uint32_t i = 0; i < f->count; i++) {
-            uint32_t x = buffer_packet_at(&net->lay, b, i);
-            if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_BUFFER || net->lay.pool[x].at != b)
-                BROKEN("net/%s: place %u holds a packet that is not there (lost or duplicated)",
-                       name, i + 1);
-            if (!route_matches(net, x))
-                BROKEN("net/%s: place %u carries a route that is not its packet's", name, i + 1);
-            unsigned port = place_port(buffer_place_word(&net->lay, b, i));
-            if (port != next_port(&net->lay, b, x))
-                BROKEN("net/%s: place %u says its packet takes port %u next, but its route "
-                       "says %u", name, i + 1, port, next_port(&net->lay, b, x));
-            seen[x] = 1;
-            in_flight++;
-        }
-        for (unsigned a = 0; a < 4; a++) {
-            if (!((f->waiting >> a) & 1))
-                continue;
-            uint32_t s = b >> 2, sh = arrival_keeper(&net->lay, s, sw_layer(&net->lay, s), a);
-            const Sender *hb = &net->lay.senders[sh];
-            if ((hb->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
-                BROKEN("net/%s: the packet arriving on port %u sleeps on it, but is not asleep",
-                       name, a);
-            uint32_t up, down;
-            packet_route(&net->lay, hb->slot_packet, &up, &down);
-            if (4 * s + route_out(up, down, sw_layer(&net->lay, s), a < 2) != b)
-                BROKEN("net/%s: a packet sleeps on it that is going elsewhere", name);
-            asleep++;
-        }
-    }
-    for (size_t h = 0; h < senders; h++) {
-        const Sender *hb = &net->lay.senders[h];
-        uint8_t fl = hb->slot;
-        if (fl == 0)
-            continue;
-        if (h < net->lay.nbuffers)
-            net_buffer_name(net, (uint32_t)h, name, sizeof name);
-        else
-            snprintf(name, sizeof name, "p%zu.adapter%zu", (h - net->lay.nbuffers) >> net->lay.cfg.k,
-                     (h - net->lay.nbuffers) & (net->lay.nprocs - 1));
-        if ((fl & (SLOT_ASLEEP | SLOT_UP | CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_BLOCKED))
-            BROKEN("net/%s: slot flags 0x%x without a refused packet", name, fl);
-        if ((fl & (CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_ASLEEP))
-            BROKEN("net/%s: a claim sleeps on a slot whose packet is awake", name);
-        if ((fl & CLAIM_UP_ASLEEP) && net->lay.cfg.full_duplex)
-            BROKEN("net/%s: an upward claim sleeps on it with --duplex full", name);
-        uint32_t x = hb->slot_packet;
-        if (!(fl & SLOT_ASLEEP)) {
-            refused_awake += (fl & SLOT_BLOCKED) != 0;
-            continue;
-        }
-        if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK)
-            BROKEN("net/%s: its slot holds a sleeping packet that is not there", name);
-        if (!route_matches(net, x))
-            BROKEN("net/%s: its slot carries a route that is not its packet's", name);
-        if (net->lay.pool[x].asleep == ASLEEP_PORT) {
-            uint32_t port = net->lay.info[x].dst * net->lay.cfg.ports + net->lay.pool[x].port;
-            bool listed = false;
-            for (uint32_t y = net->lay.ports[port].waiting; y != NET_NIL; y = net->lay.info[y].next_waiting)
-                listed |= y == x;
-            if (!listed || net->lay.info[x].keeper != h)
-                BROKEN("net/%s: its packet sleeps on an input port that does not know it", name);
-            if (net->lay.ports[port].count < net->lay.cfg.port_depth)
-                BROKEN("net/%s: its packet sleeps on an input port with room", name);
-            asleep++;
-        }
-        seen[x] = 1;
-        in_flight++;
-        asleep += ((fl & CLAIM_ASLEEP) != 0) + ((fl & CLAIM_UP_ASLEEP) != 0);
-    }
-    for (unsigned l = 0; l < net->nlanes; l++) {
-        const NetLane *ln = &net->lane[l];
-        for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
-            for (size_t i = 0; i < ln->claimants[layer].n; i++) {
-                uint32_t h = ln->claimants[layer].items[i];
-                if (h >= senders || lane_index(net, h) != l)
-                    BROKEN("net: lane %u lists a claimant that is not its own (entry %zu)", l, i);
-                if (sender_list_layer(&net->lay, h) != layer)
-                    BROKEN("net: a claimant is listed in layer %u, not its own", layer);
-                if (marks[h]++)
-                    BROKEN("net: a claimant is listed twice (entry %zu of lane %u)", i, l);
-            }
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
-                for (size_t i = 0; i < ln->on_links[c][layer].n; i++) {
-                    const OnLink *e = &ln->on_links[c][layer].items[i];
-                    uint32_t x = e->packet, sh = keeper_of(e->keeper);
-                    if (!PACKET_OK(x) || net->lay.pool[x].place != PLACE_LINK || sh >= senders ||
-                        lane_index(net, sh) != l)
-                        BROKEN("net: the list of packets on links holds one that is not "
-                               "(list %u, entry %zu)", c, i);
-                    if (link_list_layer(&net->lay, c, e->target) != layer)
-                        BROKEN("net: packet #%llu is listed in layer %u, not the one it arrives at",
-                               (unsigned long long)net->lay.info[x].id, layer);
-                    if (!route_matches(net, x))
-                        BROKEN("net: packet #%llu is listed with a route that is not its own",
-                               (unsigned long long)net->lay.info[x].id);
-                    /* It goes where its slot's keeper sends it (with --duplex
-                     * half, an upward packet's slot is held by the port it
-                     * enters, and its sender is the sender below). */
-                    uint32_t sender = sh, sw = e->target >> 2;
-                    if (c < 2 && !net->lay.cfg.full_duplex) {
-                        if (sh != 4 * sw + c)
-                            BROKEN("net: packet #%llu is listed going to 0x%x from sender %u",
-                                   (unsigned long long)net->lay.info[x].id, e->target, sh);
-                        sender = up_sender(&net->lay, sw, sw_layer(&net->lay, sw), c);
-                    }
-                    unsigned cl;
-                    uint32_t want = hop_target(&net->lay, sender, x, &cl);
-                    if (cl != c)
-                        BROKEN("net: packet #%llu is listed arriving in class %u, not %u",
-                               (unsigned long long)net->lay.info[x].id, c, cl);
-                    if (want != e->target)
-                        BROKEN("net: packet #%llu is listed going to 0x%x, not 0x%x",
-                               (unsigned long long)net->lay.info[x].id, e->target, want);
-                    const Sender *hb = &net->lay.senders[sh];
-                    if (keeper_refused(e->keeper)) {
-                        if ((hb->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
-                            hb->slot_packet != x)
-                            BROKEN("net: packet #%llu was refused, but its slot does not hold it",
-                                   (unsigned long long)net->lay.info[x].id);
-                        refused_awake--;
-                    } else if (hb->slot & SLOT_BLOCKED) {
-                        BROKEN("net: packet #%llu is on a link whose slot another packet blocks",
-                               (unsigned long long)net->lay.info[x].id);
-                    }
-                    seen[x] = 1;
-                    in_flight++;
-                }
-    }
-    if (refused_awake != 0)
-        BROKEN("net: %lld refused packets are in slots but not listed", (long long)refused_awake);
-    /* Every sender with a packet to send claims: listed once, or asleep. */
-    for (size_t h = 0; h < senders; h++) {
-        bool has;
-        if (h < net->lay.nbuffers) {
-            has = net->lay.senders[h].count != 0;
-        } else {
-            uint32_t x = net->lay.out_slot[adapter_proc(&net->lay, (uint32_t)h)];
-            has = x != NET_NIL && net->lay.pool[x].plane == sender_plane(&net->lay, (uint32_t)h);
-        }
-        bool sleeps = has && claim_sleeps(net, (uint32_t)h);
-        if (has != (marks[h] || sleeps) || (marks[h] && sleeps)) {
-            if (h < net->lay.nbuffers)
-                net_buffer_name(net, (uint32_t)h, name, sizeof name);
-            else
-                snprintf(name, sizeof name, "adapter of p%u", adapter_proc(&net->lay, (uint32_t)h));
-            BROKEN("net/%s: %s, but %s", name, has ? "has a packet to send" : "has nothing to send",
-                   marks[h] ? "is listed as a claimant" : sleeps ? "its claim sleeps" : "is not listed");
-        }
-    }
-    for (uint32_t p = 0; p < net->lay.nprocs; p++)
-        if (net->arrivals_down[p])
-            BROKEN("net/p%u: arrival bits 0x%x left set after stage c", p, net->arrivals_down[p]);
-    if (!net->lay.cfg.full_duplex)
-        for (size_t c = 0; c < 2 * (size_t)net->lay.nswitches; c++)
-            if (net->lay.channels[c].temp != TEMP_FREE) {
-                net_link_name(net, (uint32_t)c, name, sizeof name);
-                BROKEN("net/%s: temp slot still claimed after the timestep", name);
-            }
-    for (size_t i = 0; i < (size_t)net->lay.nprocs * net->lay.cfg.ports; i++) {
-        const InputPort *f = &net->lay.ports[i];
-        if (f->count == 0)
-            continue;
-        char what[80];
-        snprintf(what, sizeof what, "net/p%zu.port%zu", i / net->lay.cfg.ports, i % net->lay.cfg.ports);
-        if (check_fifo(net, f->head, f->tail, f->count, (uint32_t)i, PLACE_PORT, net->lay.cfg.port_depth,
-                       seen, what, err, size) != 0) {
-            free(seen);
-            free(marks);
-            return -1;
-        }
-        in_ports += f->count;
-    }
-    if (in_flight != net->in_flight)
-        BROKEN("net: %llu packets found in flight, %llu counted",
-               (unsigned long long)in_flight, (unsigned long long)net->in_flight);
-    if (in_flight + in_ports != net->outstanding)
-        BROKEN("net: packet pool has %u outstanding, %llu found (a packet was lost)",
-               net->outstanding, (unsigned long long)(in_flight + in_ports));
-    if (net->counts.stats.sent != net->counts.stats.read + in_flight + in_ports)
-        BROKEN("net: %llu packets sent, but %llu read + %llu in flight + %llu in ports",
-               (unsigned long long)net->counts.stats.sent, (unsigned long long)net->counts.stats.read,
-               (unsigned long long)in_flight, (unsigned long long)in_ports);
-    if (asleep != net->counts.asleep)
-        BROKEN("net: %llu packets asleep, %llu counted", (unsigned long long)asleep,
-               (unsigned long long)net->counts.asleep);
-#undef PACKET_OK
-    free(seen);
-    free(marks);
-    return 0;
+    free(a.seen);
+    free(a.listed);
+    return rc;
 }
