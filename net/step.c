@@ -448,6 +448,85 @@ static Variant variant_of(const Net *net)
     return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
 
+/* Adaptive routing, stage d: the up buffer that the packet of entry e
+ * (going to u0 of its switch) enters: the less full (ties: bit l - 1 of
+ * the destination, which is in addressing). */
+HOT uint32_t choose_up_buffer(const Layout *lay, const OnLink *e)
+{
+    uint32_t s = e->target >> 2;
+    uint32_t c0 = lay->senders[4 * s + 2].count, c1 = lay->senders[4 * s + 3].count;
+    uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
+    return 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
+}
+
+/* ...and its choice, recorded in its route once it entered buffer b. */
+static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t b, bool observed)
+{
+    unsigned l = sw_layer(lay, b >> 2);
+    uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
+    lay->pool[x].routing |= bit;
+    if (lay->compact)
+        lay->routes[x] |= bit;
+    if (observed)
+        net_emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
+}
+
+/* Stage d: the packet of entry e, arriving on port q of a switch of layer
+ * `layer`, is refused by full buffer b: a buffer collision. It stays on its
+ * link, in its slot, and sleeps until b has room (sleep.c) if it may;
+ * else it tries again next timestep. */
+HOT void refused_by_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+                           const OnLink *e, uint32_t b, unsigned q, unsigned layer, bool sleeps,
+                           bool observed)
+{
+    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    ln->counts->stats.buffer_collisions[dir][l]++;
+    ln->counts->stats.buffer_total++;
+    if (observed) {
+        settle_listed(net, e, q);
+        net_emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
+    }
+    Sender *keeper = refuse(lay, e, q < 2);
+    if (sleeps) {
+        keeper->slot |= SLOT_ASLEEP;
+        lay->senders[b].waiting |= (uint8_t)(1u << q);
+        ln->counts->asleep_buffer[dir][l]++;
+        ln->counts->asleep++;
+    } else {
+        *out->on_link[q * LIST_LAYERS + layer]++ =
+            (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
+    }
+}
+
+/* Puts place word `word` behind the `count` packets of buffer b (buf): in
+ * its own places, head first, or in its ring, grown if it is full. */
+HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t b, uint32_t count,
+                       uint32_t word)
+{
+    uint32_t *places = places_of(lay, buf, b);
+    unsigned cap = ring_capacity(lay, buf);
+    if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
+        grow_ring(net, buf, b);
+        places = lay->rings[b];
+        cap = ring_capacity(lay, buf);
+    }
+    if (lay->rings == NULL) {
+        places[count] = word;
+    } else {
+        unsigned at = buf->ring.head + count;
+        places[at >= cap ? at - cap : at] = word;
+    }
+}
+
+/* For an observer: packet x entered buffer b in this stage d. */
+static void report_entered(Net *net, NetLane *ln, uint32_t x, uint32_t b)
+{
+    if (net->entered[b]++ == 0)
+        list_push(&ln->touched, b);          /* for report_queued */
+    settle_in_buffer(net, x, b, NET_NIL, AWAKE);
+    net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+}
+
 /* Stage d for the packet of entry e on a link, arriving on port q of the
  * switch ahead: it enters the output buffer its route names there
  * (e->target), if there is room. `observed` is a constant in each copy of
@@ -457,68 +536,26 @@ static Variant variant_of(const Net *net)
  * those that did, instead of what every packet would otherwise write to
  * the lane). */
 HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                            uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
-                            unsigned q, unsigned layer, bool observed)
+                         uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
+                         unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
-    bool choice = false;
-    if (lay->cfg.adaptive && (b & 3) >= 2) {
-        /* Choose the less full up buffer (ties: bit l - 1 of the
-         * destination, which is in addressing). */
-        uint32_t s = b >> 2, c0 = lay->senders[4 * s + 2].count, c1 = lay->senders[4 * s + 3].count;
-        uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
-        b = 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
-        choice = true;
-    }
+    bool choice = lay->cfg.adaptive && (b & 3) >= 2;
+    if (choice)
+        b = choose_up_buffer(lay, e);
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
     Sender *buf = &lay->senders[b];
     uint32_t count = buf->count;
     if (count >= lay->cfg.buffer) {
-        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        ln->counts->stats.buffer_collisions[dir][l]++;
-        ln->counts->stats.buffer_total++;
-        if (observed) {
-            settle_listed(net, e, q);
-            net_emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
-        }
-        Sender *hb = refuse(lay, e, q < 2);
-        if (!observed && !choice) {
-            hb->slot |= SLOT_ASLEEP;
-            buf->waiting |= (uint8_t)(1u << q);
-            ln->counts->asleep_buffer[dir][l]++;
-            ln->counts->asleep++;
-        } else {
-            *out->on_link[q * LIST_LAYERS + layer]++ =
-                (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
-        }
+        refused_by_buffer(net, lay, ln, out, e, b, q, layer, !observed && !choice, observed);
         return false;
     }
     leave_link(lay, e);
     uint32_t x = e->packet;
-    if (choice) {
-        unsigned l = sw_layer(lay, b >> 2);
-        uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
-        lay->pool[x].routing |= bit;
-        if (lay->compact)
-            lay->routes[x] |= bit;
-        if (observed)
-            net_emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
-    }
-    uint32_t *places = places_of(lay, buf, b);
-    unsigned cap = ring_capacity(lay, buf);
-    if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
-        grow_ring(net, buf, b);
-        places = lay->rings[b];
-        cap = ring_capacity(lay, buf);
-    }
-    uint32_t word = place_word(x, next_port(lay, b, x));
-    if (lay->rings == NULL) {
-        places[count] = word;            /* (head first: net.h, Sender) */
-    } else {
-        unsigned at = buf->ring.head + count;
-        places[at >= cap ? at - cap : at] = word;
-    }
+    if (choice)
+        record_choice(net, lay, x, b, observed);
+    buffer_append(net, lay, buf, b, count, place_word(x, next_port(lay, b, x)));
     /* Behind another packet, a packet is a buffer collision, unless that
      * packet leaves in this stage e and this one is then at the head. That
      * can happen only to the one right behind the head, which is listed
@@ -536,12 +573,8 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         *(*claim_end)++ = b;
     }
     buf->count = (uint16_t)(count + 1);
-    if (observed) {
-        if (net->entered[b]++ == 0)
-            list_push(&ln->touched, b);          /* for report_queued */
-        settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
-    }
+    if (observed)
+        report_entered(net, ln, x, b);
     return true;
 }
 
@@ -611,40 +644,111 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
+/* Where the packet x of sender h (buf) goes once it is on its link:
+ * returns its target (OnLink), with its arrival class and the list it
+ * goes in, class * LIST_LAYERS + the layer it arrives at. For a buffer's
+ * head, from its hop word and the port its place word keeps (no route is
+ * read). */
+HOT uint32_t claim_target(const Layout *lay, uint32_t h, Sender *buf, uint32_t *x,
+                          unsigned *class, unsigned *list)
+{
+    if (is_adapter(lay, h)) {
+        *x = lay->out_slot[adapter_proc(lay, h)];
+        *list = 1;
+        uint32_t target = hop_target(lay, h, *x, class);
+        *list += *class * LIST_LAYERS;
+        return target;
+    }
+    uint32_t word = head_word(lay, buf, h);
+    *x = place_packet(word);
+    if (!lay->compact) {
+        uint32_t target = hop_switch(lay, h, class) + place_port(word);
+        *list = *class * LIST_LAYERS + link_list_layer(lay, *class, target);
+        return target;
+    }
+    uint32_t hop = buf->hop;
+    if (hop == 0)                        /* (once in a buffer's life) */
+        hop = buf->hop = hop_word(lay, h);
+    *class = hop_class(hop);
+    *list = hop_list(hop);
+    return hop_ahead(hop) + place_port(word);
+}
+
+/* Stage e: sender h's claim fails, its link's slot (kept by sender sh)
+ * being blocked: a link collision. If the slot's packet sleeps, so does
+ * the claimant, counting this timestep's collision now and the next ones
+ * by counter (sleep.c); else it claims again next timestep. */
+HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, uint32_t sh,
+                       Sender *keeper, bool observed)
+{
+    unsigned link_layer, dir;
+    uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
+    if (!observed && (keeper->slot & SLOT_ASLEEP)) {
+        ln->counts->stats.link_collisions[dir][link_layer]++;
+        ln->counts->stats.link_total++;
+        keeper->slot |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
+        ln->counts->asleep_link[dir][link_layer]++;
+        ln->counts->asleep++;
+    } else {
+        claim_failed(net, ln, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
+        *(*claim_end)++ = h;
+    }
+}
+
+/* Stage e: sender h's packet left it for its link. An adapter's output
+ * slot is free; a buffer's next packet, if any, is its head and claims
+ * next timestep, and the packets asleep on its room wake. */
+HOT void leave_sender(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+                      uint32_t **claim_end, uint32_t h, Sender *buf, unsigned layer)
+{
+    if (is_adapter(lay, h)) {
+        uint32_t p = adapter_proc(lay, h);
+        lay->out_slot[p] = NET_NIL;
+        list_push(&ln->woken, p);
+        return;
+    }
+    if (lay->rings == NULL) {            /* the rest move up, the head first */
+        memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
+    } else {
+        unsigned head = buf->ring.head + 1u;
+        buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
+    }
+    buf->count--;
+    /* Whether there is a next packet is as good as random under load, so
+     * the entry is written without a branch and counted only if there is
+     * (the list has room for one more: lane_prepare). */
+    **claim_end = h;
+    *claim_end += buf->count != 0;
+    if (buf->waiting) {                  /* room: they try next timestep */
+        out->claimer[layer] = *claim_end;       /* (it may list one there) */
+        wake_buffer(net, ln, out, h);
+        *claim_end = out->claimer[layer];
+    }
+}
+
+/* For an observer: sender h's packet x is on its link now. */
+static void report_claimed(Net *net, uint32_t h, uint32_t x)
+{
+    unsigned link_layer, dir;
+    uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
+    uint32_t link = claim_link(&net->lay, h, heading, dir);
+    settle_on_link(net, x, link, dir, AWAKE);
+    net_emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
+}
+
 /* Makes sender h's claim final if the slot of the link it claims is not
  * blocked; else a link collision. With --duplex half, only if it holds the
- * channel's temp slot, which it empties (else it lost in stage b, and that
+ * link's temp slot, which it empties (else it lost in stage b, and that
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_run counts the claims
  * that failed, the rarer kind). */
 HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                         uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
+                      uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
-    /* Its packet, and where it will go: for a buffer's head, from the port
-     * that its place word keeps (no route is read); and the list it goes
-     * in, class * LIST_LAYERS + the layer it arrives at. */
-    uint32_t x, target;
+    uint32_t x;
     unsigned class, list;
     Sender *buf = &lay->senders[h];
-    if (is_adapter(lay, h)) {
-        x = lay->out_slot[adapter_proc(lay, h)];
-        target = hop_target(lay, h, x, &class);
-        list = class * LIST_LAYERS + 1;
-    } else {
-        uint32_t word = head_word(lay, buf, h);
-        x = place_packet(word);
-        if (lay->compact) {
-            uint32_t hop = buf->hop;
-            if (hop == 0)                /* (once in a buffer's life) */
-                hop = buf->hop = hop_word(lay, h);
-            target = hop_ahead(hop) + place_port(word);
-            class = hop_class(hop);
-            list = hop_list(hop);
-        } else {
-            target = hop_switch(lay, h, &class) + place_port(word);
-            list = class * LIST_LAYERS + link_list_layer(lay, class, target);
-        }
-    }
+    uint32_t target = claim_target(lay, h, buf, &x, &class, &list);
     /* The keeper of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t sh = h;
@@ -659,56 +763,15 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             return false;                /* it lost the temp slot in stage b */
         ch->temp = TEMP_FREE;
     }
-    Sender *slot = &lay->senders[sh];
-    if (slot->slot & SLOT_BLOCKED) {
-        unsigned link_layer, dir;
-        uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
-        if (!observed && (slot->slot & SLOT_ASLEEP)) {
-            /* The link's packet sleeps: so does the claimant, counting
-             * this timestep's collision now and the next ones by counter. */
-            ln->counts->stats.link_collisions[dir][link_layer]++;
-            ln->counts->stats.link_total++;
-            slot->slot |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-            ln->counts->asleep_link[dir][link_layer]++;
-            ln->counts->asleep++;
-        } else {
-            claim_failed(net, ln, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
-            *(*claim_end)++ = h;
-        }
+    Sender *keeper = &lay->senders[sh];
+    if (keeper->slot & SLOT_BLOCKED) {
+        claim_blocked(net, ln, claim_end, h, sh, keeper, observed);
         return false;
     }
-    if (is_adapter(lay, h)) {
-        uint32_t p = adapter_proc(lay, h);
-        lay->out_slot[p] = NET_NIL;
-        list_push(&ln->woken, p);
-    } else {
-        /* The next packet, if any, is the head and claims next timestep.
-         * Whether there is one is as good as random under load, so the
-         * entry is written without a branch and counted only if there is
-         * (the list has room for one more: lane_prepare). */
-        if (lay->rings == NULL) {          /* the rest move up, the head first */
-            memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
-        } else {
-            unsigned head = buf->ring.head + 1u;
-            buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
-        }
-        buf->count--;
-        **claim_end = h;
-        *claim_end += buf->count != 0;
-        if (buf->waiting) {             /* room: they try next timestep */
-            out->claimer[layer] = *claim_end;       /* (it may list one there) */
-            wake_buffer(net, ln, out, h);
-            *claim_end = out->claimer[layer];
-        }
-    }
+    leave_sender(net, lay, ln, out, claim_end, h, buf, layer);
     *out->on_link[list]++ = (OnLink){ x, target, sh };
-    if (observed) {
-        unsigned link_layer, dir;
-        uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
-        uint32_t link = claim_link(&net->lay, h, heading, dir);
-        settle_on_link(net, x, link, dir, AWAKE);
-        net_emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
-    }
+    if (observed)
+        report_claimed(net, h, x);
     return true;
 }
 
