@@ -245,9 +245,9 @@ static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, si
                          const OnLink *e)
 {
     const Layout *lay = a->lay;
-    uint32_t x = e->packet, sh = keeper_of(e->keeper);
-    if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || sh >= a->senders ||
-        lane_index(a->net, sh) != lane)
+    uint32_t x = e->packet, ki = keeper_of(e->keeper);
+    if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || ki >= a->senders ||
+        lane_index(a->net, ki) != lane)
         return broken(a, "net: the list of packets on links holds one that is not "
                       "(list %u, entry %zu)", c, i);
     unsigned long long id = id_of(a, x);
@@ -259,11 +259,11 @@ static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, si
     /* It goes where its slot's keeper sends it (with --duplex half, an
      * upward packet's slot is kept by the port it enters, and its sender
      * is the one below). */
-    uint32_t sender = sh, sw = e->target >> 2;
+    uint32_t sender = ki, sw = e->target >> 2;
     if (c < 2 && !lay->cfg.full_duplex) {
-        if (sh != 4 * sw + c)
+        if (ki != 4 * sw + c)
             return broken(a, "net: packet #%llu is listed going to 0x%x from sender %u", id,
-                          e->target, sh);
+                          e->target, ki);
         sender = up_sender(lay, sw, sw_layer(lay, sw), c);
     }
     unsigned cl;
@@ -273,7 +273,7 @@ static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, si
     if (want != e->target)
         return broken(a, "net: packet #%llu is listed going to 0x%x, not 0x%x", id, e->target,
                       want);
-    const Sender *keeper = &lay->senders[sh];
+    const Sender *keeper = &lay->senders[ki];
     if (keeper_refused(e->keeper)) {
         if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
             keeper->slot_packet != x)

@@ -17,7 +17,9 @@
  * q of switch S with its buffer (index 4S + q), or processor p's adapter
  * on a plane (from index 4 * switches on). The state of a link's slot is
  * kept by one sender, its *keeper* (slot_keeper). A packet is named by its
- * *pool index* x (1, 2, ...; NET_NIL is 0). */
+ * *pool index* (1, 2, ...; NET_NIL is 0). In the code, x is a pool index,
+ * h a sender, b a buffer, s a switch, ki the keeper of a slot and ks its
+ * Sender record. */
 #ifndef NET_NET_INTERNAL_H
 #define NET_NET_INTERNAL_H
 
@@ -587,17 +589,17 @@ static inline unsigned links_on_link(unsigned l, unsigned dir, unsigned c)
     return dir == DIR_UP ? l : 2 * c - l + 1;
 }
 
-/* The link (2S + x) whose slot sender sh keeps, for a packet on it going
- * `dir`: with --duplex full the link sh sends into, with --duplex half the
- * link below down port x of S = sh >> 2. */
-static inline uint32_t slot_link(const Layout *lay, uint32_t sh, unsigned dir)
+/* The link (2S + x) whose slot sender ki keeps, for a packet on it going
+ * `dir`: with --duplex full the link ki sends into, with --duplex half the
+ * link below down port x of S = ki >> 2. */
+static inline uint32_t slot_link(const Layout *lay, uint32_t ki, unsigned dir)
 {
     if (dir == DIR_UP && lay->cfg.full_duplex) {
         unsigned layer, d;
-        uint32_t heading = claim_heading(lay, sh, &layer, &d);
-        return claim_link(lay, sh, heading, d);
+        uint32_t heading = claim_heading(lay, ki, &layer, &d);
+        return claim_link(lay, ki, heading, d);
     }
-    return 2 * (sh >> 2) + (sh & 3);
+    return 2 * (ki >> 2) + (ki & 3);
 }
 
 /* Records in the pool that packet x is on link `link` going `dir` (its
@@ -632,7 +634,7 @@ static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t n
 
 /* The link and direction of an awake packet on a link: listed in class c
  * with its target and keeper word (OnLink). */
-static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t target, uint32_t sh,
+static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t target, uint32_t ki,
                                    unsigned *dir)
 {
     if (c < 2) {
@@ -640,7 +642,7 @@ static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t targe
         return 2 * (target >> 2) + c;
     }
     *dir = DIR_DOWN;
-    return slot_link(lay, keeper_of(sh), DIR_DOWN);
+    return slot_link(lay, keeper_of(ki), DIR_DOWN);
 }
 
 /* The lane that handles sender h's packets: its plane's, or the only one. */
@@ -672,9 +674,9 @@ static inline bool may_sleep(const Net *net) { return net->event == NULL; }
  * wait is added (sleep.c). */
 void count_sleepers(Net *net);
 
-/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
- * hb): puts them in woken[] (at most two) and returns how many (sleep.c). */
-unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2]);
+/* Wakes the claimants asleep on the slot that sender ki keeps (its Sender
+ * ks): puts them in woken[] (at most two) and returns how many (sleep.c). */
+unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, uint32_t woken[2]);
 
 /* Makes a packet and gives it a pool index; frees one (pool.c). */
 uint32_t pool_alloc(Net *net);

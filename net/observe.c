@@ -115,8 +115,8 @@ bool claim_sleeps(const Net *net, uint32_t h)
 {
     unsigned layer, dir;
     uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
-    uint32_t sh = slot_keeper(&net->lay, h, heading, dir);
-    return net->lay.senders[sh].slot & (sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
+    uint32_t ki = slot_keeper(&net->lay, h, heading, dir);
+    return net->lay.senders[ki].slot & (ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
 }
 
 /* The keeper of channel c's slot. */
@@ -144,14 +144,14 @@ void net_settle(Net *net)
      * the lists of packets on links, below. */
     size_t senders = sender_count(net);
     for (size_t h = 0; h < senders; h++) {
-        Sender *hb = &net->lay.senders[h];
-        if (!(hb->slot & SLOT_BLOCKED)) {
-            hb->slot_packet = NET_NIL;
-        } else if (hb->slot & SLOT_ASLEEP) {
-            unsigned dir = hb->slot & SLOT_UP ? DIR_UP : DIR_DOWN;
+        Sender *ks = &net->lay.senders[h];
+        if (!(ks->slot & SLOT_BLOCKED)) {
+            ks->slot_packet = NET_NIL;
+        } else if (ks->slot & SLOT_ASLEEP) {
+            unsigned dir = ks->slot & SLOT_UP ? DIR_UP : DIR_DOWN;
             uint32_t link = slot_link(&net->lay, (uint32_t)h, dir);
             bool last = dir == DIR_DOWN && sw_layer(&net->lay, link >> 1) == 1;
-            settle_on_link(net, hb->slot_packet, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
+            settle_on_link(net, ks->slot_packet, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
         }
     }
     for (unsigned i = 0; i < net->nlanes; i++)

@@ -26,24 +26,24 @@
 
 #include "net/net_internal.h"
 
-/* Wakes the claimants asleep on the slot that sender sh keeps (its Sender
- * hb): puts them in woken[] (at most two) and returns how many. */
-unsigned wake_claims(Net *net, Counters *st, uint32_t sh, Sender *hb, uint32_t woken[2])
+/* Wakes the claimants asleep on the slot that sender ki keeps (its Sender
+ * ks): puts them in woken[] (at most two) and returns how many. */
+unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, uint32_t woken[2])
 {
     unsigned layer, dir, n = 0;
-    if (hb->slot & CLAIM_ASLEEP) {
-        claim_heading(&net->lay, sh, &layer, &dir);
+    if (ks->slot & CLAIM_ASLEEP) {
+        claim_heading(&net->lay, ki, &layer, &dir);
         st->asleep_link[dir][layer]--;
         st->asleep--;
-        woken[n++] = sh;
+        woken[n++] = ki;
     }
-    if (hb->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: sh = 4S + x */
-        layer = sw_layer(&net->lay, sh >> 2);
+    if (ks->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: ki = 4S + x */
+        layer = sw_layer(&net->lay, ki >> 2);
         st->asleep_link[DIR_UP][layer]--;
         st->asleep--;
-        woken[n++] = up_sender(&net->lay, sh >> 2, layer, sh & 3);
+        woken[n++] = up_sender(&net->lay, ki >> 2, layer, ki & 3);
     }
-    hb->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+    ks->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
     return n;
 }
 
@@ -56,19 +56,19 @@ void net_wake_port(Net *net, uint32_t port)
     net->settled = false;
     for (uint32_t x = f->waiting, next; x != NET_NIL; x = next) {
         next = net->lay.info[x].next_waiting;
-        uint32_t sh = net->lay.info[x].keeper;
-        Sender *hb = &net->lay.senders[sh];
-        unsigned plane = sender_plane(&net->lay, sh), k = net->lay.cfg.k;
-        NetLane *ln = &net->lane[lane_index(net, sh)];
-        hb->slot &= (uint8_t)~SLOT_ASLEEP;
+        uint32_t ki = net->lay.info[x].keeper;
+        Sender *ks = &net->lay.senders[ki];
+        unsigned plane = sender_plane(&net->lay, ki), k = net->lay.cfg.k;
+        NetLane *ln = &net->lane[lane_index(net, ki)];
+        ks->slot &= (uint8_t)~SLOT_ASLEEP;
         net->counts.asleep_port--;
         net->counts.asleep--;
         net->lay.pool[x].asleep = AWAKE;
         OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
-        links_push(l, hb->slot_packet, proc_on_plane(k, p, plane), sh | KEEPER_REFUSED);
+        links_push(l, ks->slot_packet, proc_on_plane(k, p, plane), ki | KEEPER_REFUSED);
         uint32_t woken[2];
-        for (unsigned i = 0, n = wake_claims(net, &net->counts, sh, hb, woken); i < n; i++) {
+        for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, woken); i < n; i++) {
             IndexList *claims = &ln->claimants[sender_list_layer(&net->lay, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);

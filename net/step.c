@@ -1,5 +1,8 @@
-/* Stage 4 of the timestep: the five network sub-stages of spec/machine.md
- * (thesis 5.5), the part of the emulation that users count.
+/* Stage 4 of the timestep, fast: the five network sub-stages of
+ * spec/machine.md (thesis 5.5), the part of the emulation that users
+ * count. reference.c does the same as the spec writes it; --check runs
+ * both and compares them after every timestep. This file does it in time
+ * proportional to the packets that move, not to the size of the network.
  *
  *   a. adapters send: each output-slot packet claims the temp slot of its
  *      first link;
@@ -15,9 +18,9 @@
  *      collision); then every packet that entered a buffer behind another
  *      packet is a buffer collision.
  *
- * The spec fixes loop orders; this code visits only active packets, in an
- * order of its own, and gets the same result because the spec's order
- * matters in exactly three places, each handled locally:
+ * Why it is the same. The spec fixes loop orders; this code visits only
+ * active packets, in an order of its own, and gets the same result because
+ * the spec's order matters in exactly three places, each handled locally:
  *   - two claims on one temp slot happen only with --duplex half, from the
  *     two ends of one link; in the spec's order (adapters, then switches by
  *     layer) the upward claimant always comes first, so it wins;
@@ -43,8 +46,8 @@
  * out from the topology when the buffer first sends) and the port kept in
  * its place word, and from the list to the places of that buffer in stage
  * d, which reads the packet's route word for the port it will take after
- * that; the packet's record in the pool is not read (net_internal.h
- * explains the slots, place words and hop words).
+ * that; the packet's record in the pool is not read (encode.h has the
+ * slot, place and hop words).
  *
  * Waiting packets sleep (sleep.c): a packet that would only fail again
  * is not looked at until the event that can let it move, and its
@@ -59,8 +62,9 @@
  * and e on two threads. Deliveries (stage c) put packets of both planes
  * into one processor's ports, oldest first, so they are made before, by
  * one thread. The lanes' lists come out in another order than one lane's
- * would, which, as above, changes nothing; tests compare every
- * statistic. */
+ * would, which, as above, changes nothing.
+ *
+ * net_step, at the end of this file, is the stage list. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +124,7 @@ static void behind_reserve(BehindList *l, size_t n)
  * stack, where no store to a buffer can reach them. Everything stages d
  * and e push goes through them, between appends_open and appends_close. */
 typedef struct Appends {
-    uint32_t *claimer[LIST_LAYERS];                     /* [layer] */
+    uint32_t *claimant[LIST_LAYERS];                     /* [layer] */
     OnLink *on_link[ARRIVAL_CLASSES * LIST_LAYERS];     /* [class * LIST_LAYERS + layer] */
     Behind *behind;
 } Appends;
@@ -128,7 +132,7 @@ typedef struct Appends {
 static void appends_open(Appends *a, const Net *net, NetLane *ln)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        a->claimer[l] = ln->next_claimants[l].items + ln->next_claimants[l].n;
+        a->claimant[l] = ln->next_claimants[l].items + ln->next_claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             a->on_link[c * LIST_LAYERS + l] =
                 ln->next_on_links[c][l].items + ln->next_on_links[c][l].n;
@@ -139,7 +143,7 @@ static void appends_open(Appends *a, const Net *net, NetLane *ln)
 static void appends_close(const Appends *a, const Net *net, NetLane *ln)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        ln->next_claimants[l].n = (size_t)(a->claimer[l] - ln->next_claimants[l].items);
+        ln->next_claimants[l].n = (size_t)(a->claimant[l] - ln->next_claimants[l].items);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             ln->next_on_links[c][l].n =
                 (size_t)(a->on_link[c * LIST_LAYERS + l] - ln->next_on_links[c][l].items);
@@ -169,14 +173,14 @@ static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
     for (unsigned a = 0; a < 4; a++) {
         if (!((buf->waiting >> a) & 1))
             continue;
-        uint32_t sh = arrival_keeper(&net->lay, s, l, a), woken[2];
-        Sender *hb = &net->lay.senders[sh];
-        hb->slot &= (uint8_t)~SLOT_ASLEEP;
+        uint32_t ki = arrival_keeper(&net->lay, s, l, a), woken[2];
+        Sender *ks = &net->lay.senders[ki];
+        ks->slot &= (uint8_t)~SLOT_ASLEEP;
         ln->counts->asleep_buffer[dir][l]--;
         ln->counts->asleep--;
-        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ hb->slot_packet, b, sh | KEEPER_REFUSED };
-        for (unsigned i = 0, n = wake_claims(net, ln->counts, sh, hb, woken); i < n; i++)
-            *out->claimer[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
+        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ ks->slot_packet, b, ki | KEEPER_REFUSED };
+        for (unsigned i = 0, n = wake_claims(net, ln->counts, ki, ks, woken); i < n; i++)
+            *out->claimant[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
     }
     buf->waiting = 0;
 }
@@ -257,10 +261,10 @@ static void stage_claims(Net *net, NetLane *ln)
  * which is blocked until it leaves. */
 HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
-    Sender *hb = &lay->senders[keeper_of(e->keeper)];
-    hb->slot_packet = e->packet;
-    hb->slot = (uint8_t)((hb->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
-    return hb;
+    Sender *ks = &lay->senders[keeper_of(e->keeper)];
+    ks->slot_packet = e->packet;
+    ks->slot = (uint8_t)((ks->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
+    return ks;
 }
 
 /* A packet on a link (entry e) gets off it: its slot, if it was refused
@@ -316,20 +320,20 @@ static void deliver(Net *net, const OnLink *e)
             settle_listed(net, e, ARRIVE_DELIVERY);
             net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
         }
-        Sender *hb = refuse(&net->lay, e, false);
-        uint32_t sh = keeper_of(e->keeper);
+        Sender *ks = refuse(&net->lay, e, false);
+        uint32_t ki = keeper_of(e->keeper);
         if (may_sleep(net)) {
-            hb->slot |= SLOT_ASLEEP;
-            net->lay.info[x].keeper = sh;
+            ks->slot |= SLOT_ASLEEP;
+            net->lay.info[x].keeper = ki;
             pk->asleep = ASLEEP_PORT;
             net->lay.info[x].next_waiting = port->waiting;
             port->waiting = x;
             net->counts.asleep_port++;
             net->counts.asleep++;
         } else {
-            NetLane *ln = &net->lane[lane_index(net, sh)];
+            NetLane *ln = &net->lane[lane_index(net, ki)];
             links_push(&ln->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
-                       sh | KEEPER_REFUSED);
+                       ki | KEEPER_REFUSED);
         }
         return;
     }
@@ -624,7 +628,7 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     const OnLink *items = run->items;
     size_t n = run->n;
     unsigned q = run->kind, layer = run->layer;
-    uint32_t *claim_end = out->claimer[layer];     /* (kept in a register) */
+    uint32_t *claim_end = out->claimant[layer];     /* (kept in a register) */
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
@@ -633,7 +637,7 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                              observed))
             refused++;
     }
-    out->claimer[layer] = claim_end;
+    out->claimant[layer] = claim_end;
     if (n > refused) {               /* some entered */
         ln->moved = true;
         if (max_count == 0)          /* all entered empty buffers */
@@ -674,11 +678,11 @@ HOT uint32_t claim_target(const Layout *lay, uint32_t h, Sender *buf, uint32_t *
     return hop_ahead(hop) + place_port(word);
 }
 
-/* Stage e: sender h's claim fails, its link's slot (kept by sender sh)
+/* Stage e: sender h's claim fails, its link's slot (kept by sender ki)
  * being blocked: a link collision. If the slot's packet sleeps, so does
  * the claimant, counting this timestep's collision now and the next ones
  * by counter (sleep.c); else it claims again next timestep. */
-HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, uint32_t sh,
+HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, uint32_t ki,
                        Sender *keeper, bool observed)
 {
     unsigned link_layer, dir;
@@ -686,7 +690,7 @@ HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, 
     if (!observed && (keeper->slot & SLOT_ASLEEP)) {
         ln->counts->stats.link_collisions[dir][link_layer]++;
         ln->counts->stats.link_total++;
-        keeper->slot |= sh == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
+        keeper->slot |= ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
         ln->counts->asleep_link[dir][link_layer]++;
         ln->counts->asleep++;
     } else {
@@ -720,9 +724,9 @@ HOT void leave_sender(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     **claim_end = h;
     *claim_end += buf->count != 0;
     if (buf->waiting) {                  /* room: they try next timestep */
-        out->claimer[layer] = *claim_end;       /* (it may list one there) */
+        out->claimant[layer] = *claim_end;       /* (it may list one there) */
         wake_buffer(net, ln, out, h);
-        *claim_end = out->claimer[layer];
+        *claim_end = out->claimant[layer];
     }
 }
 
@@ -751,11 +755,11 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     uint32_t target = claim_target(lay, h, buf, &x, &class, &list);
     /* The keeper of its link's slot: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
-    uint32_t sh = h;
+    uint32_t ki = h;
     if (!lay->cfg.full_duplex) {
         uint32_t link = 2 * (h >> 2) + (h & 3);
         if (class < 2) {
-            sh = 4 * (target >> 2) + class;
+            ki = 4 * (target >> 2) + class;
             link = 2 * (target >> 2) + class;
         }
         Channel *ch = &lay->channels[link];
@@ -763,13 +767,13 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             return false;                /* it lost the temp slot in stage b */
         ch->temp = TEMP_FREE;
     }
-    Sender *keeper = &lay->senders[sh];
+    Sender *keeper = &lay->senders[ki];
     if (keeper->slot & SLOT_BLOCKED) {
-        claim_blocked(net, ln, claim_end, h, sh, keeper, observed);
+        claim_blocked(net, ln, claim_end, h, ki, keeper, observed);
         return false;
     }
     leave_sender(net, lay, ln, out, claim_end, h, buf, layer);
-    *out->on_link[list]++ = (OnLink){ x, target, sh };
+    *out->on_link[list]++ = (OnLink){ x, target, ki };
     if (observed)
         report_claimed(net, h, x);
     return true;
@@ -848,7 +852,7 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
     const uint32_t *claimants = run->items;
     size_t n = run->n;
-    uint32_t *claim_end = out->claimer[run->layer];     /* (kept in a register) */
+    uint32_t *claim_end = out->claimant[run->layer];     /* (kept in a register) */
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
@@ -858,7 +862,7 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         if (!commit_claim(net, lay, ln, out, &claim_end, claimants[i], run->layer, observed))
             failed++;
     }
-    out->claimer[run->layer] = claim_end;
+    out->claimant[run->layer] = claim_end;
     ln->counts->stats.links_crossed += n - failed;
     if (n > failed)
         ln->moved = true;
@@ -902,7 +906,7 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
 #ifndef NET_MUTANT
         unsigned e = l - 1;
 #else
-        unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.sh) */
+        unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.ki) */
 #endif
         if (e >= 1 && e <= k && ln->claimants[e].n)                  /* e */
             runs[nruns++] = (SweepList){ ln->claimants[e].items, ln->claimants[e].n, CLAIMANTS, e };
@@ -1066,26 +1070,9 @@ static void merge_lane(Net *net, NetLane *ln)
     d->max_buffer = 0;
 }
 
-static void step_fast(Net *net, uint64_t t)
+/* The lanes' counters and woken processors, gathered into the network's. */
+static void merge_lanes(Net *net)
 {
-    net->timestep = t;
-    net->moved = false;
-    net->settled = false;
-    net->woken.n = 0;
-    count_sleepers(net);
-    if (net->in_flight == 0)
-        return;
-    size_t work = 0;
-    for (unsigned i = 0; i < net->nlanes; i++)
-        work += listed_count(net, &net->lane[i]);
-    if (work == 0)
-        return;                 /* nothing awake in slots, on links or in buffers */
-    net_list_reserve(&net->woken, net->in_flight);
-    for (unsigned i = 0; i < net->nlanes; i++)
-        lane_prepare(net, &net->lane[i]);
-    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
-    stage_deliveries(net);                              /* c */
-    run_lanes(net, parallel, run_sweeps);               /* a, b, d, e */
     for (unsigned i = 0; i < net->nlanes; i++) {
         NetLane *ln = &net->lane[i];
         if (ln->counts != &net->counts)
@@ -1099,9 +1086,29 @@ static void step_fast(Net *net, uint64_t t)
     }
 }
 
+/* Stage 4 of timestep t. Stage c runs first here, before the claims of
+ * stages a and b: a claim only takes a temp slot, which delivery never
+ * reads, and delivery only empties last links and fills input ports,
+ * which no claim reads; stage e, which needs both, comes after both. */
 void net_step(Net *net, uint64_t t)
 {
-    step_fast(net, t);
+    net->timestep = t;
+    net->moved = false;
+    net->settled = false;
+    net->woken.n = 0;
+    count_sleepers(net);                                /* they fail once more */
+    size_t work = 0;
+    for (unsigned i = 0; i < net->nlanes && net->in_flight; i++)
+        work += listed_count(net, &net->lane[i]);
+    if (work != 0) {                    /* something awake in a slot, on a link or in a buffer */
+        net_list_reserve(&net->woken, net->in_flight);
+        for (unsigned i = 0; i < net->nlanes; i++)
+            lane_prepare(net, &net->lane[i]);
+        stage_deliveries(net);                          /* c */
+        bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
+        run_lanes(net, parallel, run_sweeps);           /* a, b; d and e a layer at a time */
+        merge_lanes(net);
+    }
     if (net->reference)
         net_step_reference(net, t);
 }
