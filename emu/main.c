@@ -34,18 +34,18 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-typedef struct Run {
+typedef struct RunView {
     FILE *out;
     FILE *trace;
     EmuOptions *opt;
     Machine *m;
-} Run;
+} RunView;
 
 /* ---- what the run shows as it goes ---------------------------------------- */
 
 static void show_print(void *ctx, uint64_t t, uint32_t proc, int32_t value)
 {
-    Run *run = ctx;
+    RunView *run = ctx;
     (void)t;
     fprintf(run->out, "p%u: %d\n", proc, value);
 }
@@ -53,7 +53,7 @@ static void show_print(void *ctx, uint64_t t, uint32_t proc, int32_t value)
 static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *req,
                        const Route *route)
 {
-    Run *run = ctx;
+    RunView *run = ctx;
     char line[200];
     route_format(line, sizeof line, t, id, req, route,
                  run->opt->machine.routing == ROUTING_ADAPTIVE);
@@ -62,7 +62,7 @@ static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *r
 
 static void show_event(void *ctx, const NetEvent *ev)
 {
-    Run *run = ctx;
+    RunView *run = ctx;
     if (run->trace)
         trace_write(run->trace, run->m->net, ev);
     if (ev->kind == EV_ADAPTIVE_CHOICE && run->opt->routes)
@@ -227,7 +227,7 @@ int main(int argc, char **argv)
         options_free(&opt);
         return 0;
     }
-    Run run = { stdout, NULL, &opt, &m };
+    RunView run = { stdout, NULL, &opt, &m };
     if (opt.trace_path) {
         run.trace = fopen(opt.trace_path, "w");
         if (!run.trace) {
