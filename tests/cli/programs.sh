@@ -1,5 +1,5 @@
-# The example programs (programs/*.x) and the benchmark program
-# (bench/programs/baseline.x) on the real machine.
+# The example programs (programs/*.x) and the benchmark programs
+# (bench/programs/*.x) on the real machine.
 #
 # - Every programs/NAME.x ends normally under the default options and prints
 #   exactly tests/programs/examples/NAME.expected (values worked out apart
@@ -10,6 +10,9 @@
 # - Its whole stdout (report included) is the same with --threads 1, 2, 3.
 # - baseline.x has over 1,000 lines, compiles with bin/xc, ends normally and
 #   prints tests/programs/baseline.expected.
+# - exchange.x compiles at its size, and at 16 processors and 40 rounds ends
+#   normally with every packet sent and read and no processor stopped by
+#   its own check.
 . tests/lib.sh
 
 printed() { grep -E '^p[0-9]+: -?[0-9]+$' "$1"; }
@@ -86,3 +89,20 @@ check_prints baseline_runs tests/programs/baseline.expected "$EMU" --threads 1 "
 cp "$TMP/out" "$TMP/baseline_t1"
 run "$EMU" --threads 3 "$B"
 expect_same baseline_source_threads_3_identical "$TMP/baseline_t1" "$TMP/out"
+
+# ---- the end-to-end network benchmark (bench/run.sh times it at 4,096) ------------
+E=bench/programs/exchange.x
+run "$XC" -o "$TMP/exchange.hex" "$E"
+expect_status exchange_compiles 0
+# The same program at a small size: its two constants changed, nothing else.
+sed 's/^val n = 4096;/val n = 16;/; s/^val rounds = 1000;/val rounds = 40;/' "$E" >"$TMP/exchange16.x"
+if grep -q '^val n = 16;' "$TMP/exchange16.x" && grep -q '^val rounds = 40;' "$TMP/exchange16.x"; then
+    pass exchange_small_size_made
+else fail exchange_small_size_made "$E no longer starts with val n = 4096; and val rounds = 1000;"; fi
+run "$EMU" --duplex full --json "$TMP/exchange16.x"
+expect_status exchange_small_runs 0
+expect_grep exchange_small_sent '"packets_sent": 640,' "$TMP/out"
+expect_grep exchange_small_read '"packets_read": 640,' "$TMP/out"
+# A processor whose check fails stops with exit status 1.
+sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
+expect_empty exchange_small_checks_pass "$TMP/stopped"
