@@ -5,7 +5,8 @@
 #   make check    the same tests built with AddressSanitizer and
 #                 UndefinedBehaviorSanitizer (in build/check/), as a debug
 #                 build that checks the network's invariants after every
-#                 timestep, plus the fuzzers for a fixed number of iterations
+#                 timestep and runs the reference network stage beside the
+#                 fast one, plus the fuzzers for a fixed number of iterations
 #                 from fixed seeds
 #   make fuzz     runs the fuzzers open-ended (until interrupted)
 #   make run      builds and runs the thesis's Appendix C program
@@ -78,14 +79,18 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # The fast network stage with a deliberate mistake (NET_MUTANT in
 # net/step.c), linked into the test that compares it with the reference
-# stage: tests/cli/mutant.sh checks that the comparison catches it.
-MUTANT = $(BUILD)/mutant/test_reference
+# stage and into an emulator: tests/cli/mutant.sh checks that the
+# comparison catches it, and that --check then ends the run with status 70.
+MUTANT = $(BUILD)/mutant/test_reference $(BUILD)/mutant/emu
 
 $(BUILD)/mutant/step.o: net/step.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DNET_MUTANT -c $< -o $@
 
-$(MUTANT): $(BUILD)/tests/unit/test_reference.o $(BUILD)/mutant/step.o $(LIB)
+$(BUILD)/mutant/test_reference: $(BUILD)/tests/unit/test_reference.o $(BUILD)/mutant/step.o $(LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+$(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
 # The test runner gets the directories to use, so `make check` runs the very

@@ -12,3 +12,17 @@ else
     fail mutant_is_caught "the mutant stage passed the comparison (exit status $STATUS)" \
         "$(head -c 600 "$TMP/out")"
 fi
+
+# The emulator with that stage: --check stops the run at the first
+# difference, with exit status 70 and a message that names the place.
+run "$BUILD/mutant/emu" --check --routing benes --buffer 1 programs/all_to_all.x
+expect_status internal_error_status 70
+expect_grep internal_error_message "internal error: the fast network stage and the reference stage differ: " "$TMP/out"
+expect_grep internal_error_end "end: internal-error" "$TMP/out"
+run "$BUILD/mutant/emu" --check --json --routing benes --buffer 1 programs/all_to_all.x
+expect_status internal_error_json_status 70
+expect_grep internal_error_json '"end": "internal-error", "exit_status": 70' "$TMP/out"
+
+# Without --check the mistake goes unseen: the check is what catches it.
+run "$BUILD/mutant/emu" --routing benes --buffer 1 programs/all_to_all.x
+expect_status unchecked_mutant_runs 0

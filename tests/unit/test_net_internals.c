@@ -54,6 +54,42 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)((rng >> 33) % n);
 }
 
+/* ---- the packed words of encode.h ------------------------------------------ */
+
+/* Every word packs and unpacks to what went in, at its fields' limits. */
+static void encodings_round_trip(void)
+{
+    for (unsigned k = 1; k <= 24; k += 23)
+        for (unsigned plane = 0; plane < 2; plane++) {
+            uint32_t p = (1u << k) - 1, w = proc_on_plane(k, p, plane);
+            CHECK_EQ(pop_proc(k, w), p);
+            CHECK_EQ(pop_plane(k, w), plane);
+            CHECK_EQ(pop_proc(k, proc_on_plane(k, 0, plane)), 0);
+        }
+    uint32_t x = (1u << 30) - 1;
+    for (unsigned port = 0; port < 4; port++) {
+        CHECK_EQ(place_packet(place_word(x, port)), x);
+        CHECK_EQ(place_port(place_word(x, port)), port);
+    }
+    CHECK_EQ(route_word(0x5, 4, 0xb), (0x5u | 0x8u) | 0xbu << 16);   /* the 1 at bit 3 */
+    CHECK_EQ(route_word_up(route_word(0x7fff, 16, 0xffff)), 0xffff);
+    CHECK_EQ(route_word_down(route_word(0x7fff, 16, 0xffff)), 0xffff);
+    uint32_t ahead = (1u << 22) - 4;
+    for (unsigned class = 0; class <= ARRIVE_DELIVERY; class++) {
+        uint32_t hop = hop_pack(ahead, class, LIST_LAYERS - 1);
+        CHECK_EQ(hop_ahead(hop), ahead);
+        CHECK_EQ(hop_class(hop), class);
+        CHECK_EQ(hop_list(hop), class * LIST_LAYERS + LIST_LAYERS - 1);
+        CHECK(hop_pack(0, class, 1) != 0);                  /* never 0: "not yet" */
+    }
+    CHECK(heading_is_proc(heading_proc(12)) && heading_value(heading_proc(12)) == 12);
+    CHECK(!heading_is_proc(heading_port(4 * 9 + 3)) && heading_value(heading_port(39)) == 39);
+    CHECK(temp_claimed_by(temp_claim(0), 0) && temp_claim(0) != TEMP_FREE);
+    CHECK_EQ(temp_claimant(temp_claim(77)), 77);
+    CHECK(keeper_refused(77 | KEEPER_REFUSED) && !keeper_refused(77));
+    CHECK_EQ(keeper_of(77 | KEEPER_REFUSED), 77);
+}
+
 /* ---- where a hop goes ------------------------------------------------------------ */
 
 /* hop_target, which stage e uses, is claim_heading's walk written out: for
@@ -85,12 +121,13 @@ static void hop_target_agrees_with_claim_heading(void)
                     uint32_t up, down, want;
                     unsigned class, want_class;
                     packet_route(&net->lay, pool_x, &up, &down);
-                    if (heading & 1) {
-                        want = heading >> 1;
+                    if (heading_is_proc(heading)) {
+                        want = heading_value(heading);
                         want_class = ARRIVE_DELIVERY;
                     } else {
-                        want_class = (heading >> 1) & 3;
-                        want = 4 * (heading >> 3) +
+                        uint32_t port = heading_value(heading);   /* 4S + arrival port */
+                        want_class = port & 3;
+                        want = (port & ~3u) +
                                route_out(up, down, dir == DIR_UP ? layer : layer - 1,
                                          want_class < 2);
                     }
@@ -354,6 +391,7 @@ static void sleeping_is_exact(void)
 
 int main(void)
 {
+    RUN(encodings_round_trip);
     RUN(hop_target_agrees_with_claim_heading);
     RUN(invariants_name_the_component);
     RUN(sleeping_is_exact);
