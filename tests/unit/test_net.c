@@ -12,6 +12,7 @@
 
 #include "net/net.h"
 #include "tests/check.h"
+#include "tests/unit/net_send.h"
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
 {
@@ -23,16 +24,6 @@ static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsign
 
 /* Timesteps between two invariant checks (random_traffic sets it). */
 static unsigned check_period = 1;
-
-/* Injects src->dst with an explicit route at timestep t; returns its id. */
-static uint64_t send(Net *net, uint32_t src, uint32_t dst, unsigned port, unsigned plane,
-                     unsigned count, uint32_t routing, uint64_t t)
-{
-    RouteRequest req = { src, dst, port, 0 };
-    Route r = { (uint8_t)plane, (uint8_t)count, routing, dst & ((1u << count) - 1) };
-    net_reserve_out(net, src);
-    return net_inject(net, &req, &r, 1000 + src, t);
-}
 
 static void step(Net *net, uint64_t t)
 {

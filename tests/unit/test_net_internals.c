@@ -9,21 +9,12 @@
 #include "net/net.h"
 #include "net/net_internal.h"
 #include "tests/check.h"
+#include "tests/unit/net_send.h"
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
 {
     NetConfig cfg = { k, planes, full, buffer, 16, depth, false };
     return net_new(&cfg);
-}
-
-/* Injects src->dst with an explicit route at timestep t; returns its id. */
-static uint64_t send(Net *net, uint32_t src, uint32_t dst, unsigned port, unsigned plane,
-                     unsigned count, uint32_t routing, uint64_t t)
-{
-    RouteRequest req = { src, dst, port, 0 };
-    Route r = { (uint8_t)plane, (uint8_t)count, routing, dst & ((1u << count) - 1) };
-    net_reserve_out(net, src);
-    return net_inject(net, &req, &r, 1000 + src, t);
 }
 
 static void step(Net *net, uint64_t t)
