@@ -11,6 +11,7 @@
  *   deadlock.c   a network deadlock told from a program deadlock
  *   check.c      the invariants, one checker per component
  *   reference.c  stage 4 exactly as machine.md writes it
+ *   reference_compare.c  ...and its comparison with the fast stage
  *   encode.h     every packed word, with its bit diagram
  *
  * Words used throughout: a *sender* is what claims links: the output port

@@ -1,7 +1,8 @@
 /* Stage 4 of the timestep exactly as spec/machine.md writes it: the
  * executable spec of the network, to read beside machine.md and to check
  * the fast stage (step.c) against. `--check` runs both, every timestep,
- * and compares the whole state and the statistics after it.
+ * and compares the whole state and the statistics after it
+ * (reference_compare.c).
  *
  * Nothing here is fast. Each sub-stage a-e is a plain loop over every
  * processor, switch or link in the spec's loop order; a packet is a record
@@ -11,7 +12,7 @@
  * * H + j, buffer 4S + q, link 2S + x (x the down port it is attached to),
  * channel = link (half duplex) or 2 * link + dir (full duplex). A
  * "sender" is what claims a link: buffer b, or (from 4 * switches on)
- * processor p's adapter. */
+ * processor p's adapter. reference_step, at the end, is the stage list. */
 #include "net/reference.h"
 
 #include <stdio.h>
@@ -19,38 +20,6 @@
 #include <string.h>
 
 #include "net/topology.h"
-
-enum { NONE = UINT32_MAX };
-
-typedef struct RefPacket {
-    uint64_t id, created;
-    uint32_t src, dst, port;
-    Route route;
-    unsigned dir;              /* DIR_UP or DIR_DOWN */
-} RefPacket;
-
-/* A cyclic FIFO of packet numbers: a switch output buffer, an input port. */
-typedef struct Queue {
-    uint32_t *item;
-    unsigned head, count;
-} Queue;
-
-struct Reference {
-    NetConfig cfg;
-    unsigned k;
-    uint32_t n, half, switches, buffers, channels;
-    RefPacket *packet;         /* by packet number; a free number is reused */
-    uint32_t npackets, cap, *free, nfree;
-    uint32_t *slot;            /* per processor: its output slot's packet, or NONE */
-    uint32_t *main, *temp;     /* per channel: its packet; the sender that claims it */
-    Queue *buffer;             /* per buffer, B places */
-    Queue *port;               /* per input port p * P + n, D places */
-    uint32_t *entered;         /* stage d's entries: buffer, packet, buffer, ... */
-    size_t nentered;
-    uint64_t in_flight;        /* packets in output slots, on links, in buffers */
-    bool moved;
-    NetStats stats;
-};
 
 /* ---- the machine's shape (machine.md, "Topology of one plane") ---------- */
 
@@ -90,10 +59,6 @@ static uint32_t sender_link(const Reference *r, uint32_t sender, unsigned *dir)
 
 /* ---- queues -------------------------------------------------------------- */
 
-static uint32_t queue_at(const Queue *q, unsigned i, unsigned size)
-{
-    return q->item[(q->head + i) % size];
-}
 
 static void queue_push(Queue *q, uint32_t x, unsigned size)
 {
@@ -135,7 +100,7 @@ static uint32_t *nones(size_t n)
 {
     uint32_t *a = malloc(n * sizeof *a);
     if (a)
-        memset(a, 0xff, n * sizeof *a);          /* NONE */
+        memset(a, 0xff, n * sizeof *a);          /* REF_NONE */
     return a;
 }
 
@@ -230,7 +195,7 @@ static void claim(Reference *r, uint32_t sender)
 {
     unsigned dir;
     uint32_t link = sender_link(r, sender, &dir), c = channel_of(r, link, dir);
-    if (r->temp[c] == NONE) {
+    if (r->temp[c] == REF_NONE) {
         r->temp[c] = sender;
     } else {
         r->stats.link_collisions[dir][layer_of(r, link / 2)]++;
@@ -264,7 +229,7 @@ static uint32_t route_buffer(const Reference *r, uint32_t x, uint32_t s, unsigne
 static void forward(Reference *r, uint32_t link, uint32_t c)
 {
     uint32_t x = r->main[c], s = link / 2;
-    if (x == NONE)
+    if (x == REF_NONE)
         return;
     unsigned dir = r->packet[x].dir;
     if (dir == DIR_DOWN) {
@@ -286,7 +251,7 @@ static void forward(Reference *r, uint32_t link, uint32_t c)
         r->packet[x].route.routing |= (uint32_t)up_port << (layer_of(r, s) - 1);
     r->packet[x].dir = into;
     queue_push(q, x, r->cfg.buffer);
-    r->main[c] = NONE;
+    r->main[c] = REF_NONE;
     r->entered[2 * r->nentered] = b;
     r->entered[2 * r->nentered++ + 1] = x;
     r->moved = true;
@@ -300,7 +265,7 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
     for (unsigned plane = 0; plane < r->cfg.planes; plane++) {
         uint32_t link = 2 * switch_at(r, plane, 1, p >> 1) + (p & 1);
         uint32_t x = r->main[channel_of(r, link, DIR_DOWN)];
-        if (x != NONE && r->packet[x].dir == DIR_DOWN)
+        if (x != REF_NONE && r->packet[x].dir == DIR_DOWN)
             arriving[n++] = channel_of(r, link, DIR_DOWN);
     }
     if (n == 2 && r->packet[r->main[arriving[1]]].id < r->packet[r->main[arriving[0]]].id) {
@@ -316,7 +281,7 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
             continue;
         }
         queue_push(q, x, r->cfg.port_depth);
-        r->main[arriving[i]] = NONE;
+        r->main[arriving[i]] = REF_NONE;
         r->in_flight--;
         r->moved = true;
         uint64_t latency = t - r->packet[x].created;
@@ -345,12 +310,12 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
 static void commit(Reference *r, uint32_t link, uint32_t c)
 {
     uint32_t sender = r->temp[c];
-    if (sender == NONE)
+    if (sender == REF_NONE)
         return;
-    r->temp[c] = NONE;
+    r->temp[c] = REF_NONE;
     unsigned claim_dir;
     sender_link(r, sender, &claim_dir);
-    if (r->main[c] != NONE) {
+    if (r->main[c] != REF_NONE) {
         r->stats.link_collisions[claim_dir][layer_of(r, link / 2)]++;
         r->stats.link_total++;
         return;
@@ -358,7 +323,7 @@ static void commit(Reference *r, uint32_t link, uint32_t c)
     uint32_t x;
     if (sender >= r->buffers) {
         x = r->slot[sender - r->buffers];
-        r->slot[sender - r->buffers] = NONE;
+        r->slot[sender - r->buffers] = REF_NONE;
     } else {
         x = queue_pop(&r->buffer[sender], r->cfg.buffer);
     }
@@ -401,7 +366,7 @@ void reference_step(Reference *r, uint64_t t)
         return;                 /* no packet in a slot, on a link or in a buffer */
     /* a. Adapters send. */
     for (uint32_t p = 0; p < r->n; p++)
-        if (r->slot[p] != NONE)
+        if (r->slot[p] != REF_NONE)
             claim(r, r->buffers + p);
     /* b. Switches send: plane 0 then 1, layer 1 to k, index, port d0 d1 u0 u1. */
     for (uint32_t b = 0; b < r->buffers; b++)
@@ -425,169 +390,4 @@ void reference_step(Reference *r, uint64_t t)
             r->stats.buffer_total++;
         }
     }
-}
-
-/* ---- the comparison ---------------------------------------------------------- */
-
-/* A place of both stages, named only when they differ there. */
-typedef enum { AT_SLOT, AT_CHANNEL, AT_BUFFER, AT_PORT } PlaceKind;
-
-typedef struct Place {
-    PlaceKind kind;
-    uint32_t index, port, position;   /* processor, channel or buffer; port; from 1 */
-} Place;
-
-static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
-                       size_t size)
-{
-    char name[64];
-    switch (at->kind) {
-    case AT_SLOT:
-        snprintf(buf, size, "the output slot of p%u", at->index);
-        return;
-    case AT_CHANNEL:
-        net_link_name(net, r->cfg.full_duplex ? at->index / 2 : at->index, name, sizeof name);
-        snprintf(buf, size, "link %s%s", name,
-                 !r->cfg.full_duplex ? "" : at->index % 2 == DIR_UP ? " up" : " down");
-        return;
-    case AT_BUFFER:
-        net_buffer_name(net, at->index, name, sizeof name);
-        snprintf(buf, size, "buffer %s, place %u", name, at->position);
-        return;
-    case AT_PORT:
-        snprintf(buf, size, "input port %u of p%u, place %u", at->port, at->index, at->position);
-        return;
-    }
-}
-
-/* "#5" or "nothing". */
-static const char *packet_text(char *buf, size_t size, bool any, uint64_t id)
-{
-    if (!any)
-        return "nothing";
-    snprintf(buf, size, "#%llu", (unsigned long long)id);
-    return buf;
-}
-
-/* One place's packet in both stages: the fast one's (any, pk) and the
- * reference's x. */
-static int same_packet(const Reference *r, const Net *net, bool any, const NetPacket *pk,
-                       uint32_t x, const Place *at, char *err, size_t size)
-{
-    char a[32], b[32], place[128];
-    bool ref_any = x != NONE;
-    const RefPacket *rp = ref_any ? &r->packet[x] : NULL;
-    if (any == ref_any && (!any || (pk->id == rp->id && pk->dir == rp->dir &&
-                                    pk->route.routing == rp->route.routing)))
-        return 0;
-    place_name(r, net, at, place, sizeof place);
-    if (any && ref_any && pk->id == rp->id)
-        snprintf(err, size, "%s: packet #%llu is going %s with routing 0x%x in the fast stage, "
-                 "%s with 0x%x in the reference stage", place, (unsigned long long)pk->id,
-                 pk->dir == DIR_UP ? "up" : "down", pk->route.routing,
-                 rp->dir == DIR_UP ? "up" : "down", rp->route.routing);
-    else
-        snprintf(err, size, "%s holds %s in the fast stage, %s in the reference stage", place,
-                 packet_text(a, sizeof a, any, any ? pk->id : 0),
-                 packet_text(b, sizeof b, ref_any, ref_any ? rp->id : 0));
-    return -1;
-}
-
-/* A FIFO of both stages: a buffer or an input port (at), of `count`
- * packets in the fast stage and the queue q of `places` in the reference. */
-static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned places,
-                      uint32_t count, Place *at, char *err, size_t size)
-{
-    unsigned n = count > q->count ? count : q->count;
-    for (unsigned i = 0; i < n; i++) {
-        NetPacket pk;
-        bool any = i < count && (at->kind == AT_BUFFER
-                                 ? net_buffer_packet(net, at->index, i, &pk)
-                                 : net_port_packet(net, at->index, at->port, i, &pk));
-        at->position = i + 1;
-        if (same_packet(r, net, any, &pk, i < q->count ? queue_at(q, i, places) : NONE, at,
-                        err, size) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int same_count(const char *what, uint64_t fast, uint64_t ref, char *err, size_t size)
-{
-    if (fast == ref)
-        return 0;
-    snprintf(err, size, "%s: %llu in the fast stage, %llu in the reference stage", what,
-             (unsigned long long)fast, (unsigned long long)ref);
-    return -1;
-}
-
-static int same_stats(const Reference *r, const NetStats *f, char *err, size_t size)
-{
-    const NetStats *g = &r->stats;
-    char what[64];
-    for (int d = 0; d < 2; d++)
-        for (unsigned l = 1; l <= r->k; l++) {
-            bool link = f->link_collisions[d][l] != g->link_collisions[d][l];
-            if (!link && f->buffer_collisions[d][l] == g->buffer_collisions[d][l])
-                continue;
-            snprintf(what, sizeof what, "%s collisions, layer %u %s", link ? "link" : "buffer",
-                     l, d ? "down" : "up");
-            return link ? same_count(what, f->link_collisions[d][l], g->link_collisions[d][l],
-                                     err, size)
-                        : same_count(what, f->buffer_collisions[d][l],
-                                     g->buffer_collisions[d][l], err, size);
-        }
-    size_t len = f->latency_hist_len > g->latency_hist_len ? f->latency_hist_len
-                                                           : g->latency_hist_len;
-    for (size_t i = 0; i < len; i++)
-        if (same_count("packets of one latency", i < f->latency_hist_len ? f->latency_hist[i] : 0,
-                       i < g->latency_hist_len ? g->latency_hist[i] : 0, err, size))
-            return -1;
-    return same_count("link collisions", f->link_total, g->link_total, err, size) ||
-           same_count("buffer collisions", f->buffer_total, g->buffer_total, err, size) ||
-           same_count("packets sent", f->sent, g->sent, err, size) ||
-           same_count("packets delivered", f->delivered, g->delivered, err, size) ||
-           same_count("packets read", f->read, g->read, err, size) ||
-           same_count("links crossed", f->links_crossed, g->links_crossed, err, size) ||
-           same_count("port waits", f->port_waits, g->port_waits, err, size) ||
-           same_count("latency sum", f->latency_sum, g->latency_sum, err, size) ||
-           same_count("largest buffer occupancy", f->max_buffer, g->max_buffer, err, size)
-           ? -1 : 0;
-}
-
-int reference_compare(const Reference *r, Net *net, char *err, size_t size)
-{
-    NetPacket pk;
-    if (same_count("packets in flight", net_in_flight(net), r->in_flight, err, size) != 0)
-        return -1;
-    if (r->in_flight == 0 && !r->moved && !net_moved(net))
-        return same_stats(r, net_stats(net), err, size);   /* no place can have changed */
-    for (uint32_t p = 0; p < r->n; p++) {
-        Place at = { AT_SLOT, p, 0, 0 };
-        bool any = net_slot_packet(net, p, &pk);
-        if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
-            return -1;
-    }
-    for (uint32_t c = 0; c < r->channels; c++) {
-        Place at = { AT_CHANNEL, c, 0, 0 };
-        bool any = net_link_packet(net, c, &pk);
-        if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)
-            return -1;
-    }
-    for (uint32_t b = 0; b < r->buffers; b++) {
-        Place at = { AT_BUFFER, b, 0, 0 };
-        if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at,
-                       err, size) != 0)
-            return -1;
-    }
-    for (uint32_t p = 0; p < r->n; p++)
-        for (uint32_t port = 0; port < r->cfg.ports; port++) {
-            Place at = { AT_PORT, p, port, 0 };
-            if (same_queue(r, net, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
-                           net_port_count(net, p, port), &at, err, size) != 0)
-                return -1;
-        }
-    if (same_stats(r, net_stats(net), err, size) != 0)
-        return -1;
-    return same_count("whether anything moved", net_moved(net), r->moved, err, size);
 }

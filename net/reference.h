@@ -1,6 +1,7 @@
-/* The reference network stage (reference.c): stage 4 of the timestep as
- * spec/machine.md writes it, on a state of its own, for comparison with
- * the fast stage (net.h, net_compare_with_reference). Private to net/. */
+/* The reference network stage: stage 4 of the timestep as spec/machine.md
+ * writes it, on a state of its own (reference.c), and its comparison with
+ * the fast stage (reference_compare.c; net.h, net_compare_with_reference).
+ * Private to net/. */
 #ifndef NET_REFERENCE_H
 #define NET_REFERENCE_H
 
@@ -11,6 +12,45 @@
 #include "net/net.h"
 
 typedef struct Reference Reference;
+
+/* "No packet", "no sender". */
+enum { REF_NONE = UINT32_MAX };
+
+typedef struct RefPacket {
+    uint64_t id, created;
+    uint32_t src, dst, port;
+    Route route;
+    unsigned dir;              /* DIR_UP or DIR_DOWN */
+} RefPacket;
+
+/* A cyclic FIFO of packet numbers: a switch output buffer, an input port. */
+typedef struct Queue {
+    uint32_t *item;
+    unsigned head, count;
+} Queue;
+
+struct Reference {
+    NetConfig cfg;
+    unsigned k;
+    uint32_t n, half, switches, buffers, channels;
+    RefPacket *packet;         /* by packet number; a free number is reused */
+    uint32_t npackets, cap, *free, nfree;
+    uint32_t *slot;            /* per processor: its output slot's packet, or REF_NONE */
+    uint32_t *main, *temp;     /* per channel: its packet; the sender that claims it */
+    Queue *buffer;             /* per buffer, B places */
+    Queue *port;               /* per input port p * P + n, D places */
+    uint32_t *entered;         /* stage d's entries: buffer, packet, buffer, ... */
+    size_t nentered;
+    uint64_t in_flight;        /* packets in output slots, on links, in buffers */
+    bool moved;
+    NetStats stats;
+};
+
+/* The i-th packet of a queue of `size` places (0: the head). */
+static inline uint32_t queue_at(const Queue *q, unsigned i, unsigned size)
+{
+    return q->item[(q->head + i) % size];
+}
 
 /* An empty network of this shape; NULL if memory cannot be had. */
 Reference *reference_new(const NetConfig *cfg);

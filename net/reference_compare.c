@@ -1,0 +1,173 @@
+/* The comparison of the reference stage (reference.c) with the fast one
+ * (step.c), after every timestep of a run with --check: every packet's
+ * place, its order in its buffer or port and its route, and every
+ * statistic. It reads the fast network through net.h only, and names the
+ * first place where the two differ. */
+#include "net/reference.h"
+
+#include <stdio.h>
+
+/* ---- the comparison ---------------------------------------------------------- */
+
+/* A place of both stages, named only when they differ there. */
+typedef enum { AT_SLOT, AT_CHANNEL, AT_BUFFER, AT_PORT } PlaceKind;
+
+typedef struct Place {
+    PlaceKind kind;
+    uint32_t index, port, position;   /* processor, channel or buffer; port; from 1 */
+} Place;
+
+static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
+                       size_t size)
+{
+    char name[64];
+    switch (at->kind) {
+    case AT_SLOT:
+        snprintf(buf, size, "the output slot of p%u", at->index);
+        return;
+    case AT_CHANNEL:
+        net_link_name(net, r->cfg.full_duplex ? at->index / 2 : at->index, name, sizeof name);
+        snprintf(buf, size, "link %s%s", name,
+                 !r->cfg.full_duplex ? "" : at->index % 2 == DIR_UP ? " up" : " down");
+        return;
+    case AT_BUFFER:
+        net_buffer_name(net, at->index, name, sizeof name);
+        snprintf(buf, size, "buffer %s, place %u", name, at->position);
+        return;
+    case AT_PORT:
+        snprintf(buf, size, "input port %u of p%u, place %u", at->port, at->index, at->position);
+        return;
+    }
+}
+
+/* "#5" or "nothing". */
+static const char *packet_text(char *buf, size_t size, bool any, uint64_t id)
+{
+    if (!any)
+        return "nothing";
+    snprintf(buf, size, "#%llu", (unsigned long long)id);
+    return buf;
+}
+
+/* One place's packet in both stages: the fast one's (any, pk) and the
+ * reference's x. */
+static int same_packet(const Reference *r, const Net *net, bool any, const NetPacket *pk,
+                       uint32_t x, const Place *at, char *err, size_t size)
+{
+    char a[32], b[32], place[128];
+    bool ref_any = x != REF_NONE;
+    const RefPacket *rp = ref_any ? &r->packet[x] : NULL;
+    if (any == ref_any && (!any || (pk->id == rp->id && pk->dir == rp->dir &&
+                                    pk->route.routing == rp->route.routing)))
+        return 0;
+    place_name(r, net, at, place, sizeof place);
+    if (any && ref_any && pk->id == rp->id)
+        snprintf(err, size, "%s: packet #%llu is going %s with routing 0x%x in the fast stage, "
+                 "%s with 0x%x in the reference stage", place, (unsigned long long)pk->id,
+                 pk->dir == DIR_UP ? "up" : "down", pk->route.routing,
+                 rp->dir == DIR_UP ? "up" : "down", rp->route.routing);
+    else
+        snprintf(err, size, "%s holds %s in the fast stage, %s in the reference stage", place,
+                 packet_text(a, sizeof a, any, any ? pk->id : 0),
+                 packet_text(b, sizeof b, ref_any, ref_any ? rp->id : 0));
+    return -1;
+}
+
+/* A FIFO of both stages: a buffer or an input port (at), of `count`
+ * packets in the fast stage and the queue q of `places` in the reference. */
+static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned places,
+                      uint32_t count, Place *at, char *err, size_t size)
+{
+    unsigned n = count > q->count ? count : q->count;
+    for (unsigned i = 0; i < n; i++) {
+        NetPacket pk;
+        bool any = i < count && (at->kind == AT_BUFFER
+                                 ? net_buffer_packet(net, at->index, i, &pk)
+                                 : net_port_packet(net, at->index, at->port, i, &pk));
+        at->position = i + 1;
+        if (same_packet(r, net, any, &pk, i < q->count ? queue_at(q, i, places) : REF_NONE, at,
+                        err, size) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int same_count(const char *what, uint64_t fast, uint64_t ref, char *err, size_t size)
+{
+    if (fast == ref)
+        return 0;
+    snprintf(err, size, "%s: %llu in the fast stage, %llu in the reference stage", what,
+             (unsigned long long)fast, (unsigned long long)ref);
+    return -1;
+}
+
+static int same_stats(const Reference *r, const NetStats *f, char *err, size_t size)
+{
+    const NetStats *g = &r->stats;
+    char what[64];
+    for (int d = 0; d < 2; d++)
+        for (unsigned l = 1; l <= r->k; l++) {
+            bool link = f->link_collisions[d][l] != g->link_collisions[d][l];
+            if (!link && f->buffer_collisions[d][l] == g->buffer_collisions[d][l])
+                continue;
+            snprintf(what, sizeof what, "%s collisions, layer %u %s", link ? "link" : "buffer",
+                     l, d ? "down" : "up");
+            return link ? same_count(what, f->link_collisions[d][l], g->link_collisions[d][l],
+                                     err, size)
+                        : same_count(what, f->buffer_collisions[d][l],
+                                     g->buffer_collisions[d][l], err, size);
+        }
+    size_t len = f->latency_hist_len > g->latency_hist_len ? f->latency_hist_len
+                                                           : g->latency_hist_len;
+    for (size_t i = 0; i < len; i++)
+        if (same_count("packets of one latency", i < f->latency_hist_len ? f->latency_hist[i] : 0,
+                       i < g->latency_hist_len ? g->latency_hist[i] : 0, err, size))
+            return -1;
+    return same_count("link collisions", f->link_total, g->link_total, err, size) ||
+           same_count("buffer collisions", f->buffer_total, g->buffer_total, err, size) ||
+           same_count("packets sent", f->sent, g->sent, err, size) ||
+           same_count("packets delivered", f->delivered, g->delivered, err, size) ||
+           same_count("packets read", f->read, g->read, err, size) ||
+           same_count("links crossed", f->links_crossed, g->links_crossed, err, size) ||
+           same_count("port waits", f->port_waits, g->port_waits, err, size) ||
+           same_count("latency sum", f->latency_sum, g->latency_sum, err, size) ||
+           same_count("largest buffer occupancy", f->max_buffer, g->max_buffer, err, size)
+           ? -1 : 0;
+}
+
+int reference_compare(const Reference *r, Net *net, char *err, size_t size)
+{
+    NetPacket pk;
+    if (same_count("packets in flight", net_in_flight(net), r->in_flight, err, size) != 0)
+        return -1;
+    if (r->in_flight == 0 && !r->moved && !net_moved(net))
+        return same_stats(r, net_stats(net), err, size);   /* no place can have changed */
+    for (uint32_t p = 0; p < r->n; p++) {
+        Place at = { AT_SLOT, p, 0, 0 };
+        bool any = net_slot_packet(net, p, &pk);
+        if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
+            return -1;
+    }
+    for (uint32_t c = 0; c < r->channels; c++) {
+        Place at = { AT_CHANNEL, c, 0, 0 };
+        bool any = net_link_packet(net, c, &pk);
+        if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)
+            return -1;
+    }
+    for (uint32_t b = 0; b < r->buffers; b++) {
+        Place at = { AT_BUFFER, b, 0, 0 };
+        if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at,
+                       err, size) != 0)
+            return -1;
+    }
+    for (uint32_t p = 0; p < r->n; p++)
+        for (uint32_t port = 0; port < r->cfg.ports; port++) {
+            Place at = { AT_PORT, p, port, 0 };
+            if (same_queue(r, net, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
+                           net_port_count(net, p, port), &at, err, size) != 0)
+                return -1;
+        }
+    if (same_stats(r, net_stats(net), err, size) != 0)
+        return -1;
+    return same_count("whether anything moved", net_moved(net), r->moved, err, size);
+}
