@@ -22,7 +22,3 @@ expect_grep internal_error_end "end: internal-error" "$TMP/out"
 run "$BUILD/mutant/emu" --check --json --routing benes --buffer 1 programs/all_to_all.x
 expect_status internal_error_json_status 70
 expect_grep internal_error_json '"end": "internal-error", "exit_status": 70' "$TMP/out"
-
-# Without --check the mistake goes unseen: the check is what catches it.
-run "$BUILD/mutant/emu" --routing benes --buffer 1 programs/all_to_all.x
-expect_status unchecked_mutant_runs 0
