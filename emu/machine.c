@@ -166,6 +166,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         shares_ok = (m->workers = workers_new(threads)) != NULL;
     /* An observer sees every event of the network, in the spec's order;
      * without one, the two planes' network stages run on two threads. */
+    if (m->net)
+        m->stats = net_stats(m->net);
     if (m->net && m->obs.event)
         net_observe(m->net, m->obs.event, m->obs.ctx);
     if (m->net && cfg->check_invariants && net_compare_with_reference(m->net) != 0)
@@ -374,12 +376,10 @@ static void stage_processors(Machine *m)
 /* After the network stage: the processors whose awaited input port now
  * holds a packet, or whose output slot emptied, are due next timestep
  * (their IN or OUT will succeed then). */
-static void wake_processors(Machine *m)
+static void wake_processors(Machine *m, const NetStepResult *net)
 {
-    size_t n;
-    const uint32_t *woken = net_woken(m->net, &n);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t p = woken[i];
+    for (size_t i = 0; i < net->nwoken; i++) {
+        uint32_t p = net->woken[i];
         Cpu *cpu = &m->cpus[p];
         if (cpu->ready || cpu->state != CPU_RUNNING)
             continue;
@@ -418,11 +418,11 @@ MachineEnd machine_step(Machine *m)
     net_begin_timestep(m->net, m->t);
     stage_processors(m);
     stage_route_and_inject(m);
-    const NetStats *st = net_stats(m->net);
-    uint64_t before = st->link_total + st->buffer_total;
-    net_step(m->net, m->t);
-    m->step_collisions = st->link_total + st->buffer_total - before;
-    wake_processors(m);
+    const NetStats *st = m->stats;
+    uint64_t collisions = st->link_total + st->buffer_total;
+    const NetStepResult *net = net_step(m->net, m->t);
+    m->step_collisions = st->link_total + st->buffer_total - collisions;
+    wake_processors(m, net);
     if (m->cfg.check_invariants) {
         const char *differs = net_reference_error(m->net);
         if (differs) {
@@ -434,9 +434,9 @@ MachineEnd machine_step(Machine *m)
     }
     if (m->faulted)
         m->end = END_FAULT;
-    else if (m->nrunning == 0 && !net_busy(m->net))
+    else if (m->nrunning == 0 && !net->busy)
         m->end = END_NORMAL;
-    else if (!m->executed && !net_moved(m->net))
+    else if (!m->executed && !net->moved)
         m->end = END_DEADLOCK;
     else if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
         m->end = END_LIMIT;

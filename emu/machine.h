@@ -140,6 +140,7 @@ typedef struct Machine {
     Cpu *cpus;
     CpuMemory mem;
     Net *net;
+    const NetStats *stats;     /* the network's statistics (net_stats) */
     Router *router;
     MachineObserver obs;
     uint64_t t;                /* timesteps run so far */

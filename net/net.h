@@ -188,8 +188,21 @@ bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word);
 uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
                     uint32_t data, uint64_t timestep);
 
-/* Stage 4, sub-stages a-e, of timestep t. */
-void net_step(Net *net, uint64_t t);
+/* What stage 4 of a timestep did, as the timestep loop needs it to decide
+ * what comes next. */
+typedef struct NetStepResult {
+    bool moved;             /* some packet changed place: a delivery, a
+                               forward into a buffer, a claim made final */
+    bool busy;              /* packets remain in output slots, links or buffers */
+    const uint32_t *woken;  /* the processors whose input port received a
+                               packet or whose output slot emptied (some
+                               more than once) ... */
+    size_t nwoken;          /* ...and how many */
+} NetStepResult;
+
+/* Stage 4, sub-stages a-e, of timestep t. The result is the network's,
+ * until its next net_step. */
+const NetStepResult *net_step(Net *net, uint64_t t);
 
 /* ---- after a timestep --------------------------------------------------------- */
 

@@ -252,6 +252,7 @@ struct Net {
     char *reference_error;          /* ...its first difference, or NULL */
     uint64_t timestep;              /* the timestep being run */
     bool moved;                     /* something changed place this timestep */
+    NetStepResult result;           /* ...and the rest of net_step's answer */
 };
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
@@ -672,7 +673,7 @@ uint32_t link_packet_at(Net *net, uint32_t c);
 static inline bool may_sleep(const Net *net) { return net->event == NULL; }
 
 /* Each timestep, every sleeper fails once more: its collision or port
- * wait is added (sleep.c). */
+ * wait is added (sleep.c; called when some packet sleeps). */
 void count_sleepers(Net *net);
 
 /* Wakes the claimants asleep on the slot that sender ki keeps (its Sender

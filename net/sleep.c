@@ -82,8 +82,6 @@ void count_sleepers(Net *net)
 {
     Counters *c = &net->counts;
     NetStats *st = &c->stats;
-    if (c->asleep == 0)
-        return;
     for (int d = 0; d < 2; d++)
         for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
             st->link_collisions[d][l] += c->asleep_link[d][l];

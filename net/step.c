@@ -1090,25 +1090,39 @@ static void merge_lanes(Net *net)
  * stages a and b: a claim only takes a temp slot, which delivery never
  * reads, and delivery only empties last links and fills input ports,
  * which no claim reads; stage e, which needs both, comes after both. */
-void net_step(Net *net, uint64_t t)
+/* The stages of a timestep with packets in flight. */
+static NOINLINE void step_packets(Net *net)
 {
+    size_t work = 0;
+    for (unsigned i = 0; i < net->nlanes; i++)
+        work += listed_count(net, &net->lane[i]);
+    if (work == 0)
+        return;                         /* nothing awake in a slot, on a link or in a buffer */
+    net_list_reserve(&net->woken, net->in_flight);
+    for (unsigned i = 0; i < net->nlanes; i++)
+        lane_prepare(net, &net->lane[i]);
+    stage_deliveries(net);                              /* c */
+    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
+    run_lanes(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
+    merge_lanes(net);
+    net->result.woken = net->woken.items;
+    net->result.nwoken = net->woken.n;
+}
+
+const NetStepResult *net_step(Net *net, uint64_t t)
+{
+    net->result.nwoken = 0;
     net->timestep = t;
     net->moved = false;
     net->settled = false;
     net->woken.n = 0;
-    count_sleepers(net);                                /* they fail once more */
-    size_t work = 0;
-    for (unsigned i = 0; i < net->nlanes && net->in_flight; i++)
-        work += listed_count(net, &net->lane[i]);
-    if (work != 0) {                    /* something awake in a slot, on a link or in a buffer */
-        net_list_reserve(&net->woken, net->in_flight);
-        for (unsigned i = 0; i < net->nlanes; i++)
-            lane_prepare(net, &net->lane[i]);
-        stage_deliveries(net);                          /* c */
-        bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
-        run_lanes(net, parallel, run_sweeps);           /* a, b; d and e a layer at a time */
-        merge_lanes(net);
-    }
+    if (net->counts.asleep)
+        count_sleepers(net);                            /* they fail once more */
+    if (net->in_flight)
+        step_packets(net);
     if (net->reference)
         net_step_reference(net, t);
+    net->result.moved = net->moved;
+    net->result.busy = net->in_flight != 0;
+    return &net->result;
 }
