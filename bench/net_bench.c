@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                 if (net_out_free(net, p) && draw(1000000) < threshold) {
                     net_reserve_out(net, p);
                     uint32_t dst = draw(n), port = draw(cfg.ports);   /* (in this order) */
-                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p) };
+                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p), NULL };
                     words[batch++] = p;
                 }
             }

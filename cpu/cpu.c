@@ -25,6 +25,43 @@ CpuStep cpu_step(Cpu *cpu, const CpuBus *bus)
     return cpu_exec(cpu, *bus->mem, bus);
 }
 
+/* A fault of MOUT's list at word `list`, at its entry `entry`. */
+static CpuStep list_fault(Cpu *cpu, CpuFault why, uint32_t value, uint32_t list, uint32_t entry)
+{
+    cpu->fault_list = list;
+    cpu->fault_entry = entry;
+    return cpu_fault(cpu, why, value);
+}
+
+CpuStep cpu_mout(Cpu *cpu, const CpuMemory *mem, const CpuBus *bus, uint32_t list,
+                 uint32_t word)
+{
+    if (list >= mem->size)
+        return list_fault(cpu, FAULT_LIST_ADDRESS, list, list, 0);
+    uint32_t head = *mem_word(mem, cpu->id, list);
+    uint32_t n = head & 0xFFFFFFu, port = head >> 24, words = n ? n : 1;
+    for (uint32_t i = 1; i <= words; i++)          /* (addresses wrap at 32 bits) */
+        if (list + i >= mem->size)
+            return list_fault(cpu, FAULT_LIST_ADDRESS, list + i, list, i);
+    uint32_t bound = n ? 0 : *mem_word(mem, cpu->id, list + 1);
+    if (n > bus->nprocs || bound > bus->nprocs)
+        return list_fault(cpu, FAULT_LIST_SIZE, n ? n : bound, list, n ? 0 : 1);
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t d = *mem_word(mem, cpu->id, list + i);
+        if (d >= bus->nprocs)
+            return list_fault(cpu, FAULT_LIST_DESTINATION, d, list, i);
+    }
+    if (port >= bus->nports)
+        return list_fault(cpu, FAULT_LIST_PORT, port, list, 0);
+    if (n == 0 && bound == 1 && cpu->id == 0)
+        return STEP_EXECUTED;                       /* the empty set */
+    if (!bus->mout(bus->ctx, cpu->id, list, word)) {
+        cpu->wait = WAIT_OUT;
+        return STEP_STALLED;
+    }
+    return STEP_EXECUTED;
+}
+
 const char *cpu_fault_name(CpuFault f)
 {
     switch (f) {
@@ -35,6 +72,10 @@ const char *cpu_fault_name(CpuFault f)
     case FAULT_DIVIDE_BY_ZERO:  return "division by zero";
     case FAULT_NETWORK_ADDRESS: return "bad network address";
     case FAULT_PORT:            return "bad input port";
+    case FAULT_LIST_ADDRESS:    return "multicast list outside memory";
+    case FAULT_LIST_SIZE:       return "multicast list too long";
+    case FAULT_LIST_DESTINATION: return "bad multicast destination";
+    case FAULT_LIST_PORT:       return "bad multicast port";
     }
     return "unknown fault";
 }
@@ -80,6 +121,25 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t 
         break;
     case FAULT_PORT:
         snprintf(what, sizeof what, "bad input port %u", v);
+        break;
+    case FAULT_LIST_ADDRESS:
+        snprintf(what, sizeof what, "multicast list at word %u: word %u outside [0, %u)",
+                 cpu->fault_list, v, mem->size);
+        break;
+    case FAULT_LIST_SIZE:
+        snprintf(what, sizeof what, cpu->fault_entry
+                 ? "multicast list at word %u: a broadcast below processor %u, more "
+                   "processors than there are"
+                 : "multicast list at word %u: %u destinations, more than there are "
+                   "processors", cpu->fault_list, v);
+        break;
+    case FAULT_LIST_DESTINATION:
+        snprintf(what, sizeof what, "multicast list at word %u: entry %u names processor %u, "
+                 "which does not exist", cpu->fault_list, cpu->fault_entry, v);
+        break;
+    case FAULT_LIST_PORT:
+        snprintf(what, sizeof what, "multicast list at word %u: input port %u does not exist",
+                 cpu->fault_list, v);
         break;
     case FAULT_ILLEGAL:
     case FAULT_DIVIDE_BY_ZERO:

@@ -32,7 +32,13 @@ typedef enum CpuFault {
     FAULT_FETCH_ADDRESS,    /* an instruction fetch outside [0, 4M) */
     FAULT_DIVIDE_BY_ZERO,   /* DIV or REM by 0 */
     FAULT_NETWORK_ADDRESS,  /* OUT to a processor or port that does not exist */
-    FAULT_PORT              /* IN from a port that does not exist */
+    FAULT_PORT,             /* IN from a port that does not exist */
+    /* MOUT's destination list (multicast.md), in the order they are checked: */
+    FAULT_LIST_ADDRESS,     /* a word of the list outside [0, M) */
+    FAULT_LIST_SIZE,        /* more destinations, or a broadcast bound above,
+                               than there are processors */
+    FAULT_LIST_DESTINATION, /* a destination that is not a processor */
+    FAULT_LIST_PORT         /* a port that does not exist */
 } CpuFault;
 
 /* What one call of cpu_step did. */
@@ -65,7 +71,9 @@ typedef struct Cpu {
     uint8_t ready;        /* the machine's: scheduled in a due bitmap (not waiting) */
     int32_t status;       /* exit status, when state is CPU_HALTED */
     uint32_t fault_value; /* the bad address or port of a fault */
-    uint32_t unused[3];   /* pads the processor to one 64-byte line */
+    uint32_t fault_list;  /* MOUT's faults: the list's word address */
+    uint32_t fault_entry; /* ...and the entry at fault (0: the first word) */
+    uint32_t unused[1];   /* pads the processor to one 64-byte line */
 } Cpu;
 
 _Static_assert(sizeof(Cpu) == 64, "a processor is one cache line");
@@ -86,6 +94,10 @@ typedef struct CpuBus {
     /* OUT: if the processor's output slot is empty, make a send request and
      * return true; else return false (stall). Addresses are already checked. */
     bool (*out)(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t word);
+    /* MOUT: the same for a multicast to the destination list at word `list`
+     * of the processor's memory (multicast.md), already checked and not
+     * empty. */
+    bool (*mout)(void *ctx, uint32_t proc, uint32_t list, uint32_t word);
     /* PRINT: the host prints the value. */
     void (*print)(void *ctx, uint32_t proc, int32_t value);
 } CpuBus;
@@ -100,6 +112,13 @@ void cpu_idle(Cpu *cpu, uint32_t id);
 /* Executes exactly one byte. (The timestep loop uses the inline cpu_exec of
  * cpu/exec.h, which this calls.) */
 CpuStep cpu_step(Cpu *cpu, const CpuBus *bus);
+
+/* MOUT (multicast.md): checks the destination list at word `list` of the
+ * processor's memory, faulting at the first thing wrong with it, then
+ * sends `word` to its destinations as OUT does (bus->mout), or stalls.
+ * STEP_EXECUTED also for an empty set, which sends nothing. */
+CpuStep cpu_mout(Cpu *cpu, const CpuMemory *mem, const CpuBus *bus, uint32_t list,
+                 uint32_t word);
 
 /* A short name for a fault, e.g. "data address out of range". */
 const char *cpu_fault_name(CpuFault fault);

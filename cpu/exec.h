@@ -103,7 +103,7 @@ HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
 static inline bool cpu_opr_is_external(uint32_t n)
 {
     const uint32_t external = 1u << OPR_IN | 1u << OPR_OUT | 1u << OPR_PRINT |
-                              1u << OPR_HALT | 1u << OPR_TIME;
+                              1u << OPR_HALT | 1u << OPR_TIME | 1u << OPR_MOUT;
     const uint32_t lockstep = external | ~(uint32_t)ISA_OPR_DEFINED_MASK;
     return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
 }
@@ -163,6 +163,12 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
             cpu->wait = WAIT_OUT;
             return STEP_STALLED;
         }
+        break;
+    }
+    case OPR_MOUT: {                /* (out of line: rare, and long) */
+        CpuStep step = cpu_mout(cpu, &mem, bus, a, b);
+        if (step != STEP_EXECUTED)
+            return step;
         break;
     }
     case OPR_MUL: { r->areg = b * a; break; }

@@ -37,7 +37,74 @@ static bool bus_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint
     net_reserve_out(net, proc);
     Share *s = c->share;
     uint32_t i = s->nrequests++;
-    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc) };
+    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc), NULL };
+    s->words[i] = word;
+    return true;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The destinations of the list at word `list` (checked by the processor)
+ * into the share's lists: ascending, each once. Returns how many, or 0
+ * if memory cannot be had. */
+static uint32_t copy_members(Share *s, const CpuMemory *mem, uint32_t proc, uint32_t list,
+                             uint32_t n)
+{
+    if (s->nmembers + n > s->members_cap) {
+        size_t cap = s->members_cap ? 2 * s->members_cap : 1024;
+        while (cap < s->nmembers + n)
+            cap *= 2;
+        uint32_t *grown = realloc(s->members, cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        s->members = grown;
+        s->members_cap = cap;
+    }
+    uint32_t *m = s->members + s->nmembers, kept = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m[i] = *mem_word(mem, proc, list + 1 + i);
+    qsort(m, n, sizeof *m, compare_u32);
+    for (uint32_t i = 0; i < n; i++)
+        if (kept == 0 || m[i] != m[kept - 1])
+            m[kept++] = m[i];
+    return kept;
+}
+
+/* MOUT: as OUT, to a set (multicast.md). The members are copied now, and
+ * the set pointed at them when the share's run is over (run_share), since
+ * the share's list may move while it grows. */
+static bool bus_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
+{
+    ShareContext *c = ctx;
+    Net *net = c->m->net;
+    if (!net_out_free(net, proc))
+        return false;
+    Share *s = c->share;
+    const CpuMemory *mem = &c->m->mem;
+    uint32_t head = *mem_word(mem, proc, list), n = head & 0xFFFFFFu, dst;
+    uint32_t i = s->nrequests;
+    DestSet *set = &s->sets[i];
+    if (n == 0) {                   /* every processor below the bound but this one */
+        uint32_t bound = *mem_word(mem, proc, list + 1);
+        bound = bound ? bound : c->m->nprocs;
+        *set = dest_set_broadcast(proc, bound, bound == c->m->nprocs);
+        dst = dest_set_min(set);
+    } else {
+        s->members_at[i] = s->nmembers;
+        uint32_t kept = copy_members(s, mem, proc, list, n);
+        if (kept == 0)
+            return false;           /* (out of memory: it stalls) */
+        *set = (DestSet){ NULL, kept, 0, 0, DEST_NONE, false };
+        dst = s->members[s->nmembers];
+        s->nmembers += kept;
+    }
+    net_reserve_out(net, proc);
+    s->nrequests++;
+    s->requests[i] = (RouteRequest){ proc, dst, head >> 24, net_count_request(net, proc), set };
     s->words[i] = word;
     return true;
 }
@@ -156,11 +223,14 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         }
         size_t cap = (size_t)(sh->word_end - sh->word_begin) * 64 + 1;
         sh->requests = malloc(cap * sizeof *sh->requests);
+        sh->sets = malloc(cap * sizeof *sh->sets);
+        sh->members_at = malloc(cap * sizeof *sh->members_at);
         sh->words = malloc(cap * sizeof *sh->words);
         sh->taken = malloc(cap * sizeof *sh->taken);
         sh->print_proc = malloc(cap * sizeof *sh->print_proc);
         sh->print_value = malloc(cap * sizeof *sh->print_value);
-        shares_ok = sh->requests && sh->words && sh->taken && sh->print_proc && sh->print_value;
+        shares_ok = sh->requests && sh->words && sh->taken && sh->print_proc && sh->print_value &&
+                    sh->sets && sh->members_at;
     }
     if (shares_ok && threads > 1)
         shares_ok = (m->workers = workers_new(threads)) != NULL;
@@ -211,6 +281,9 @@ void machine_free(Machine *m)
     for (unsigned i = 0; m->shares && i < (m->cfg.threads ? m->cfg.threads : 1); i++) {
         Share *sh = &m->shares[i];
         free(sh->requests);
+        free(sh->sets);
+        free(sh->members_at);
+        free(sh->members);
         free(sh->words);
         free(sh->taken);
         free(sh->print_proc);
@@ -252,7 +325,8 @@ static void run_share(void *arg, unsigned index)
     Machine *m = arg;
     Share *sh = &m->shares[index];
     ShareContext ctx = { m, sh };
-    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_print };
+    CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_mout,
+                   bus_print };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
     const uint64_t t = m->t;
@@ -262,6 +336,7 @@ static void run_share(void *arg, unsigned index)
     uint32_t stopped = 0;
     uint64_t executed = 0, stalled_in = 0, stalled_out = 0, faulted = 0;
     sh->nrequests = sh->ntaken = sh->nprints = 0;
+    sh->nmembers = 0;
     /* First, the input ports that INs due now will read are asked for, all
      * at once: one by one, in the loop below, each would be a miss that
      * waits (the ports of a large machine do not stay in the cache while
@@ -327,6 +402,9 @@ static void run_share(void *arg, unsigned index)
     sh->stalled_in = stalled_in;
     sh->stalled_out = stalled_out;
     sh->faulted = faulted;
+    for (uint32_t i = 0; i < sh->nrequests; i++)       /* (bus_mout) */
+        if (sh->requests[i].set && sh->requests[i].set->hi == 0)
+            sh->sets[i].members = sh->members + sh->members_at[i];
 }
 
 /* Stage 1: every processor due at this timestep runs, split into shares

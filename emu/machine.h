@@ -123,6 +123,10 @@ typedef struct Share {
     RouteRequest *requests;        /* send requests, in processor order */
     uint32_t *words;
     uint32_t nrequests;
+    DestSet *sets;                 /* MOUT's destinations, by request */
+    uint32_t *members;             /* ...their lists, one after another, */
+    size_t *members_at;            /* ...each from here, by request */
+    size_t nmembers, members_cap;
     uint32_t *taken;               /* packets taken by IN, to release */
     uint32_t ntaken;
     uint32_t *print_proc;          /* PRINTs */

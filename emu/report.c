@@ -25,20 +25,41 @@ static void waits_for(const Cpu *c, char *buf, size_t size)
         snprintf(buf, size, "OUT (its output slot is full)");
 }
 
+/* A multicast's members, ascending, as a JSON list. */
+static void json_members(FILE *out, const DestSet *set)
+{
+    fputc('[', out);
+    for (uint32_t i = 0, d = set->lo; i < set->n; i++) {
+        if (!set->members && d == set->except)
+            d++;
+        fprintf(out, "%s%u", i ? ", " : "", set->members ? set->members[i] : d++);
+    }
+    fputc(']', out);
+}
+
 static void packet_line(void *ctx, const NetPacket *pk)
 {
     Emit *e = ctx;
-    char place[96];
+    char place[96], dst[160];
     net_place_name(e->m->net, pk, place, sizeof place);
-    if (e->json)
-        fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": %u, \"port\": %u, "
-                "\"data\": %d, \"sent\": %llu, \"place\": \"%s\"}", e->count ? ", " : "",
-                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
-                (ull)pk->created, place);
-    else
-        fprintf(e->out, "  packet #%llu p%u->p%u port %u data %d (sent at t=%llu): %s\n",
-                (ull)pk->id, pk->src, pk->dst, pk->port, (int32_t)pk->data,
-                (ull)pk->created, place);
+    if (e->json) {
+        fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": ", e->count ? ", " : "",
+                (ull)pk->id, pk->src);
+        if (pk->multicast)
+            json_members(e->out, &pk->set);
+        else
+            fprintf(e->out, "%u", pk->dst);
+        fprintf(e->out, ", \"port\": %u, \"data\": %d, \"sent\": %llu, \"place\": \"%s\"}",
+                pk->port, (int32_t)pk->data, (ull)pk->created, place);
+    } else {
+        if (pk->multicast)
+            dest_set_format(dst, sizeof dst, &pk->set);
+        else
+            snprintf(dst, sizeof dst, "p%u", pk->dst);
+        fprintf(e->out, "  packet #%llu p%u->%s port %u data %d (sent at t=%llu): %s\n",
+                (ull)pk->id, pk->src, dst, pk->port, (int32_t)pk->data, (ull)pk->created,
+                place);
+    }
     e->count++;
 }
 
@@ -102,6 +123,9 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
             (ull)m->stalls_out);
     fprintf(out, "packets: %llu sent, %llu delivered, %llu read\n", (ull)st->sent,
             (ull)st->delivered, (ull)st->read);
+    if (st->multicasts)
+        fprintf(out, "multicasts: %llu, making %llu copies\n", (ull)st->multicasts,
+                (ull)st->copies);
     if (st->delivered)
         fprintf(out, "latency: min %llu, mean %.3f, max %llu timesteps\n",
                 (ull)st->latency_min, latency_mean(st), (ull)st->latency_max);
@@ -181,6 +205,9 @@ static void json_report(FILE *out, Machine *m)
         }
     fprintf(out, "}, \"links_crossed\": %llu, \"port_waits\": %llu, \"max_buffer\": %u, ",
             (ull)st->links_crossed, (ull)st->port_waits, st->max_buffer);
+    fprintf(out, "\"multicasts\": %llu, \"copies\": %llu, \"vcs\": 1, "
+            "\"collisions_by_vc\": {\"0\": {\"link\": %llu, \"buffer\": %llu}}, ",
+            (ull)st->multicasts, (ull)st->copies, (ull)st->link_total, (ull)st->buffer_total);
     fprintf(out, "\"halted\": {");
     first = 1;
     for (uint32_t p = 0; p < m->programmed; p++)

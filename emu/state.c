@@ -75,11 +75,15 @@ typedef struct PacketCtx { FILE *out; Machine *m; } PacketCtx;
 static void packet_line(void *ctx_, const NetPacket *pk)
 {
     PacketCtx *ctx = ctx_;
-    char place[96], route[96];
-    route_describe(route, sizeof route, &pk->route, 0);
+    char place[96], route[96], dst[160];
+    route_describe(route, sizeof route, &pk->route, 0, pk->multicast);
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    fprintf(ctx->out, "  #%llu p%u->p%u port %u data %d, %s: %s\n", (ull)pk->id, pk->src,
-            pk->dst, pk->port, (int32_t)pk->data, route, place);
+    if (pk->multicast)
+        dest_set_format(dst, sizeof dst, &pk->set);
+    else
+        snprintf(dst, sizeof dst, "p%u", pk->dst);
+    fprintf(ctx->out, "  #%llu p%u->%s port %u data %d, %s: %s\n", (ull)pk->id, pk->src, dst,
+            pk->port, (int32_t)pk->data, route, place);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */

@@ -1,6 +1,8 @@
 /* Writing --trace lines (trace.h). */
 #include "emu/trace.h"
 
+#include <string.h>
+
 const char trace_header[] = "timestep,event,packet,src,dst,port,place,detail\n";
 
 const char *trace_event_name(NetEventKind kind)
@@ -16,19 +18,29 @@ const char *trace_event_name(NetEventKind kind)
     case EV_DELIVERED:       return "delivered";
     case EV_READ:            return "read";
     case EV_ADAPTIVE_CHOICE: return "chose-up";
+    case EV_SPLIT:           return "split";
     }
     return "unknown";
 }
 
 void trace_write(FILE *f, const Net *net, const NetEvent *ev)
 {
-    char place[96];
+    char place[96], dst[160];
     const NetPacket *pk = ev->packet;
     net_event_place(net, ev, place, sizeof place);
-    fprintf(f, "%llu,%s,%llu,%u,%u,%u,%s,", (unsigned long long)ev->timestep,
-            trace_event_name(ev->kind), (unsigned long long)pk->id, pk->src, pk->dst,
-            pk->port, place);
+    if (pk->multicast) {                /* a set, quoted: it has commas */
+        dst[0] = '"';
+        dest_set_format(dst + 1, sizeof dst - 2, &pk->set);
+        strcat(dst, "\"");
+    } else {
+        snprintf(dst, sizeof dst, "%u", pk->dst);
+    }
+    fprintf(f, "%llu,%s,%llu,%u,%s,%u,%s,", (unsigned long long)ev->timestep,
+            trace_event_name(ev->kind), (unsigned long long)pk->id, pk->src, dst, pk->port,
+            place);
     if (ev->kind == EV_ADAPTIVE_CHOICE)
         fprintf(f, "layer %u up port %u", ev->layer, ev->value);
+    if (ev->kind == EV_SPLIT)
+        fprintf(f, "copy #%llu", (unsigned long long)ev->copy->id);
     fputc('\n', f);
 }

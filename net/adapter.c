@@ -57,7 +57,7 @@ void net_release_read(Net *net, uint32_t x)
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
-        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.info[x].dst, PLACE_PORT, 0, 0 };
+        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.info[x].dst, PLACE_PORT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
     pool_release(net, x);
@@ -103,6 +103,9 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->lay.out_slot[req->src] = x;
     net->in_flight++;
     net->counts.stats.sent++;
+    net->counts.stats.multicasts += req->set != NULL;
+    if (req->set || net->lay.sets)
+        mc_make(net, x, route_is_multicast(req) ? req->set : NULL);
     if (net->reference)
         reference_inject(net->reference, info->id, req, route, timestep);
     net->settled = false;
@@ -113,7 +116,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     if (net->event) {
         NetPacket made;
         net_describe(net, x, &made);
-        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0 };
+        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
     return info->id;

@@ -402,9 +402,10 @@ static int check_totals(Audit *a)
     if (a->in_flight + a->in_ports != net->outstanding)
         return broken(a, "net: packet pool has %u outstanding, %llu found (a packet was lost)",
                       net->outstanding, (ull)(a->in_flight + a->in_ports));
-    if (st->sent != st->read + a->in_flight + a->in_ports)
-        return broken(a, "net: %llu packets sent, but %llu read + %llu in flight + %llu in ports",
-                      (ull)st->sent, (ull)st->read, (ull)a->in_flight, (ull)a->in_ports);
+    if (st->sent + st->copies != st->read + a->in_flight + a->in_ports)
+        return broken(a, "net: %llu packets sent and %llu copies made, but %llu read + %llu in "
+                      "flight + %llu in ports", (ull)st->sent, (ull)st->copies, (ull)st->read,
+                      (ull)a->in_flight, (ull)a->in_ports);
     if (a->asleep != net->counts.asleep)
         return broken(a, "net: %llu packets asleep, %llu counted", (ull)a->asleep,
                       (ull)net->counts.asleep);

@@ -77,6 +77,9 @@ typedef struct NetPacket {
     unsigned links;        /* links crossed so far */
     unsigned position;     /* in a buffer or input port: 1 at the head */
     unsigned queued;       /* ...of that many */
+    bool multicast;        /* it goes to a set (`dst` is its lowest member) */
+    DestSet set;           /* ...which is this (its members, if a list, are the
+                              network's, until its next step) */
 } NetPacket;
 
 /* The statistics of machine.md that the network keeps, from the start of
@@ -86,6 +89,8 @@ typedef struct NetStats {
     uint64_t *buffer_collisions[2];   /* [dir][layer] */
     uint64_t link_total, buffer_total;
     uint64_t sent, delivered, read;
+    uint64_t multicasts;              /* send requests made by MOUT */
+    uint64_t copies;                  /* packets made by splits (multicast.md) */
     uint64_t links_crossed, port_waits;
     uint64_t latency_min, latency_max, latency_sum;
     uint64_t *latency_hist;           /* [latency] = packets, grown on demand */
@@ -104,16 +109,19 @@ typedef enum NetEventKind {
     EV_PORT_WAIT,          /* waited on its final link for a full input port */
     EV_DELIVERED,          /* entered its destination's input port */
     EV_READ,               /* taken by IN */
-    EV_ADAPTIVE_CHOICE     /* chose up port `value` at layer `layer` */
+    EV_ADAPTIVE_CHOICE,    /* chose up port `value` at layer `layer` */
+    EV_SPLIT               /* split at switch `place`: the copy is packet `copy` */
 } NetEventKind;
 
 typedef struct NetEvent {
     NetEventKind kind;
     uint64_t timestep;
     const NetPacket *packet;   /* as it is at the event */
-    uint32_t place;            /* the place concerned (channel, buffer, processor) */
+    uint32_t place;            /* the place concerned (channel, buffer, processor;
+                                  a switch, for EV_SPLIT) */
     PacketPlace place_kind;    /* what `place` is */
     unsigned layer, value;
+    const NetPacket *copy;     /* EV_SPLIT: the copy made */
 } NetEvent;
 
 typedef void NetEventFn(void *ctx, const NetEvent *ev);
@@ -267,7 +275,7 @@ void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
 
 /* Names the place of an event: the link claimed or crossed ("link p0.cpu3
  * up"), the buffer entered or refusing ("buffer p0.l2.s5.u1"), the output
- * slot or the input port. */
+ * slot or the input port, the switch of a split ("switch p0.l2.s5"). */
 void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size);
 
 /* Names link 2S + x by its lower end, without direction ("p0.cpu3",

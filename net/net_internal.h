@@ -167,6 +167,39 @@ typedef struct BehindList {
  * 24; index 0 is unused. */
 enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
 
+/* A multicast packet's destinations (multicast.md; multicast.c): a slice
+ * of a list of members that it shares with its copies, or a range of
+ * processors but one. A packet whose set has one member is a unicast (hi
+ * is 0, and info.dst its destination). By pool index, in Layout.sets,
+ * which exists from a run's first multicast on. */
+typedef struct PacketSet {
+    uint32_t list;          /* the list (Net.lists) it shares, or 0 for a range */
+    uint32_t lo, hi;        /* the list's members [lo, hi), or processors [lo, hi);
+                               hi is 0 for a unicast */
+    uint32_t except;        /* a range: but this processor (DEST_NONE: none) */
+    uint32_t all;           /* every processor but the source, as MOUT made it */
+} PacketSet;
+
+/* A list of members, ascending, shared by a multicast and its copies. */
+typedef struct MemberList {
+    uint32_t *members;
+    uint32_t n, refs;       /* how many members; packets that hold it */
+} MemberList;
+
+/* A split in a stage d (multicast.md): the copy gets its id after the
+ * stage, in the spec's loop order of the links the packets came on. */
+typedef struct Split {
+    uint64_t key;           /* the place of that link in the loop */
+    uint32_t packet, copy;  /* pool indices */
+    uint32_t sw;            /* the switch */
+    uint32_t buffer;        /* the buffer the copy entered */
+} Split;
+
+typedef struct SplitList {
+    Split *items;
+    size_t n, cap;
+} SplitList;
+
 /* What the network stage counts: machine.md's statistics, and the sleeping
  * packets (step.c), whose collisions and port waits are added every
  * timestep: by direction and layer, as the collisions are charged. */
@@ -190,6 +223,7 @@ typedef struct NetLane {
     IndexList touched;              /* with an observer: buffers entered in this stage d */
     BehindList behind;              /* packets that entered right behind a head in it */
     IndexList woken;                /* processors whose output slot emptied */
+    SplitList splits;               /* multicasts split in this stage d */
     Counters *counts;               /* where it counts: the network's, or delta */
     Counters delta;                 /* with lanes: this timestep's counts */
     bool moved;
@@ -218,7 +252,8 @@ typedef struct Layout {
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
     Channel *channels;              /* --duplex half: per link */
-    InputPort *ports;                    /* P per processor */
+    PacketSet *sets;                /* by pool index, from the first multicast on */
+    InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
 } Layout;
 
@@ -228,6 +263,9 @@ struct Net {
     uint32_t pool_cap, outstanding;
     uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
     uint64_t next_id;               /* id of the next packet made */
+    MemberList *lists;              /* multicasts' lists of members, from index 1 */
+    uint32_t nlists, lists_cap;
+    uint32_t *free_lists, nfree_lists;   /* indices of lists no packet holds */
     uint8_t *entered;               /* per buffer, with an observer: packets
                                        that entered it in this timestep's
                                        stage d (<= 4), else 0 */
@@ -680,9 +718,34 @@ void count_sleepers(Net *net);
  * ks): puts them in woken[] (at most two) and returns how many (sleep.c). */
 unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, uint32_t woken[2]);
 
-/* Makes a packet and gives it a pool index; frees one (pool.c). */
+/* Makes a packet and gives it a pool index; frees one (pool.c). Before a
+ * stage that makes copies, room for n more, so that pool_take, unlike
+ * pool_alloc, never moves the pool's arrays. */
 uint32_t pool_alloc(Net *net);
 void pool_release(Net *net, uint32_t x);
+void pool_reserve(Net *net, size_t n);
+uint32_t pool_take(Net *net);
+
+/* Multicast (multicast.c). Layout.sets, grown with the pool once it
+ * exists (0 or -1); packet x's set made from a request's (NULL or one
+ * member: a unicast), or forgotten; its set as reports show it (false for
+ * a unicast); the parts of set ps below the two down ports of a switch of
+ * layer l (hi 0: empty); x divided into those parts, returning the copy
+ * (without an id yet); the place, in the spec's loop over links, of the
+ * link that a packet arriving at switch s in a class comes on; the copies'
+ * ids, given after a stage d. */
+int pool_grow_sets(Net *net, uint32_t cap);
+void mc_make(Net *net, uint32_t x, const DestSet *set);
+void mc_forget(Net *net, uint32_t x);
+bool mc_describe(const Net *net, uint32_t x, DestSet *set);
+void mc_split(const Net *net, const PacketSet *ps, unsigned l, PacketSet part[2]);
+uint32_t mc_divide(Net *net, uint32_t x, const PacketSet part[2]);
+uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class);
+void mc_give_ids(Net *net);
+
+/* For an observer, after mc_give_ids: a split, and the copy it made
+ * entering its buffer (observe.c). */
+void net_emit_split(Net *net, const Split *split);
 
 /* Tells the observer, if any, what happened to packet x at `place`
  * (observe.c). */

@@ -72,6 +72,11 @@ void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
 void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 {
     char name[64];
+    if (ev->kind == EV_SPLIT) {
+        switch_name(net, ev->place, name, sizeof name);
+        snprintf(buf, size, "switch %s", name);
+        return;
+    }
     switch ((PacketPlace)ev->place_kind) {
     case PLACE_SLOT:
         snprintf(buf, size, "output slot of p%u", ev->place);
@@ -211,6 +216,7 @@ static void describe_fields(const Net *net, uint32_t x, NetPacket *pk)
         .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
         .links = p->links,
     };
+    pk->multicast = mc_describe(net, x, &pk->set);
 }
 
 void net_describe(const Net *net, uint32_t x, NetPacket *pk)
@@ -338,12 +344,23 @@ bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
 }
 
 void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
-                 PacketPlace place_kind, unsigned layer, unsigned value)
+              PacketPlace place_kind, unsigned layer, unsigned value)
 {
     if (net->event) {
         NetPacket pk;
         net_describe(net, x, &pk);
-        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value };
+        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value, NULL };
         net->event(net->event_ctx, &ev);
     }
+}
+
+void net_emit_split(Net *net, const Split *split)
+{
+    NetPacket pk, copy;
+    net_describe(net, split->packet, &pk);
+    net_describe(net, split->copy, &copy);
+    unsigned layer = sw_layer(&net->lay, split->sw);
+    NetEvent ev = { EV_SPLIT, net->timestep, &pk, split->sw, PLACE_FREE, layer, 0, &copy };
+    net->event(net->event_ctx, &ev);
+    net_emit(net, EV_ENTERED, split->copy, split->buffer, PLACE_BUFFER, layer, 0);
 }

@@ -16,43 +16,58 @@
  * wait on each record for the next one's index). */
 enum { POOL_PREFETCH_DISTANCE = 8 };
 
+/* Doubles the pool; index 0 stays unused (it is NET_NIL). */
+static void pool_grow(Net *net)
+{
+    Layout *lay = &net->lay;
+    uint32_t old = net->pool_cap ? net->pool_cap : 1;
+    uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
+    /* Packets are half a cache line, aligned: two a line. Place words keep
+     * a pool index in 30 bits (encode.h); a pool that large would take
+     * 64 GB. */
+    Packet *pool = NULL;
+    if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
+        abort();                /* more packets than slots, links and buffers: cannot happen */
+    PacketInfo *info = realloc(lay->info, (size_t)cap * sizeof *info);
+    uint32_t *routes = realloc(lay->routes, (size_t)cap * sizeof *routes);
+    uint32_t *free_stack = realloc(net->free_stack, (size_t)cap * sizeof *free_stack);
+    if (info)
+        lay->info = info;
+    if (routes)
+        lay->routes = routes;
+    if (free_stack)
+        net->free_stack = free_stack;
+    if (!info || !routes || !free_stack || pool_grow_sets(net, cap) != 0)
+        abort();
+    routes[0] = 0;              /* (a route, for the zeroed padding of step.c's lists) */
+    if (lay->pool)
+        memcpy(pool, lay->pool, (size_t)net->pool_cap * sizeof *pool);
+    free(lay->pool);
+    pool[0].place = PLACE_FREE;
+    pool[0].count = 1;          /* (a route, for the zeroed padding of step.c's lists) */
+    for (uint32_t i = old; i < cap; i++)
+        pool[i].place = PLACE_FREE;
+    for (uint32_t i = cap; i-- > old;)          /* the lowest on top */
+        free_stack[net->nfree++] = i;
+    lay->pool = pool;
+    net->pool_cap = cap;
+}
+
+void pool_reserve(Net *net, size_t n)
+{
+    while (net->nfree < n)
+        pool_grow(net);
+}
+
 uint32_t pool_alloc(Net *net)
 {
-    if (net->nfree == 0) {
-        /* Grow the pool; index 0 stays unused (it is NET_NIL). */
-        uint32_t old = net->pool_cap ? net->pool_cap : 1;
-        uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
-        /* Packets are half a cache line, aligned: two a line. */
-        Packet *pool = NULL;
-        /* (Place words keep an index in 30 bits: net_internal.h. A pool that
-         * large would take 64 GB.) */
-        if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
-            abort();            /* more packets than slots, links and buffers: cannot happen */
-        PacketInfo *info = realloc(net->lay.info, (size_t)cap * sizeof *info);
-        if (!info)
-            abort();
-        net->lay.info = info;
-        uint32_t *routes = realloc(net->lay.routes, (size_t)cap * sizeof *routes);
-        if (!routes)
-            abort();
-        net->lay.routes = routes;
-        uint32_t *free_stack = realloc(net->free_stack, (size_t)cap * sizeof *free_stack);
-        if (!free_stack)
-            abort();
-        net->free_stack = free_stack;
-        routes[0] = 0;          /* (a route, for the zeroed padding of step.c's lists) */
-        if (net->lay.pool)
-            memcpy(pool, net->lay.pool, (size_t)net->pool_cap * sizeof *pool);
-        free(net->lay.pool);
-        pool[0].place = PLACE_FREE;
-        pool[0].count = 1;      /* (a route, for the zeroed padding of step.c's lists) */
-        for (uint32_t i = old; i < cap; i++)
-            pool[i].place = PLACE_FREE;
-        for (uint32_t i = cap; i-- > old;)      /* the lowest on top */
-            free_stack[net->nfree++] = i;
-        net->lay.pool = pool;
-        net->pool_cap = cap;
-    }
+    if (net->nfree == 0)
+        pool_grow(net);
+    return pool_take(net);
+}
+
+uint32_t pool_take(Net *net)
+{
     uint32_t x = net->free_stack[--net->nfree];
     net->outstanding++;
     if (net->nfree >= POOL_PREFETCH_DISTANCE) {
@@ -66,6 +81,7 @@ uint32_t pool_alloc(Net *net)
 
 void pool_release(Net *net, uint32_t x)
 {
+    mc_forget(net, x);
     net->lay.pool[x].place = PLACE_FREE;
     net->free_stack[net->nfree++] = x;
     net->outstanding--;

@@ -121,7 +121,7 @@ Reference *reference_new(const NetConfig *cfg)
     r->temp = nones(r->channels);
     r->buffer = queues_new(r->buffers, cfg->buffer);
     r->port = queues_new((size_t)r->n * cfg->ports, cfg->port_depth);
-    r->entered = malloc(2 * (size_t)r->channels * sizeof *r->entered);
+    r->entered = malloc(4 * (size_t)r->channels * sizeof *r->entered);   /* (copies: 2 a link) */
     for (int d = 0; d < 2; d++) {
         r->stats.link_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
         r->stats.buffer_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
@@ -139,6 +139,8 @@ void reference_free(Reference *r)
 {
     if (!r)
         return;
+    for (uint32_t x = 0; x < r->npackets; x++)
+        free(r->packet[x].members);
     free(r->packet);
     free(r->free);
     free(r->slot);
@@ -155,8 +157,8 @@ void reference_free(Reference *r)
     free(r);
 }
 
-void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const Route *route,
-                      uint64_t timestep)
+/* A new packet number. */
+static uint32_t packet_new(Reference *r)
 {
     if (r->nfree == 0 && r->npackets == r->cap) {
         r->cap = r->cap ? 2 * r->cap : 256;
@@ -165,11 +167,55 @@ void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const 
         if (!r->packet || !r->free)
             abort();            /* a record per packet in flight: cannot fail in practice */
     }
-    uint32_t x = r->nfree ? r->free[--r->nfree] : r->npackets++;
-    r->packet[x] = (RefPacket){ id, timestep, req->src, req->dst, req->port, *route, DIR_UP };
+    return r->nfree ? r->free[--r->nfree] : r->npackets++;
+}
+
+/* Gives packet pk the n members at `from` of a multicast's set: a unicast
+ * to the one there is, or a multicast to a copy of their own. */
+static void set_members(RefPacket *pk, const uint32_t *from, uint32_t n)
+{
+    pk->dst = from[0];
+    pk->nmembers = 0;
+    pk->members = NULL;
+    if (n == 1) {
+        pk->route.addressing = from[0] & ((2u << (pk->route.count - 1)) - 1);
+        return;
+    }
+    pk->members = malloc((size_t)n * sizeof *pk->members);
+    if (!pk->members)
+        abort();
+    memcpy(pk->members, from, (size_t)n * sizeof *pk->members);
+    pk->nmembers = n;
+}
+
+void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const Route *route,
+                      uint64_t timestep)
+{
+    uint32_t x = packet_new(r);
+    r->packet[x] = (RefPacket){ id, timestep, req->src, req->dst, req->port, *route, DIR_UP,
+                                NULL, 0 };
+    if (route_is_multicast(req)) {              /* (a range becomes a list here) */
+        const DestSet *set = req->set;
+        uint32_t *m = malloc((size_t)set->n * sizeof *m), n = 0;
+        if (!m)
+            abort();
+        for (uint32_t d = set->lo; n < set->n; d++) {
+            if (set->members)
+                m[n] = set->members[n];
+            else if (d == set->except)
+                continue;
+            else
+                m[n] = d;
+            n++;
+        }
+        r->packet[x].members = m;
+        r->packet[x].nmembers = n;
+    }
     r->slot[req->src] = x;
     r->stats.sent++;
+    r->stats.multicasts += req->set != NULL;
     r->in_flight++;
+    r->next_id = id + 1;
 }
 
 int reference_read(Reference *r, uint32_t p, uint32_t port, uint64_t id, char *err, size_t size)
@@ -181,7 +227,10 @@ int reference_read(Reference *r, uint32_t p, uint32_t port, uint64_t id, char *e
                  q->count ? "another packet" : "none");
         return -1;
     }
-    r->free[r->nfree++] = queue_pop(q, r->cfg.port_depth);
+    uint32_t x = queue_pop(q, r->cfg.port_depth);
+    free(r->packet[x].members);
+    r->packet[x].members = NULL;
+    r->free[r->nfree++] = x;
     r->stats.read++;
     return 0;
 }
@@ -222,6 +271,52 @@ static uint32_t route_buffer(const Reference *r, uint32_t x, uint32_t s, unsigne
     return 4 * s + 2 + (unsigned)*up_port;
 }
 
+/* Packet x (which has left its link) enters buffer b. */
+static void enter(Reference *r, uint32_t x, uint32_t b)
+{
+    r->packet[x].dir = b % 4 >= 2 ? DIR_UP : DIR_DOWN;
+    queue_push(&r->buffer[b], x, r->cfg.buffer);
+    r->entered[2 * r->nentered] = b;
+    r->entered[2 * r->nentered++ + 1] = x;
+    r->moved = true;
+}
+
+/* Stage d for a multicast packet x on channel c going down from switch s
+ * (multicast.md): it needs the down buffers below which its set has
+ * members; if all have room, it enters them, splitting in two when it
+ * needs both (the copy, with the members of port d1, takes the next id);
+ * else it stays, whole: one buffer collision. */
+static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t c)
+{
+    unsigned l = layer_of(r, s);
+    uint32_t n = r->packet[x].nmembers, n0 = 0;
+    while (n0 < n && !((r->packet[x].members[n0] >> (l - 1)) & 1))
+        n0++;                                   /* (ascending: d0's come first) */
+    bool needs[2] = { n0 > 0, n0 < n };
+    for (unsigned p = 0; p < 2; p++)
+        if (needs[p] && r->buffer[4 * s + p].count == r->cfg.buffer) {
+            r->stats.buffer_collisions[DIR_DOWN][l]++;
+            r->stats.buffer_total++;
+            return;
+        }
+    r->main[c] = REF_NONE;
+    uint32_t *members = r->packet[x].members;
+    if (needs[0] && needs[1]) {
+        uint32_t y = packet_new(r);
+        r->packet[y] = r->packet[x];
+        r->packet[y].id = r->next_id++;
+        set_members(&r->packet[y], members + n0, n - n0);
+        set_members(&r->packet[x], members, n0);
+        free(members);
+        r->stats.copies++;
+        r->in_flight++;
+        enter(r, x, 4 * s);
+        enter(r, y, 4 * s + 1);
+    } else {
+        enter(r, x, 4 * s + (needs[0] ? 0 : 1));
+    }
+}
+
 /* Stage d for the packet in the main slot of channel c of link `link`, if
  * it is not coming down to a processor: it enters the buffer its route
  * names in the switch ahead if that has room, else it stays (a buffer
@@ -238,6 +333,10 @@ static void forward(Reference *r, uint32_t link, uint32_t c)
         unsigned l = layer_of(r, s);
         s = switch_at(r, plane_of(r, s), l - 1, topo_down_switch(l, index_of(r, s), link % 2));
     }
+    if (r->packet[x].nmembers && (dir == DIR_DOWN || layer_of(r, s) == r->packet[x].route.count)) {
+        forward_set(r, x, s, c);
+        return;
+    }
     int up_port;
     uint32_t b = route_buffer(r, x, s, dir, &up_port);
     Queue *q = &r->buffer[b];
@@ -249,12 +348,8 @@ static void forward(Reference *r, uint32_t link, uint32_t c)
     }
     if (up_port >= 0)
         r->packet[x].route.routing |= (uint32_t)up_port << (layer_of(r, s) - 1);
-    r->packet[x].dir = into;
-    queue_push(q, x, r->cfg.buffer);
     r->main[c] = REF_NONE;
-    r->entered[2 * r->nentered] = b;
-    r->entered[2 * r->nentered++ + 1] = x;
-    r->moved = true;
+    enter(r, x, b);
 }
 
 /* Stage c for processor p: the packets coming down its links, oldest

@@ -18,9 +18,11 @@ enum { REF_NONE = UINT32_MAX };
 
 typedef struct RefPacket {
     uint64_t id, created;
-    uint32_t src, dst, port;
+    uint32_t src, dst, port;   /* dst: a multicast's lowest member */
     Route route;
     unsigned dir;              /* DIR_UP or DIR_DOWN */
+    uint32_t *members;         /* a multicast's destinations, ascending */
+    uint32_t nmembers;         /* ...how many (0 for a unicast) */
 } RefPacket;
 
 /* A cyclic FIFO of packet numbers: a switch output buffer, an input port. */
@@ -42,6 +44,7 @@ struct Reference {
     uint32_t *entered;         /* stage d's entries: buffer, packet, buffer, ... */
     size_t nentered;
     uint64_t in_flight;        /* packets in output slots, on links, in buffers */
+    uint64_t next_id;          /* of the next copy a split makes */
     bool moved;
     NetStats stats;
 };

@@ -49,6 +49,26 @@ static const char *packet_text(char *buf, size_t size, bool any, uint64_t id)
     return buf;
 }
 
+/* Whether the fast stage's packet goes where the reference's does: the
+ * same destination, or the same set. */
+static bool same_destinations(const NetPacket *pk, const RefPacket *rp)
+{
+    if (pk->dst != rp->dst || pk->multicast != (rp->nmembers != 0))
+        return false;
+    if (!pk->multicast)
+        return true;
+    const DestSet *set = &pk->set;
+    if (set->n != rp->nmembers)
+        return false;
+    for (uint32_t i = 0, d = set->lo; i < set->n; i++) {
+        if (!set->members && d == set->except)
+            d++;
+        if ((set->members ? set->members[i] : d++) != rp->members[i])
+            return false;
+    }
+    return true;
+}
+
 /* One place's packet in both stages: the fast one's (any, pk) and the
  * reference's x. */
 static int same_packet(const Reference *r, const Net *net, bool any, const NetPacket *pk,
@@ -58,10 +78,15 @@ static int same_packet(const Reference *r, const Net *net, bool any, const NetPa
     bool ref_any = x != REF_NONE;
     const RefPacket *rp = ref_any ? &r->packet[x] : NULL;
     if (any == ref_any && (!any || (pk->id == rp->id && pk->dir == rp->dir &&
-                                    pk->route.routing == rp->route.routing)))
+                                    pk->route.routing == rp->route.routing &&
+                                    same_destinations(pk, rp))))
         return 0;
     place_name(r, net, at, place, sizeof place);
-    if (any && ref_any && pk->id == rp->id)
+    if (any && ref_any && pk->id == rp->id && !same_destinations(pk, rp))
+        snprintf(err, size, "%s: packet #%llu goes to %u%s in the fast stage, to %u%s in the "
+                 "reference stage", place, (unsigned long long)pk->id, pk->dst,
+                 pk->multicast ? " and others" : "", rp->dst, rp->nmembers ? " and others" : "");
+    else if (any && ref_any && pk->id == rp->id)
         snprintf(err, size, "%s: packet #%llu is going %s with routing 0x%x in the fast stage, "
                  "%s with 0x%x in the reference stage", place, (unsigned long long)pk->id,
                  pk->dir == DIR_UP ? "up" : "down", pk->route.routing,
@@ -128,6 +153,8 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
            same_count("packets sent", f->sent, g->sent, err, size) ||
            same_count("packets delivered", f->delivered, g->delivered, err, size) ||
            same_count("packets read", f->read, g->read, err, size) ||
+           same_count("multicasts", f->multicasts, g->multicasts, err, size) ||
+           same_count("copies", f->copies, g->copies, err, size) ||
            same_count("links crossed", f->links_crossed, g->links_crossed, err, size) ||
            same_count("port waits", f->port_waits, g->port_waits, err, size) ||
            same_count("latency sum", f->latency_sum, g->latency_sum, err, size) ||

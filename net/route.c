@@ -191,10 +191,13 @@ void router_route(Router *r, const RouteRequest *reqs, size_t n, Route *routes)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        unsigned cmin = topo_cmin(reqs[i].src, reqs[i].dst);
+        unsigned count = topo_cmin(reqs[i].src, reqs[i].dst);
+        if (r->alg == ROUTING_GREEDY || r->alg == ROUTING_VALIANT)
+            count = r->k;
+        else if (route_is_multicast(&reqs[i]))   /* (to its lowest member, turning higher) */
+            count = route_multicast_count(&reqs[i], count);
         routes[i].plane = route_plane(r, &reqs[i]);
-        routes[i].count = (uint8_t)(r->alg == ROUTING_GREEDY ||
-                                    r->alg == ROUTING_VALIANT ? r->k : cmin);
+        routes[i].count = (uint8_t)count;
         routes[i].routing = 0;
         routes[i].addressing = reqs[i].dst & route_low_mask(routes[i].count);
     }
@@ -217,6 +220,74 @@ void router_route(Router *r, const RouteRequest *reqs, size_t n, Route *routes)
     }
 }
 
+/* ---- destination sets ---------------------------------------------------- */
+
+DestSet dest_set_broadcast(uint32_t src, uint32_t bound, bool all)
+{
+    return (DestSet){ NULL, bound - (src < bound), 0, bound, src < bound ? src : DEST_NONE, all };
+}
+
+uint32_t dest_set_min(const DestSet *set)
+{
+    if (set->members)
+        return set->members[0];
+    return set->lo == set->except ? set->lo + 1 : set->lo;
+}
+
+uint32_t dest_set_max(const DestSet *set)
+{
+    if (set->members)
+        return set->members[set->n - 1];
+    return set->hi - 1 == set->except ? set->hi - 2 : set->hi - 1;
+}
+
+bool dest_set_has(const DestSet *set, uint32_t d)
+{
+    if (!set->members)
+        return d >= set->lo && d < set->hi && d != set->except;
+    size_t a = 0, b = set->n;              /* (binary search) */
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (set->members[m] < d)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < set->n && set->members[a] == d;
+}
+
+/* The largest cmin(src, d) is at the lowest or highest member: members
+ * that agree above a bit agree with everything between them there. */
+unsigned dest_set_count(const DestSet *set, uint32_t src)
+{
+    unsigned a = topo_cmin(src, dest_set_min(set)), b = topo_cmin(src, dest_set_max(set));
+    return a > b ? a : b;
+}
+
+void dest_set_format(char *buf, size_t size, const DestSet *set)
+{
+    if (set->all) {
+        snprintf(buf, size, "all");
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, size, "{");
+    uint32_t shown = 0;
+    for (uint32_t i = 0, d = set->lo; shown < set->n && shown < 8 && used < size; i++) {
+        uint32_t member;
+        if (set->members) {
+            member = set->members[i];
+        } else {
+            if (d == set->except)
+                d++;
+            member = d++;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%u", shown ? "," : "", member);
+        shown++;
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, set->n > shown ? ",...+%u}" : "}", set->n - shown);
+}
+
 /* The low `digits` bits of v in binary, most significant first, after "0b". */
 static void route_bits(char *out, uint32_t v, unsigned digits)
 {
@@ -229,7 +300,7 @@ static void route_bits(char *out, uint32_t v, unsigned digits)
 
 /* A route that turns at layer 1 has no up port to choose, so it shows
  * "routing -" even under adaptive routing. */
-void route_describe(char *buf, size_t size, const Route *route, int adaptive)
+void route_describe(char *buf, size_t size, const Route *route, int adaptive, bool multicast)
 {
     char up[40], down[40];
     unsigned c = route->count;
@@ -241,7 +312,10 @@ void route_describe(char *buf, size_t size, const Route *route, int adaptive)
         strcpy(up, "(adaptive)");
     else
         route_bits(up, route->routing, c - 1);
-    route_bits(down, route->addressing, c);
+    if (multicast)
+        strcpy(down, "-");
+    else
+        route_bits(down, route->addressing, c);
     snprintf(buf, size, "plane %u count %u routing %s addressing %s",
              (unsigned)route->plane, (unsigned)route->count, up, down);
 }
@@ -249,8 +323,13 @@ void route_describe(char *buf, size_t size, const Route *route, int adaptive)
 void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
                   const RouteRequest *req, const Route *route, int adaptive)
 {
-    char text[128];
-    route_describe(text, sizeof text, route, adaptive);
-    snprintf(buf, size, "t=%" PRIu64 " route #%" PRIu64 " p%" PRIu32 "->p%" PRIu32
-             " port %" PRIu32 " %s", timestep, packet_id, req->src, req->dst, req->port, text);
+    char text[128], dst[160];
+    bool multicast = route_is_multicast(req);
+    route_describe(text, sizeof text, route, adaptive, multicast);
+    if (multicast)
+        dest_set_format(dst, sizeof dst, req->set);
+    else
+        snprintf(dst, sizeof dst, "p%" PRIu32, req->dst);
+    snprintf(buf, size, "t=%" PRIu64 " route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 " %s",
+             timestep, packet_id, req->src, dst, req->port, text);
 }

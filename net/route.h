@@ -13,6 +13,7 @@
 #ifndef NET_ROUTE_H
 #define NET_ROUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,13 +26,52 @@ typedef struct Route {
     uint32_t addressing;  /* bit l-1: down port at layer l, for l <= count */
 } Route;
 
+/* The destinations of a multicast (multicast.md): n distinct processors,
+ * a list in ascending order or a range of processors but one. */
+typedef struct DestSet {
+    const uint32_t *members;    /* the list, or NULL for a range */
+    uint32_t n;                 /* how many destinations, >= 1 */
+    uint32_t lo, hi;            /* a range: the processors in [lo, hi)... */
+    uint32_t except;            /* ...but this one (DEST_NONE: none) */
+    bool all;                   /* every processor of the machine but the source */
+} DestSet;
+
+#define DEST_NONE UINT32_MAX
+
 /* One send request of a batch. */
 typedef struct RouteRequest {
-    uint32_t src, dst;    /* processors */
+    uint32_t src, dst;    /* processors; a multicast's lowest destination */
     uint32_t port;        /* destination input port (not used for routing) */
     uint64_t nth;         /* requests `src` made before this one: the plane
                              it alternates to is nth % 2 */
+    const DestSet *set;   /* a multicast's destinations (MOUT), or NULL */
 } RouteRequest;
+
+/* Whether a request goes to more than one processor: a multicast of one
+ * destination is a unicast in every respect but the count of multicasts. */
+static inline bool route_is_multicast(const RouteRequest *req)
+{
+    return req->set != NULL && req->set->n > 1;
+}
+
+/* The destinations of a broadcast from src: every processor below `bound`
+ * (>= 1) but src; `all` when bound is the machine's size. */
+DestSet dest_set_broadcast(uint32_t src, uint32_t bound, bool all);
+
+/* A set's lowest and highest members. */
+uint32_t dest_set_min(const DestSet *set);
+uint32_t dest_set_max(const DestSet *set);
+
+/* Whether processor d is a member. */
+bool dest_set_has(const DestSet *set, uint32_t d);
+
+/* The lowest layer from which every destination of a multicast from src
+ * can be reached going down: the largest cmin(src, d). */
+unsigned dest_set_count(const DestSet *set, uint32_t src);
+
+/* A set as reports show it (multicast.md): "all", or "{1,4,5}" with its
+ * members ascending, at most 8 then "...+N" for N more. */
+void dest_set_format(char *buf, size_t size, const DestSet *set);
 
 typedef enum RoutingAlgorithm {
     ROUTING_BENES,        /* looping algorithm, plane split, early turn (default) */
@@ -69,12 +109,14 @@ void router_route(Router *router, const RouteRequest *reqs, size_t n, Route *rou
 int router_use_runner(Router *router, Runner *runner, void *ctx, size_t parallel_min);
 
 /* Describes a route without its request: "plane 0 count 2 routing 0b1
- * addressing 0b01" (as route_format does after the request). */
-void route_describe(char *buf, size_t size, const Route *route, int adaptive);
+ * addressing 0b01" (as route_format does after the request); a
+ * multicast's addressing is "-" (its way down is fixed by its set). */
+void route_describe(char *buf, size_t size, const Route *route, int adaptive, bool multicast);
 
 /* Formats a route as --routes prints it (routing.md), without a newline:
  * "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
- * ("routing -" when count is 1, "routing (adaptive)" for adaptive). */
+ * ("routing -" when count is 1, "routing (adaptive)" for adaptive; a
+ * multicast's destination is its set, "p3->{1,4,5}", "p3->all"). */
 void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
                   const RouteRequest *req, const Route *route, int adaptive);
 

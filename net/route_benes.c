@@ -549,7 +549,8 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
      * the links it then uses are a subset of the full route's, so the
      * early turn adds no conflict. */
     for (size_t i = 0; i < n; i++) {
-        unsigned c = turn_early ? topo_cmin(reqs[i].src, reqs[i].dst) : r->k;
+        unsigned c = turn_early ? route_multicast_count(&reqs[i], topo_cmin(reqs[i].src, reqs[i].dst))
+                                : r->k;
         routes[i].count = (uint8_t)c;
         routes[i].routing &= route_low_mask(c - 1);
         routes[i].addressing = reqs[i].dst & route_low_mask(c);

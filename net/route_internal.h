@@ -10,6 +10,17 @@
 #include <stdbool.h>
 
 #include "net/route.h"
+#include "net/topology.h"
+
+/* A request's count, given its unicast count: for a multicast, raised to
+ * the lowest layer from which its whole set is reached (multicast.md). */
+static inline unsigned route_multicast_count(const RouteRequest *req, unsigned unicast)
+{
+    if (!route_is_multicast(req))
+        return unicast;
+    unsigned c = dest_set_count(req->set, req->src);
+    return c > unicast ? c : unicast;
+}
 
 struct Router {
     RoutingAlgorithm alg;

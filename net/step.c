@@ -116,6 +116,13 @@ static void behind_reserve(BehindList *l, size_t n)
     l->items = items;
 }
 
+static void splits_reserve(SplitList *l, size_t n)
+{
+    void *items = l->items;
+    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
+    l->items = items;
+}
+
 /* Where stages d and e append, held in locals while their loops run: the
  * ends of the lane's next lists of claimants and of packets on links, and
  * of its list of packets right behind a head. Through the lane, every push
@@ -531,6 +538,78 @@ static void report_entered(Net *net, NetLane *ln, uint32_t x, uint32_t b)
     net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
 }
 
+/* Stage d: packet x enters buffer b (buf), which has room: behind
+ * another packet it is a buffer collision, unless that packet leaves in
+ * this stage e and this one is then at the head. That can happen only to
+ * the one right behind the head, which is listed for take_back_collisions
+ * to look at after stage e. At the head, it claims in the next timestep. */
+HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+                      uint32_t **claim_end, uint32_t *max_count, uint32_t x, uint32_t b,
+                      Sender *buf, bool observed)
+{
+    uint32_t count = buf->count;
+    buffer_append(net, lay, buf, b, count, place_word(x, next_port(lay, b, x)));
+    if (count != 0) {
+        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+        ln->counts->stats.buffer_collisions[dir][l]++;
+        ln->counts->stats.buffer_total++;
+        if (count == 1)
+            *out->behind++ = (Behind){ b, x };
+        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
+            *max_count = count + 1u;
+    } else {
+        *(*claim_end)++ = b;
+    }
+    buf->count = (uint16_t)(count + 1);
+    if (observed)
+        report_entered(net, ln, x, b);
+}
+
+/* Stage d for a multicast packet (entry e, of arrival class q, layer
+ * `layer`) that goes down from switch s: it needs the down buffers below
+ * which its set has members. If every one of them has room it enters them
+ * all at once, dividing into two packets when it needs both (the copy's
+ * id comes after the stage: multicast.c); else it stays on its link,
+ * whole, and that is one buffer collision. It never sleeps: it may wait
+ * for two buffers. Returns whether it entered. */
+static bool forward_multicast(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+                              uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
+                              unsigned q, unsigned layer, bool observed)
+{
+    uint32_t x = e->packet, s = e->target >> 2;
+    unsigned l = sw_layer(lay, s);
+    PacketSet part[2];
+    mc_split(net, &lay->sets[x], l, part);
+    for (unsigned p = 0; p < 2; p++)
+        if (part[p].hi != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
+            refused_by_buffer(net, lay, ln, out, e, 4 * s + p, q, layer, false, observed);
+            return false;
+        }
+    leave_link(lay, e);
+    uint32_t y = NET_NIL;
+    if (part[0].hi != 0 && part[1].hi != 0) {
+        y = mc_divide(net, x, part);
+        net->in_flight++;
+        ln->counts->stats.copies++;
+        Split *sp = &ln->splits.items[ln->splits.n++];
+        *sp = (Split){ mc_link_key(lay, s, q), x, y, s, 4 * s + 1 };
+    }
+    if (part[0].hi != 0)
+        enter_buffer(net, lay, ln, out, claim_end, max_count, x, 4 * s, &lay->senders[4 * s],
+                     observed);
+    if (part[1].hi != 0) {
+        uint32_t z = y != NET_NIL ? y : x, b = 4 * s + 1;
+        enter_buffer(net, lay, ln, out, claim_end, max_count, z, b, &lay->senders[b],
+                     observed && z == x);
+        if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
+            if (net->entered[b]++ == 0)
+                list_push(&ln->touched, b);
+            settle_in_buffer(net, y, b, NET_NIL, AWAKE);
+        }
+    }
+    return true;
+}
+
 /* Stage d for the packet of entry e on a link, arriving on port q of the
  * switch ahead: it enters the output buffer its route names there
  * (e->target), if there is room. `observed` is a constant in each copy of
@@ -544,6 +623,8 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                          unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
+    if (lay->sets && (b & 3) < 2 && lay->sets[e->packet].hi != 0)
+        return forward_multicast(net, lay, ln, out, claim_end, max_count, e, q, layer, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
     if (choice)
         b = choose_up_buffer(lay, e);
@@ -559,26 +640,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     uint32_t x = e->packet;
     if (choice)
         record_choice(net, lay, x, b, observed);
-    buffer_append(net, lay, buf, b, count, place_word(x, next_port(lay, b, x)));
-    /* Behind another packet, a packet is a buffer collision, unless that
-     * packet leaves in this stage e and this one is then at the head. That
-     * can happen only to the one right behind the head, which is listed
-     * for take_back_collisions to look at after stage e. At the head, it
-     * claims in the next timestep. */
-    if (count != 0) {
-        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        ln->counts->stats.buffer_collisions[dir][l]++;
-        ln->counts->stats.buffer_total++;
-        if (count == 1)
-            *out->behind++ = (Behind){ b, x };
-        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
-            *max_count = count + 1u;
-    } else {
-        *(*claim_end)++ = b;
-    }
-    buf->count = (uint16_t)(count + 1);
-    if (observed)
-        report_entered(net, ln, x, b);
+    enter_buffer(net, lay, ln, out, claim_end, max_count, x, b, buf, observed);
     return true;
 }
 
@@ -817,6 +879,20 @@ static void report_queued(Net *net, uint32_t b)
     }
 }
 
+/* For an observer, after the lanes: the packets that queued in this
+ * timestep -- those that entered and are not at the head, the last
+ * `entered` of the FIFO but the head. The entry counts are cleared for
+ * the next timestep. (One lane: an observer's network has no others.) */
+static void report_queued_all(Net *net)
+{
+    NetLane *ln = &net->lane[0];
+    for (size_t i = 0; i < ln->touched.n; i++) {
+        report_queued(net, ln->touched.items[i]);
+        net->entered[ln->touched.items[i]] = 0;
+    }
+    ln->touched.n = 0;
+}
+
 /* With --duplex half, a claim reads its channel's temp slot and, going up,
  * the slot kept by the port it enters above: lines of their own, which
  * the claimant's buffer line says where to find once it is in the cache
@@ -991,7 +1067,10 @@ static void lane_sweep(Net *net, NetLane *ln)
         return;
     if (net->event)
         net_list_reserve(&ln->touched, net->in_flight);
-    behind_reserve(&ln->behind, net->in_flight + PREFETCH_DISTANCE);
+    /* (A multicast can enter two buffers: room for twice the packets.) */
+    behind_reserve(&ln->behind, (net->lay.sets ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
+    if (net->lay.sets)
+        splits_reserve(&ln->splits, net->in_flight);
 
     if (!net->lay.cfg.full_duplex)
         stage_claims(net, ln);                          /* a, b */
@@ -1004,17 +1083,6 @@ static void lane_sweep(Net *net, NetLane *ln)
     else
         sweep_layers(net, ln, false, ANY_NETWORK);
     take_back_collisions(net, ln);
-    if (net->event) {
-        /* The observer is told which packets queued: those that entered
-         * this timestep and are not at the head, the last `entered` of the
-         * FIFO but the head. The entry counts are cleared for the next
-         * timestep. */
-        for (size_t i = 0; i < ln->touched.n; i++) {
-            report_queued(net, ln->touched.items[i]);
-            net->entered[ln->touched.items[i]] = 0;
-        }
-        ln->touched.n = 0;
-    }
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         IndexList claimants = ln->claimants[l];
         ln->claimants[l] = ln->next_claimants[l];
@@ -1063,10 +1131,11 @@ static void merge_lane(Net *net, NetLane *ln)
     st->link_total += d->link_total;
     st->buffer_total += d->buffer_total;
     st->links_crossed += d->links_crossed;
+    st->copies += d->copies;
     c->asleep += dc->asleep;
     if (d->max_buffer > st->max_buffer)
         st->max_buffer = d->max_buffer;
-    d->link_total = d->buffer_total = d->links_crossed = dc->asleep = 0;
+    d->link_total = d->buffer_total = d->links_crossed = d->copies = dc->asleep = 0;
     d->max_buffer = 0;
 }
 
@@ -1101,10 +1170,19 @@ static NOINLINE void step_packets(Net *net)
     net_list_reserve(&net->woken, net->in_flight);
     for (unsigned i = 0; i < net->nlanes; i++)
         lane_prepare(net, &net->lane[i]);
+    if (net->lay.sets)                  /* (stage d's copies take from the pool) */
+        pool_reserve(net, net->in_flight);
     stage_deliveries(net);                              /* c */
-    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min;
+    /* (Copies take pool indices and list references, which the two lanes
+     * would contend for.) */
+    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min &&
+                    !net->lay.sets;
     run_lanes(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
     merge_lanes(net);
+    if (net->lay.sets)
+        mc_give_ids(net);
+    if (net->event)
+        report_queued_all(net);
     net->result.woken = net->woken.items;
     net->result.nwoken = net->woken.n;
 }

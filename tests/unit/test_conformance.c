@@ -1,5 +1,5 @@
-/* The sixty conformance cases of tests/data/conformance (copied from
- * shared/conformance/cases): each is run with its options, through the same
+/* The conformance cases of tests/data/conformance (copied from
+ * shared/conformance/cases; 061-070 use multicast): each is run with its options, through the same
  * option parser, machine and report writer as bin/emu, and must give exactly
  * the expected exit status, PRINT lines (in order), closing lines and the
  * values of the listed JSON keys. A case that cannot run at all (its
@@ -219,9 +219,13 @@ static int run_case(int n)
     return rc;
 }
 
+/* Cases 071-090 use virtual channels (--vcs), which the emulator does not
+ * have yet; they are not copied (tests/data/SOURCES.md). */
+enum { CASES = 70 };
+
 int main(void)
 {
-    for (int n = 1; n <= 60; n++) {
+    for (int n = 1; n <= CASES; n++) {
         char name[32];
         snprintf(name, sizeof name, "case%03d", n);
         check_failures_in_test = 0;

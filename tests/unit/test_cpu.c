@@ -423,8 +423,8 @@ static void faults(void)
     expect_fault(illegal_opr, 1, 0, FAULT_ILLEGAL, 0, 0);
     static const uint8_t illegal_opr2[] = { 0xd1, 0xd0, 0xf0 };   /* OPR 0x100 */
     expect_fault(illegal_opr2, 3, 2, FAULT_ILLEGAL, 2, 0);
-    static const uint8_t opr_19[] = { 0xd1, 0xf9 };          /* OPR 0x19 */
-    expect_fault(opr_19, 2, 1, FAULT_ILLEGAL, 1, 0);
+    static const uint8_t opr_1a[] = { 0xd1, 0xfa };          /* OPR 0x1A */
+    expect_fault(opr_1a, 2, 1, FAULT_ILLEGAL, 1, 0);
     /* LDWSP past the end of memory: sp = 0, operand WORDS. */
     uint8_t ld[ISA_MAX_LENGTH];
     uint32_t n = isa_encode(OP_LDWSP, WORDS, ld);
@@ -540,7 +540,7 @@ static void lockstep_operations(void)
 {
     for (uint32_t n = 0; n < 64; n++) {
         bool outside = n == OPR_IN || n == OPR_OUT || n == OPR_PRINT || n == OPR_HALT ||
-                       n == OPR_TIME;
+                       n == OPR_TIME || n == OPR_MOUT;
         CHECK_EQ(cpu_opr_is_external(n), outside || !isa_opr_defined(n));
     }
     CHECK(!cpu_opr_is_external(OPR_ADD));

@@ -11,8 +11,9 @@ static void table_matches_spec(void)
     CHECK_STR(isa_opr[0x10].name, "IN");
     CHECK_STR(isa_opr[0x11].name, "OUT");
     CHECK_STR(isa_opr[0x18].name, "NPROC");
+    CHECK_STR(isa_opr[0x19].name, "MOUT");
     CHECK(!isa_opr_defined(0x0F));
-    CHECK(!isa_opr_defined(0x19));
+    CHECK(!isa_opr_defined(0x1A));
     CHECK(!isa_opr_defined(0xFFFFFFFFu));
     for (uint32_t n = 0; n < ISA_OPR_LIMIT; n++)
         CHECK(isa_opr_defined(n) == (n != 0x0F));

@@ -96,7 +96,7 @@ static bool run(const Traffic *tr, int way)
             if (t <= last_send && net_out_free(net, p) && rnd(3) == 0) {
                 net_reserve_out(net, p);
                 reqs[batch++] = (RouteRequest){ p, rnd(n), rnd(cfg.ports),
-                                                net_count_request(net, p) };
+                                                net_count_request(net, p), NULL };
             }
         }
         if (tr->alg == EXPLICIT)

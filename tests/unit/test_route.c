@@ -84,20 +84,20 @@ static void bad_router_arguments(void)
 static void format(void)
 {
     char line[160];
-    RouteRequest q = {3, 1, 0, 0};
+    RouteRequest q = {3, 1, 0, 0, NULL};
     Route r = {0, 2, 1, 1};
     route_format(line, sizeof line, 18, 3, &q, &r, 0);
     CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
     route_format(line, sizeof line, 18, 3, &q, &r, 1);
     CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01");
-    RouteRequest self = {5, 5, 255, 7};
+    RouteRequest self = {5, 5, 255, 7, NULL};
     Route turn1 = {1, 1, 0, 1};
     route_format(line, sizeof line, 0, 18446744073709551615u, &self, &turn1, 0);
     CHECK_STR(line, "t=0 route #18446744073709551615 p5->p5 port 255 plane 1 count 1 routing - addressing 0b1");
     /* No up port to choose: "-" even under adaptive routing. */
     route_format(line, sizeof line, 0, 0, &self, &turn1, 1);
     CHECK_CONTAINS(line, "count 1 routing - addressing 0b1");
-    RouteRequest far = {0, 65535, 3, 0};
+    RouteRequest far = {0, 65535, 3, 0, NULL};
     Route top = {0, 16, 0x5555, 0xFFFF};
     route_format(line, sizeof line, 7, 9, &far, &top, 0);
     CHECK_STR(line, "t=7 route #9 p0->p65535 port 3 plane 0 count 16 routing "
