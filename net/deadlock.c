@@ -5,10 +5,9 @@
 
 #include "net/net_internal.h"
 
-
-
 /* The packets that packet x waits for, if it cannot move now: at most two
- * (an adaptive packet may climb through either up buffer). Returns how many
+ * (an adaptive packet may climb through either up buffer, and a multicast
+ * may need both down buffers). Returns how many
  * are written to deps; -1 if x could move as soon as input ports were read
  * (or at once). The network is settled. */
 static int blockers(Net *net, uint32_t x, uint32_t deps[2])
@@ -46,6 +45,17 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
     }
     int n = 0;
     unsigned first, last;
+    bool down = pk->dir == DIR_DOWN || l == pk->count;
+    if (down && net->lay.sets && net->lay.sets[x].hi != 0) {
+        /* A multicast going down needs every buffer below which its set
+         * has members: it waits for the full ones among them. */
+        PacketSet part[2];
+        mc_split(net, &net->lay.sets[x], l, part);
+        for (unsigned out = 0; out < 2; out++)
+            if (part[out].hi != 0 && net->lay.senders[4 * s + out].count >= net->lay.cfg.buffer)
+                deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
+        return n ? n : -1;
+    }
     if (pk->dir == DIR_UP && l < pk->count) {
         unsigned b = (pk->routing >> (l - 1)) & 1;
         first = last = 2 + b;

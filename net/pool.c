@@ -8,8 +8,6 @@
 
 #include "net/net_internal.h"
 
-
-
 /* Packets are made in batches (injection), each writing its records: the
  * lines of the packet made POOL_PREFETCH_DISTANCE after this one are asked for now,
  * which a free list linked through the records could not say (it would

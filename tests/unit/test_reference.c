@@ -37,6 +37,7 @@ typedef struct Traffic {
     unsigned alg;          /* a RoutingAlgorithm, or EXPLICIT */
     unsigned steps;        /* timesteps with sends; then it drains */
     uint64_t t0;           /* the first timestep is t0 + 1 */
+    bool mcast;            /* a quarter of the sends are multicasts */
 } Traffic;
 
 static uint64_t deadlocks, events;
@@ -54,13 +55,51 @@ static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
     fn(arg, 0);
 }
 
-/* A random route from p to q: count from cmin to k, random up ports. */
-static Route explicit_route(unsigned k, unsigned planes, uint32_t p, uint32_t q)
+/* A random route from p to q (or a set: lowest member q), count from the
+ * lowest that reaches them to k, random up ports. */
+static Route explicit_route(unsigned k, unsigned planes, const RouteRequest *req)
 {
-    unsigned cmin = topo_cmin(p, q), count = cmin + rnd(k - cmin + 1);
+    uint32_t p = req->src, q = req->dst;
+    unsigned cmin = topo_cmin(p, q);
+    if (route_is_multicast(req) && dest_set_count(req->set, p) > cmin)
+        cmin = dest_set_count(req->set, p);
+    unsigned count = cmin + rnd(k - cmin + 1);
     Route r = { (uint8_t)(planes == 2 ? rnd(2) : 0), (uint8_t)count,
                 rnd(1u << (count - 1)), q & ((1u << count) - 1) };
     return r;
+}
+
+/* Makes request req a multicast: a broadcast below a random bound (one in
+ * four), or a list of up to 8 random members (repeats dropped, ascending), kept in
+ * `set` and `members`. A set of one member is a unicast but for the
+ * count of multicasts. */
+static void random_set(RouteRequest *req, uint32_t n, DestSet *set, uint32_t *members)
+{
+    if (rnd(4) == 0) {
+        uint32_t bound = 1 + rnd(n);
+        *set = dest_set_broadcast(req->src, bound, bound == n);
+        if (set->n == 0)
+            return;                 /* (the empty set: no multicast) */
+    } else {
+        uint32_t m = 0;
+        for (uint32_t i = 0, want = 1 + rnd(8); i < want; i++) {
+            uint32_t d = rnd(n), j = m;
+            bool seen = false;
+            for (uint32_t a = 0; a < m; a++)
+                seen |= members[a] == d;
+            if (seen)
+                continue;
+            while (j > 0 && members[j - 1] > d) {
+                members[j] = members[j - 1];
+                j--;
+            }
+            members[j] = d;
+            m++;
+        }
+        *set = (DestSet){ members, m, 0, 0, DEST_NONE, false };
+    }
+    req->set = set;
+    req->dst = dest_set_min(set);
 }
 
 /* Runs one traffic one way; returns false after reporting a difference. */
@@ -81,6 +120,8 @@ static bool run(const Traffic *tr, int way)
     CHECK_EQ(net_compare_with_reference(net), 0);
     uint32_t n = 1u << tr->k;
     RouteRequest *reqs = malloc(n * sizeof *reqs);
+    DestSet *sets = malloc(n * sizeof *sets);
+    uint32_t *members = malloc(8 * n * sizeof *members);
     Route *routes = malloc(n * sizeof *routes);
     bool ok = true;
     char err[256];
@@ -95,13 +136,16 @@ static bool run(const Traffic *tr, int way)
                     net_in_take(net, p, port, &w);
             if (t <= last_send && net_out_free(net, p) && rnd(3) == 0) {
                 net_reserve_out(net, p);
-                reqs[batch++] = (RouteRequest){ p, rnd(n), rnd(cfg.ports),
-                                                net_count_request(net, p), NULL };
+                reqs[batch] = (RouteRequest){ p, rnd(n), rnd(cfg.ports),
+                                              net_count_request(net, p), NULL };
+                if (tr->mcast && rnd(4) == 0)
+                    random_set(&reqs[batch], n, &sets[batch], members + 8 * batch);
+                batch++;
             }
         }
         if (tr->alg == EXPLICIT)
             for (size_t i = 0; i < batch; i++)
-                routes[i] = explicit_route(tr->k, tr->planes, reqs[i].src, reqs[i].dst);
+                routes[i] = explicit_route(tr->k, tr->planes, &reqs[i]);
         else
             router_route(router, reqs, batch, routes);
         for (size_t i = 0; i < batch; i++)
@@ -134,6 +178,8 @@ static bool run(const Traffic *tr, int way)
     const NetStats *st = net_stats(net);
     CHECK(st->sent > n / 4);            /* there was traffic to compare */
     free(reqs);
+    free(sets);
+    free(members);
     free(routes);
     router_free(router);
     net_free(net);
@@ -155,7 +201,7 @@ static void small_networks_agree(void)
         for (unsigned alg = 0; alg <= EXPLICIT; alg++)
             for (int full = 0; full <= 1; full++) {
                 Traffic tr = { k, 1 + (turn % 3 != 0), full, 1 + turn % 5, 1 + turn % 2, alg,
-                               k <= 4 ? 300 : 120, 0 };
+                               k <= 4 ? 300 : 120, 0, false };
                 turn++;
                 run_every_way(&tr);
             }
@@ -165,10 +211,10 @@ static void small_networks_agree(void)
 static void large_networks_agree(void)
 {
     static const Traffic big[] = {
-        { 10, 2, false, 5, 1, ROUTING_BENES, 60, 0 },
-        { 10, 2, true, 2, 2, ROUTING_ADAPTIVE, 60, 0 },
-        { 10, 2, false, 1, 1, EXPLICIT, 60, 0 },
-        { 10, 1, true, 3, 1, ROUTING_VALIANT, 60, 0 },
+        { 10, 2, false, 5, 1, ROUTING_BENES, 60, 0, false },
+        { 10, 2, true, 2, 2, ROUTING_ADAPTIVE, 60, 0, false },
+        { 10, 2, false, 1, 1, EXPLICIT, 60, 0, false },
+        { 10, 1, true, 3, 1, ROUTING_VALIANT, 60, 0, false },
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
         run(&big[i], i % 2 ? PLAIN : LANES);
@@ -180,15 +226,32 @@ static void large_networks_agree(void)
 static void deep_buffers_and_late_timesteps_agree(void)
 {
     static const Traffic deep[] = {
-        { 5, 2, false, 13, 2, ROUTING_BENES, 400, 0 },
-        { 5, 2, true, 9, 2, ROUTING_ADAPTIVE, 400, 0 },
-        { 5, 2, true, 1024, 2, ROUTING_VALIANT, 400, 0 },
-        { 4, 2, false, 7, 1, EXPLICIT, 400, 0 },
-        { 5, 2, true, 1, 2, ROUTING_DMODK, 300, (1ull << 32) - 150 },
-        { 5, 2, false, 2, 1, EXPLICIT, 300, (1ull << 32) - 150 },
+        { 5, 2, false, 13, 2, ROUTING_BENES, 400, 0, false },
+        { 5, 2, true, 9, 2, ROUTING_ADAPTIVE, 400, 0, false },
+        { 5, 2, true, 1024, 2, ROUTING_VALIANT, 400, 0, false },
+        { 4, 2, false, 7, 1, EXPLICIT, 400, 0, false },
+        { 5, 2, true, 1, 2, ROUTING_DMODK, 300, (1ull << 32) - 150, false },
+        { 5, 2, false, 2, 1, EXPLICIT, 300, (1ull << 32) - 150, false },
     };
     for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++)
         run_every_way(&deep[i]);
+}
+
+/* Multicasts among the traffic: every routing and explicit routes, both
+ * duplex modes, N = 4 to 64; then N = 256. */
+static void multicasts_agree(void)
+{
+    unsigned turn = 0;
+    for (unsigned k = 2; k <= 6; k += 2)
+        for (unsigned alg = 0; alg <= EXPLICIT; alg++)
+            for (int full = 0; full <= 1; full++) {
+                Traffic tr = { k, 1 + (turn % 3 != 0), full, 1 + turn % 5, 1 + turn % 2, alg,
+                               k <= 4 ? 150 : 60, 0, true };
+                turn++;
+                run_every_way(&tr);
+            }
+    Traffic big = { 8, 2, true, 2, 2, ROUTING_BENES, 30, 0, true };
+    run(&big, PLAIN);
 }
 
 /* The runs met what makes the fast stage differ from the spec's words:
@@ -206,6 +269,7 @@ int main(void)
     RUN(small_networks_agree);
     RUN(large_networks_agree);
     RUN(deep_buffers_and_late_timesteps_agree);
+    RUN(multicasts_agree);
     RUN(the_runs_were_hard);
     return CHECK_EXIT();
 }
