@@ -21,6 +21,8 @@ typedef struct Double {
     uint32_t out_dest, out_port, out_word;
     int prints;
     int32_t printed;
+    int mouts;
+    uint32_t mout_list, mout_word;
 } Double;
 
 static bool dbl_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
@@ -49,6 +51,18 @@ static bool dbl_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint
     return true;
 }
 
+static bool dbl_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
+{
+    Double *d = ctx;
+    (void)proc;
+    if (d->slot_full)
+        return false;
+    d->mouts++;
+    d->mout_list = list;
+    d->mout_word = word;
+    return true;
+}
+
 static void dbl_print(void *ctx, uint32_t proc, int32_t value)
 {
     Double *d = ctx;
@@ -74,7 +88,8 @@ static Rig *rig_new(const uint8_t *code, size_t n)
     mem_load(&r->mem, 0, code, (uint32_t)n);
     cpu_boot(&r->cpu, 0, 0);
     r->bus = (CpuBus){ .mem = &r->mem, .timestep = 7, .nprocs = 8, .nports = 4,
-                       .ctx = &r->dbl, .in = dbl_in, .out = dbl_out, .print = dbl_print };
+                       .ctx = &r->dbl, .in = dbl_in, .out = dbl_out, .mout = dbl_mout,
+                       .print = dbl_print };
     return r;
 }
 
@@ -321,6 +336,106 @@ static void out_and_its_stall(void)
     CHECK_EQ(r->cpu.pc, 5);
     CHECK_EQ(r->cpu.wait, WAIT_NONE);
     rig_free(r);
+}
+
+/* The bytes before MOUT's last in mout_rig's code: steps to run to it. */
+static int before_mout;
+
+/* LDC word; LDC list; MOUT (multicast.md), on processor `id` of 8 with 4
+ * ports, with n words written at word `at`. */
+static Rig *mout_rig(uint32_t id, uint32_t word, uint32_t list, uint32_t at,
+                     const uint32_t *words, size_t n)
+{
+    uint8_t code[3 * ISA_MAX_LENGTH], *c = code;
+    c += isa_encode(OP_LDC, word, c);
+    c += isa_encode(OP_LDC, list, c);
+    c += isa_encode(OP_OPR, OPR_MOUT, c);
+    before_mout = (int)(c - code) - 1;
+    Rig *r = rig_new(code, (size_t)(c - code));
+    r->cpu.id = id;
+    for (size_t i = 0; i < n; i++)
+        if (at + i < WORDS)
+            *mem_word(&r->mem, 0, at + (uint32_t)i) = words[i];
+    return r;
+}
+
+/* MOUT checks its list, then sends as OUT does, or stalls on a full slot
+ * and checks the list again when it tries again. */
+static void mout_and_its_stall(void)
+{
+    static const uint32_t list[] = { 3 | 1u << 24, 2, 5, 2 };
+    Rig *r = mout_rig(0, 42, 100, 100, list, 4);
+    r->dbl.slot_full = 1;
+    run(r, before_mout);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    CHECK_EQ(r->cpu.wait, WAIT_OUT);
+    CHECK_EQ(r->dbl.mouts, 0);
+    *mem_word(&r->mem, 0, 102) = 9;             /* now a bad destination */
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    CHECK_EQ(r->cpu.fault, FAULT_LIST_DESTINATION);
+    rig_free(r);
+    r = mout_rig(0, 42, 100, 100, list, 4);
+    run(r, before_mout + 1);
+    CHECK_EQ(r->dbl.mouts, 1);
+    CHECK_EQ(r->dbl.mout_list, 100);
+    CHECK_EQ(r->dbl.mout_word, 42);
+    CHECK_EQ(r->cpu.wait, WAIT_NONE);
+    rig_free(r);
+    /* The empty set -- a broadcast below 1 from processor 0 -- sends
+     * nothing and does not stall, even with the slot full; from processor
+     * 3 it is a set of one, processor 0. */
+    static const uint32_t none[] = { 0, 1 };
+    r = mout_rig(0, 42, 100, 100, none, 2);
+    r->dbl.slot_full = 1;
+    run(r, before_mout + 1);
+    CHECK_EQ(r->dbl.mouts, 0);
+    rig_free(r);
+    r = mout_rig(3, 42, 100, 100, none, 2);
+    run(r, before_mout + 1);
+    CHECK_EQ(r->dbl.mouts, 1);
+    rig_free(r);
+}
+
+/* MOUT's faults, in the order multicast.md checks them, each naming the
+ * list and the entry at fault. */
+static void mout_faults(void)
+{
+    static const struct {
+        uint32_t list, at;
+        uint32_t words[4];
+        CpuFault why;
+        uint32_t value, entry;
+        const char *text;
+    } cases[] = {
+        { WORDS, WORDS, { 0 }, FAULT_LIST_ADDRESS, WORDS, 0,
+          "multicast list at word 4096: word 4096 outside [0, 4096)" },
+        { WORDS - 2, WORDS - 2, { 3, 1, 2, 3 }, FAULT_LIST_ADDRESS, WORDS, 2, NULL },
+        { UINT32_MAX, UINT32_MAX, { 0 }, FAULT_LIST_ADDRESS, UINT32_MAX, 0, NULL },
+        { 10, 10, { 9, 1 }, FAULT_LIST_SIZE, 9, 0,
+          "multicast list at word 10: 9 destinations, more than there are processors" },
+        { 10, 10, { 0, 9 }, FAULT_LIST_SIZE, 9, 1, NULL },
+        { 10, 10, { 3 | 9u << 24, 1, 8, 2 }, FAULT_LIST_DESTINATION, 8, 2,
+          "multicast list at word 10: entry 2 names processor 8, which does not exist" },
+        { 10, 10, { 2 | 4u << 24, 1, 2 }, FAULT_LIST_PORT, 4, 0,
+          "multicast list at word 10: input port 4 does not exist" },
+        { 10, 10, { 0 | 4u << 24, 8 }, FAULT_LIST_PORT, 4, 0, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Rig *r = mout_rig(0, 42, cases[i].list, cases[i].at, cases[i].words, 4);
+        run(r, before_mout);
+        CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+        CHECK_EQ(r->cpu.fault, cases[i].why);
+        CHECK_EQ(r->cpu.fault_value, cases[i].value);
+        CHECK_EQ(r->cpu.fault_list, cases[i].list);
+        CHECK_EQ(r->cpu.fault_entry, cases[i].entry);
+        CHECK_EQ(r->dbl.mouts, 0);
+        if (cases[i].text) {
+            char buf[256];
+            cpu_describe_fault(&r->cpu, &r->mem, buf, sizeof buf);
+            CHECK_CONTAINS(buf, cases[i].text);
+        }
+        rig_free(r);
+    }
 }
 
 static void in_and_its_stall(void)
@@ -593,6 +708,8 @@ int main(void)
     RUN(halt_status_is_signed);
     RUN(host_operations);
     RUN(out_and_its_stall);
+    RUN(mout_and_its_stall);
+    RUN(mout_faults);
     RUN(in_and_its_stall);
     RUN(next_in_is_seen);
     RUN(interleaved_memories);
