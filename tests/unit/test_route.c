@@ -796,6 +796,82 @@ static void benes_planes_as_two_jobs(void)
     }
 }
 
+/* Sets as reports show them (multicast.md): members ascending, at most 8
+ * then "...+N"; "all" for a broadcast to every processor but the sender,
+ * a set otherwise; and the counts that reach them. */
+static void destination_sets(void)
+{
+    char buf[160];
+    static const uint32_t few[] = { 1, 4, 5 }, many[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+    DestSet set = { few, 3, 0, 0, DEST_NONE, false };
+    dest_set_format(buf, sizeof buf, &set);
+    CHECK_STR(buf, "{1,4,5}");
+    CHECK_EQ(dest_set_count(&set, 3), 3);        /* 3 and 4 meet at layer 3 */
+    CHECK_EQ(dest_set_count(&set, 4), 3);
+    CHECK(dest_set_has(&set, 4) && !dest_set_has(&set, 3) && !dest_set_has(&set, 6));
+    set = (DestSet){ many, 11, 0, 0, DEST_NONE, false };
+    dest_set_format(buf, sizeof buf, &set);
+    CHECK_STR(buf, "{0,1,2,3,4,5,6,7,...+3}");
+    set = dest_set_broadcast(3, 8, true);
+    dest_set_format(buf, sizeof buf, &set);
+    CHECK_STR(buf, "all");
+    CHECK_EQ(set.n, 7);
+    CHECK_EQ(dest_set_min(&set), 0);
+    CHECK_EQ(dest_set_max(&set), 7);
+    set = dest_set_broadcast(0, 5, false);       /* below 5: a set, not "all" */
+    dest_set_format(buf, sizeof buf, &set);
+    CHECK_STR(buf, "{1,2,3,4}");
+    CHECK_EQ(dest_set_min(&set), 1);
+    set = dest_set_broadcast(4, 5, false);
+    CHECK_EQ(dest_set_max(&set), 3);
+    CHECK(!dest_set_has(&set, 4) && dest_set_has(&set, 0));
+    set = dest_set_broadcast(9, 5, false);       /* the sender is above the bound */
+    CHECK_EQ(set.n, 5);
+    RouteRequest req = { 2, 1, 3, 0, &set };
+    Route r = { 0, 3, 5, 1 };
+    route_format(buf, sizeof buf, 5, 3, &req, &r, 0);
+    CHECK_STR(buf, "t=5 route #3 p2->{0,1,2,3,4} port 3 plane 0 count 3 routing 0b01 "
+                   "addressing -");
+}
+
+/* A multicast is routed as a unicast to its lowest member at the same
+ * place in the batch, turning at the layer that reaches its whole set
+ * (multicast.md): benes keeps the up ports its loop gave the lowest
+ * member (those of benes-full below the count), dmodk takes the lowest
+ * member's bits, benes-full, greedy and valiant turn at k anyway. */
+static void multicast_routes(void)
+{
+    static const uint32_t members[] = { 1, 6 };     /* count 3 from 0, where 1 alone is 1 */
+    DestSet set = { members, 2, 0, 0, DEST_NONE, false };
+    RouteRequest batch[4] = { { 0, 1, 0, 0, &set }, { 2, 3, 0, 0, NULL },
+                             { 5, 0, 0, 0, NULL }, { 7, 4, 0, 0, NULL } };
+    RouteRequest unicast[4];
+    memcpy(unicast, batch, sizeof batch);
+    unicast[0].set = NULL;
+    for (int a = 0; a < ROUTING_COUNT; a++) {
+        Route mc[4], uc[4], full[4];
+        Router *r = router_new((RoutingAlgorithm)a, 4, 2, 9), *u = router_new((RoutingAlgorithm)a, 4, 2, 9);
+        Router *f = router_new(ROUTING_BENES_FULL, 4, 2, 9);
+        router_route(r, batch, 4, mc);
+        router_route(u, unicast, 4, uc);
+        router_route(f, unicast, 4, full);
+        unsigned want = a == ROUTING_BENES_FULL || a == ROUTING_GREEDY || a == ROUTING_VALIANT
+                      ? 4 : 3;
+        CHECK_EQ(mc[0].count, want);
+        CHECK_EQ(mc[0].plane, uc[0].plane);
+        for (int i = 1; i < 4; i++)              /* the others are as they were */
+            if (a != ROUTING_RANDOM && a != ROUTING_VALIANT)
+                CHECK(mc[i].count == uc[i].count && mc[i].routing == uc[i].routing);
+        if (a == ROUTING_BENES)
+            CHECK_EQ(mc[0].routing, full[0].routing & 3u);
+        if (a == ROUTING_DMODK)
+            CHECK_EQ(mc[0].routing, 1u);         /* bits of 1, the lowest member */
+        router_free(r);
+        router_free(u);
+        router_free(f);
+    }
+}
+
 int main(void)
 {
     RUN(names);
@@ -824,5 +900,7 @@ int main(void)
     RUN(plane_split_rule);
     RUN(seeds);
     RUN(repeatable);
+    RUN(destination_sets);
+    RUN(multicast_routes);
     return CHECK_EXIT();
 }
