@@ -33,9 +33,10 @@ static CpuStep list_fault(Cpu *cpu, CpuFault why, uint32_t value, uint32_t list,
     return cpu_fault(cpu, why, value);
 }
 
-CpuStep cpu_mout(Cpu *cpu, const CpuMemory *mem, const CpuBus *bus, uint32_t list,
+CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
                  uint32_t word)
 {
+    const CpuMemory *mem = &memory;
     if (list >= mem->size)
         return list_fault(cpu, FAULT_LIST_ADDRESS, list, list, 0);
     uint32_t head = *mem_word(mem, cpu->id, list);

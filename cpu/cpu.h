@@ -117,7 +117,7 @@ CpuStep cpu_step(Cpu *cpu, const CpuBus *bus);
  * processor's memory, faulting at the first thing wrong with it, then
  * sends `word` to its destinations as OUT does (bus->mout), or stalls.
  * STEP_EXECUTED also for an empty set, which sends nothing. */
-CpuStep cpu_mout(Cpu *cpu, const CpuMemory *mem, const CpuBus *bus, uint32_t list,
+CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
                  uint32_t word);
 
 /* A short name for a fault, e.g. "data address out of range". */

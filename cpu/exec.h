@@ -108,13 +108,31 @@ static inline bool cpu_opr_is_external(uint32_t n)
     return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
 }
 
+/* The OPR operations executed in the interpreter's switch: all but MOUT,
+ * which is rare and long, and is left out of line with the operands that
+ * fault, so that the switch the other operations take stays as it is. */
+enum { OPR_SWITCH_MASK = ISA_OPR_DEFINED_MASK & ~(1 << OPR_MOUT) };
+
+/* MOUT, or an operand that is not an operation (a fault). */
+static inline CpuStep cpu_step_opr_aside(Cpu *cpu, CpuRegs *r, CpuMemory mem,
+                                         const CpuBus *bus, uint32_t n, uint32_t next)
+{
+    if (n != OPR_MOUT)
+        return cpu_fault(cpu, FAULT_ILLEGAL, n);
+    CpuStep step = cpu_mout(cpu, mem, bus, r->areg, r->breg);
+    if (step != STEP_EXECUTED)
+        return step;
+    cpu->wait = WAIT_NONE;
+    return cpu_done(r, next);
+}
+
 /* An OPR operation with operand n; `next` is the address of the next byte. */
 HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
                              uint32_t n, uint32_t next)
 {
     uint32_t a = r->areg, b = r->breg;
-    if (!isa_opr_defined(n))
-        return cpu_fault(cpu, FAULT_ILLEGAL, n);
+    if (n >= 32 || !((OPR_SWITCH_MASK >> n) & 1))
+        return cpu_step_opr_aside(cpu, r, mem, bus, n, next);
     switch ((IsaOpr)n) {
     case OPR_ADD: { r->areg = b + a; break; }
     case OPR_SUB: { r->areg = b - a; break; }
@@ -165,12 +183,7 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
         }
         break;
     }
-    case OPR_MOUT: {                /* (out of line: rare, and long) */
-        CpuStep step = cpu_mout(cpu, &mem, bus, a, b);
-        if (step != STEP_EXECUTED)
-            return step;
-        break;
-    }
+    case OPR_MOUT: break;           /* (never: cpu_step_opr_aside) */
     case OPR_MUL: { r->areg = b * a; break; }
     case OPR_DIV: {
         if (a == 0)

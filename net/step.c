@@ -446,7 +446,7 @@ static void grow_ring(Net *net, Sender *buf, uint32_t b)
 
 /* Which copy of the sweep (sweep_layers) runs. The common networks --
  * buffers of at most INLINE_PLACES places, routes in words, no adaptive
- * routing -- in full or half duplex, get their own, in which those options
+ * routing, no multicast so far -- in full or half duplex, get their own, in which those options
  * are constants, so that the compiler drops what tests them for every
  * packet; any other network runs the copy that tests them. */
 typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF } Variant;
@@ -454,7 +454,7 @@ typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF } Variant;
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
-    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->sets != NULL)
         return ANY_NETWORK;
     return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
@@ -572,10 +572,14 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
  * id comes after the stage: multicast.c); else it stays on its link,
  * whole, and that is one buffer collision. It never sleeps: it may wait
  * for two buffers. Returns whether it entered. */
-static bool forward_multicast(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                              uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
-                              unsigned q, unsigned layer, bool observed)
+static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint32_t **claim_end,
+                                       uint32_t *max_count, const OnLink *e, unsigned q,
+                                       unsigned layer, bool observed)
 {
+    /* (The network's own layout, not the sweep's copy: were the copy's
+     * address to leave the sweep, the compiler could no longer keep its
+     * fields, and the options of the common variants, in registers.) */
+    const Layout *lay = &net->lay;
     uint32_t x = e->packet, s = e->target >> 2;
     unsigned l = sw_layer(lay, s);
     PacketSet part[2];
@@ -624,7 +628,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
 {
     uint32_t b = e->target;
     if (lay->sets && (b & 3) < 2 && lay->sets[e->packet].hi != 0)
-        return forward_multicast(net, lay, ln, out, claim_end, max_count, e, q, layer, observed);
+        return forward_multicast(net, ln, out, claim_end, max_count, e, q, layer, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
     if (choice)
         b = choose_up_buffer(lay, e);
@@ -971,6 +975,7 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
         copy.cfg.adaptive = false;
         copy.compact = true;
         copy.rings = NULL;
+        copy.sets = NULL;
     }
     SweepList runs[5 * LIST_LAYERS + 1];
     size_t nruns = 0;
