@@ -25,7 +25,13 @@
  *   single   one processor (of 2) running the compute loop: the raw speed
  *            of the interpreter;
  *   idle     one processor running the compute loop in a machine of N: what
- *            N - 1 idle processors cost in memory and time.
+ *            N - 1 idle processors cost in memory and time;
+ *   broadcast every processor broadcasts its number once (MOUT to all but
+ *            itself, on port p mod 16) and reads the other N - 1: N(N - 2)
+ *            copies made by the switches; hops/s counts every copy's hops
+ *            (ports deep enough to take every packet sent them, so that
+ *            none waits for its reader).
+ *            Only with --only broadcast, and up to N = 4,096.
  *
  *   bench [--quick] [--only NAME] [--routing NAME] [--procs N] [--threads T]
  *         [--duplex half|full]
@@ -42,9 +48,11 @@
 #include "emu/machine.h"
 #include "tests/image.h"
 
-typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_FLOOD, PROG_MIXED, PROG_IDLE } ProgramKind;
-static const char *const kind_names[] = { "single", "compute", "network", "flood", "mixed", "idle" };
-enum { PROG_KINDS = 6 };
+typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_FLOOD, PROG_MIXED, PROG_IDLE,
+               PROG_BROADCAST } ProgramKind;
+static const char *const kind_names[] = { "single", "compute", "network", "flood", "mixed", "idle",
+                                          "broadcast" };
+enum { PROG_KINDS = 7 };
 
 /* Stack frame words: 0 rounds left, 1 this processor, 2 destination, 3 scratch. */
 static void emit_setup(Program *p, uint32_t rounds)
@@ -207,6 +215,38 @@ static void emit_flood_round(Program *p, uint32_t nprocs)
     }
 }
 
+/* The broadcast program: word 6 := (p mod 16) << 24 and word 7 := 0, a
+ * broadcast to every processor on port p mod 16 (multicast.md); MOUT it;
+ * then read N - 1 packets, from sender p + j on port (p + j) mod 16 for j
+ * = 1 .. N - 1, so that every port is read as often as it is sent to. */
+static void emit_broadcast(Program *p, uint32_t nprocs)
+{
+    asm_op(p, OP_LDWSP, 1);
+    asm_op(p, OP_LDC, 15);
+    asm_opr(p, OPR_AND);
+    asm_op(p, OP_LDC, 24);
+    asm_opr(p, OPR_SHL);
+    asm_op(p, OP_STWSP, 6);
+    asm_op(p, OP_LDC, 0);
+    asm_op(p, OP_STWSP, 7);
+    asm_op(p, OP_LDWSP, 1);
+    asm_op(p, OP_LDAWSP, 6);
+    asm_opr(p, OPR_MOUT);
+    emit_count(p, nprocs - 1);
+    asm_op(p, OP_LDWSP, 1);
+    asm_op(p, OP_STWSP, 4);
+    uint32_t top = p->n;
+    asm_op(p, OP_LDWSP, 4);
+    asm_op(p, OP_ADDC, 1);
+    asm_op(p, OP_STWSP, 4);
+    asm_op(p, OP_LDWSP, 4);
+    asm_op(p, OP_LDC, 15);
+    asm_opr(p, OPR_AND);
+    asm_opr(p, OPR_IN);
+    asm_op(p, OP_STWSP, 3);
+    emit_count_down(p, top);
+}
+
 enum { LAG = 8 };   /* rounds of packets in flight per processor (network) */
 
 static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds)
@@ -228,6 +268,8 @@ static void build(Program *p, ProgramKind kind, uint32_t nprocs, uint32_t rounds
         top = p->n;
         emit_receive(p);
         emit_count_down(p, top);
+    } else if (kind == PROG_BROADCAST) {
+        emit_broadcast(p, nprocs);
     } else if (kind == PROG_FLOOD) {
         emit_flood_setup(p);
         top = p->n;
@@ -298,6 +340,8 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     cfg.threads = threads;
     cfg.full_duplex = full_duplex;
     cfg.check_invariants = false;
+    if (kind == PROG_BROADCAST)     /* (room for every packet a port is sent: no port waits) */
+        cfg.port_depth = nprocs / 16 + 1;
     Machine m;
     char err[256];
     if (machine_init(&m, &cfg, &img, NULL, err, sizeof err) != 0) {
@@ -338,7 +382,8 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else {
-            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|flood|mixed|idle] "
+            fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|flood|mixed|idle"
+                            "|broadcast] "
                             "[--procs N] [--threads T] [--routing NAME] [--duplex half|full]\n");
             return 1;
         }
@@ -347,11 +392,13 @@ int main(int argc, char **argv)
     printf("%-8s %6s %7s %10s %8s %12s %12s %12s %9s\n", "program", "N", "threads",
            "timesteps", "seconds", "instr/s", "timesteps/s", "hops/s", "RSS MiB");
     for (int kind = 0; kind < PROG_KINDS; kind++) {
-        if (only && strcmp(only, kind_names[kind]) != 0)
+        if (only ? strcmp(only, kind_names[kind]) != 0 : kind == PROG_BROADCAST)
             continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             uint32_t n = kind == PROG_SINGLE ? 2 : sizes[s];
             if ((kind == PROG_SINGLE && s > 0) || (only_procs && kind != PROG_SINGLE && n != only_procs))
+                continue;
+            if (kind == PROG_BROADCAST && n > 4096)
                 continue;
             for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
                 unsigned threads = thread_counts[t];

@@ -126,9 +126,15 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
         if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
             return broken_at(a, b, "the packet arriving on port %u sleeps on it, but is not "
                           "asleep", port);
-        uint32_t up, down;
-        packet_route(a->lay, keeper->slot_packet, &up, &down);
-        if (4 * s + route_out(up, down, l, port < 2) != b)
+        uint32_t up, down, x = keeper->slot_packet;
+        packet_route(a->lay, x, &up, &down);
+        bool going_here = 4 * s + route_out(up, down, l, port < 2) == b;
+        if (a->lay->sets && a->lay->sets[x].hi != 0 && (b & 3) < 2) {
+            PacketSet part[2];               /* a multicast: one of the buffers it needs */
+            mc_split(a->net, &a->lay->sets[x], l, part);
+            going_here = part[b & 1].hi != 0;
+        }
+        if (!going_here)
             return broken_at(a, b, "a packet sleeps on it that is going elsewhere");
         a->asleep++;
     }

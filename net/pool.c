@@ -73,13 +73,14 @@ uint32_t pool_take(Net *net)
         PREFETCH(&net->lay.pool[later]);
         PREFETCH(&net->lay.info[later]);
         PREFETCH(&net->lay.routes[later]);
+        if (net->lay.sets)
+            PREFETCH(&net->lay.sets[later]);
     }
     return x;
 }
 
 void pool_release(Net *net, uint32_t x)
 {
-    mc_forget(net, x);
     net->lay.pool[x].place = PLACE_FREE;
     net->free_stack[net->nfree++] = x;
     net->outstanding--;

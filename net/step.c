@@ -570,8 +570,10 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
  * which its set has members. If every one of them has room it enters them
  * all at once, dividing into two packets when it needs both (the copy's
  * id comes after the stage: multicast.c); else it stays on its link,
- * whole, and that is one buffer collision. It never sleeps: it may wait
- * for two buffers. Returns whether it entered. */
+ * whole, and that is one buffer collision. Refused, it sleeps on the
+ * first full buffer it needs: until that one has room it is refused
+ * every timestep, whatever the other (sleep.c). Returns whether it
+ * entered. */
 static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint32_t **claim_end,
                                        uint32_t *max_count, const OnLink *e, unsigned q,
                                        unsigned layer, bool observed)
@@ -586,7 +588,7 @@ static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint
     mc_split(net, &lay->sets[x], l, part);
     for (unsigned p = 0; p < 2; p++)
         if (part[p].hi != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
-            refused_by_buffer(net, lay, ln, out, e, 4 * s + p, q, layer, false, observed);
+            refused_by_buffer(net, lay, ln, out, e, 4 * s + p, q, layer, !observed, observed);
             return false;
         }
     leave_link(lay, e);
@@ -666,6 +668,8 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     PREFETCH(&lay->senders[e->target]);
     PREFETCH(&lay->routes[e->packet]);
+    if (lay->sets)                  /* (multicast.c: whether it splits) */
+        PREFETCH(&lay->sets[e->packet]);
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
