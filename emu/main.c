@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +89,28 @@ static int load_program(const EmuOptions *opt, HexImage *img)
         return -1;
     }
     return 0;
+}
+
+/* ---- output files ------------------------------------------------------------- */
+
+/* Whether an output path names the program file itself (the same file, by
+ * device and inode, however it is spelled), so that writing it would destroy
+ * the student's source: say so and return 1. A path that does not exist yet
+ * names no input. */
+static int output_is_program(const char *option, const char *path, const char *program)
+{
+    struct stat out, in;
+    if (stat(path, &out) != 0 || stat(program, &in) != 0)
+        return 0;
+    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+        return 0;
+    if (strcmp(path, program) == 0)
+        fprintf(stderr, "emu: %s: '%s' is the program itself: writing there would "
+                "destroy it (name another file)\n", option, path);
+    else
+        fprintf(stderr, "emu: %s: '%s' is the program '%s' itself: writing there would "
+                "destroy it (name another file)\n", option, path, program);
+    return 1;
 }
 
 /* ---- the progress line -------------------------------------------------------- */
@@ -217,6 +240,10 @@ int main(int argc, char **argv)
         options_free(&opt);
         return 0;
     }
+    if (opt.trace_path && output_is_program("--trace", opt.trace_path, opt.program)) {
+        options_free(&opt);
+        return 1;
+    }
     if (load_program(&opt, &img) != 0) {
         options_free(&opt);
         return 1;
@@ -228,30 +255,30 @@ int main(int argc, char **argv)
         return 0;
     }
     RunView run = { stdout, NULL, &opt, &m };
+    opt.machine.run_ahead = !opt.step;    /* every stepped state is exact */
+    MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
+                            opt.trace_path || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
+                            ? show_event : NULL };
+    if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
+        fprintf(stderr, "emu: %s\n", err);
+        hex_free(&img);
+        options_free(&opt);
+        return 1;
+    }
+    hex_free(&img);
+    /* Opened only now that the run starts: a run refused before it does
+     * leaves an existing file as it was, and makes no empty one. */
     if (opt.trace_path) {
         run.trace = fopen(opt.trace_path, "w");
         if (!run.trace) {
             fprintf(stderr, "emu: --trace: cannot write '%s': %s\n", opt.trace_path,
                     strerror(errno));
-            hex_free(&img);
+            machine_free(&m);
             options_free(&opt);
             return 1;
         }
         fputs(trace_header, run.trace);
     }
-    opt.machine.run_ahead = !opt.step;    /* every stepped state is exact */
-    MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
-                            run.trace || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
-                            ? show_event : NULL };
-    if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
-        fprintf(stderr, "emu: %s\n", err);
-        hex_free(&img);
-        if (run.trace)
-            fclose(run.trace);
-        options_free(&opt);
-        return 1;
-    }
-    hex_free(&img);
     struct sigaction sa = { 0 };
     sa.sa_handler = on_sigint;          /* no SA_RESTART: a blocked read returns */
     sigaction(SIGINT, &sa, NULL);

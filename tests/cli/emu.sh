@@ -154,6 +154,41 @@ run "$EMU" --routing dmodk --trace "$TMP/no/such/dir/t.csv" $APPC
 expect_status trace_unwritable 1
 expect_grep trace_unwritable_message "emu: --trace: cannot write '$TMP/no/such/dir/t.csv'" "$TMP/err"
 
+# An output never replaces an input: --trace naming the program file (under
+# its own name or another) is refused, and the program is left as it was.
+mkdir "$TMP/own"
+cp programs/appendix_c.x "$TMP/own/prog.x"
+run "$EMU" --trace "$TMP/own/prog.x" "$TMP/own/prog.x"
+expect_status trace_is_program_status 1
+expect_grep trace_is_program_message "emu: --trace: '$TMP/own/prog.x' is the program itself: writing there would destroy it (name another file)" "$TMP/err"
+expect_same trace_is_program_untouched programs/appendix_c.x "$TMP/own/prog.x"
+ln "$TMP/own/prog.x" "$TMP/own/link.x"
+run "$EMU" --trace "$TMP/own/link.x" "$TMP/own/prog.x"
+expect_status trace_is_program_other_name_status 1
+expect_grep trace_is_program_other_name_message "is the program '$TMP/own/prog.x' itself" "$TMP/err"
+expect_same trace_is_program_other_name_untouched programs/appendix_c.x "$TMP/own/prog.x"
+
+# A run that does not start writes no trace, not even the header, and leaves
+# a file already there as it was.
+for why in too_large compile_error bad_hex; do
+    case $why in
+    too_large) set -- --procs 16777216 programs/appendix_c.x ;;
+    compile_error) printf 'proc main() is\n  print 1 +\n' >"$TMP/own/bad.x"; set -- "$TMP/own/bad.x" ;;
+    bad_hex) printf '0100000000000000 3g' >"$TMP/own/bad.hex"; set -- "$TMP/own/bad.hex" ;;
+    esac
+    rm -f "$TMP/own/t.csv"
+    run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
+        "$EMU" --trace "$TMP/own/t.csv" "$@"
+    expect_status trace_not_started_${why}_status 1
+    if [ ! -e "$TMP/own/t.csv" ]; then pass trace_not_started_${why}_no_file
+    else fail trace_not_started_${why}_no_file "$(head -c 200 "$TMP/own/t.csv")"; fi
+    echo "kept" >"$TMP/own/t.csv"
+    run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
+        "$EMU" --trace "$TMP/own/t.csv" "$@"
+    if [ "$(cat "$TMP/own/t.csv")" = kept ]; then pass trace_not_started_${why}_file_kept
+    else fail trace_not_started_${why}_file_kept "$(head -c 200 "$TMP/own/t.csv")"; fi
+done
+
 # ---- --state and --step (golden transcripts) ------------------------------------------
 run "$EMU" --routing dmodk --state 0,19,25 $APPC
 expect_same state_golden tests/golden/appendix_c.state "$TMP/out"
