@@ -177,6 +177,7 @@ static uint64_t ask(Machine *m, FILE *out)
         }
         if (!strcmp(line, "s")) {
             report_statistics(out, m, false);
+            report_closing_lines(out, m);
             continue;
         }
         fprintf(stderr, "commands: Enter = next timestep, a number n = run n timesteps, "

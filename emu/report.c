@@ -147,7 +147,7 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     fprintf(out, "buffer collisions: %llu\n", (ull)st->buffer_total);
 }
 
-static void closing_lines(FILE *out, Machine *m)
+void report_closing_lines(FILE *out, Machine *m)
 {
     const NetStats *st = net_stats(m->net);
     fprintf(out, "collisions: %llu\n", (ull)(st->link_total + st->buffer_total));
@@ -262,5 +262,5 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
         text_details(out, m);
         report_statistics(out, m, opt->histogram);
     }
-    closing_lines(out, m);
+    report_closing_lines(out, m);
 }

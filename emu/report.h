@@ -17,7 +17,11 @@ typedef struct ReportOptions {
 
 void report_write(FILE *out, Machine *m, const ReportOptions *opt);
 
-/* The statistics block alone (what `s` shows in --step). */
+/* The statistics block alone (what `s` shows in --step, before the two
+ * closing lines). */
 void report_statistics(FILE *out, Machine *m, bool histogram);
+
+/* The two lines every report ends with: "collisions: N", "timesteps: T". */
+void report_closing_lines(FILE *out, Machine *m);
 
 #endif

@@ -198,6 +198,11 @@ STATUS=$?
 expect_status step_quit_status 4
 expect_same step_golden tests/golden/appendix_c.step "$TMP/out"
 expect_grep step_help "commands: Enter = next timestep, a number n = run n timesteps, c = run to the end, s = statistics so far, q = quit" "$TMP/err"
+# s prints the statistics so far with the closing lines, as the report would.
+printf 's\nq\n' | "$EMU" --routing dmodk --step $APPC >"$TMP/out" 2>"$TMP/err"
+sed -n '/^buffer collisions/,$p' "$TMP/out" | head -n 4 >"$TMP/got"
+printf 'buffer collisions: 0\ncollisions: 0\ntimesteps: 0\nend: limit\n' >"$TMP/want"
+expect_same step_statistics_closing_lines "$TMP/want" "$TMP/got"
 "$EMU" --routing dmodk --step $APPC </dev/null >"$TMP/out" 2>"$TMP/err"
 STATUS=$?
 expect_status step_end_of_input_runs_on 0
