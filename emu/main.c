@@ -151,7 +151,8 @@ static void progress_clear(Progress *p)
 /* ---- stepping ------------------------------------------------------------------ */
 
 /* Asks what to do next; returns the timesteps to run before asking again
- * (UINT64_MAX: to the end), or 0 after setting the machine's end (q). */
+ * (UINT64_MAX: to the end), or 0 after setting the machine's end (q, or
+ * Ctrl-C at the prompt, which ends the run here rather than a timestep on). */
 static uint64_t ask(Machine *m, FILE *out)
 {
     char line[128];
@@ -159,8 +160,13 @@ static uint64_t ask(Machine *m, FILE *out)
         fprintf(stderr, "step t=%llu> ", (unsigned long long)m->t);
         fflush(out);
         fflush(stderr);
-        if (!fgets(line, sizeof line, stdin))
-            return UINT64_MAX;     /* end of input, or Ctrl-C (the run loop ends it): as c */
+        if (interrupted || !fgets(line, sizeof line, stdin)) {
+            if (!interrupted)
+                return UINT64_MAX;          /* end of input: as c */
+            fputc('\n', stderr);            /* the report starts on a line of its own */
+            m->end = END_INTERRUPTED;
+            return 0;
+        }
         line[strcspn(line, "\r\n")] = 0;
         char *end;
         errno = 0;

@@ -238,6 +238,23 @@ expect_status interrupt_status 130
 expect_grep interrupt_report "end: interrupted" "$TMP/out"
 expect_grep interrupt_closing "collisions: 0" "$TMP/out"
 expect_empty interrupt_no_progress_when_not_a_terminal "$TMP/err"
+# Ctrl-C at --step's prompt ends the run at once: the report is of the
+# timestep shown, not one more. stdin is a pipe that stays open and silent,
+# so emu waits at its first prompt until the signal comes.
+mkfifo "$TMP/keys"
+"$EMU" --routing dmodk --step $APPC <"$TMP/keys" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+exec 3>"$TMP/keys"
+tries=0
+until grep -q 'step t=0> ' "$TMP/err" || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+kill -INT $pid
+wait $pid
+STATUS=$?
+exec 3>&-
+expect_status step_interrupt_status 130
+expect_grep step_interrupt_report "end: interrupted" "$TMP/out"
+if [ "$(tail -n 1 "$TMP/out")" = "timesteps: 0" ]; then pass step_interrupt_no_more_timesteps
+else fail step_interrupt_no_more_timesteps "$(tail -n 1 "$TMP/out")"; fi
 if command -v script >/dev/null 2>&1; then
     # On a terminal (a pseudo-terminal made by script), a run of over a
     # second shows the progress line on stderr.
