@@ -186,8 +186,13 @@ static uint64_t ask(Machine *m, FILE *out)
             report_closing_lines(out, m);
             continue;
         }
+        if (!strcmp(line, "f")) {
+            state_print(out, m);
+            continue;
+        }
         fprintf(stderr, "commands: Enter = next timestep, a number n = run n timesteps, "
-                        "c = run to the end, s = statistics so far, q = quit\n");
+                        "c = run to the end, s = statistics so far, f = full state, "
+                        "q = quit\n");
     }
 }
 
@@ -210,22 +215,30 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
     size_t next_state = 0;
     uint64_t before_prompt = 0;      /* timesteps left before --step asks */
     Progress progress = { isatty(STDERR_FILENO) && !opt->step, now(), 0, 0 };
-    if (wants_state(m, opt, 0, &next_state) || opt->step)
+    /* --state's timesteps get the full state; --step's stops get the compact
+     * one, unless the full one was just printed. */
+    bool full = wants_state(m, opt, 0, &next_state);
+    if (full)
         state_print(out, m);
-    if (opt->step)
+    if (opt->step) {
+        if (!full)
+            state_print_compact(out, m);
         before_prompt = ask(m, out);
+    }
     while (m->end == END_RUNNING) {
         machine_step(m);
         if (interrupted && m->end == END_RUNNING)
             m->end = END_INTERRUPTED;
         progress_tick(&progress, m);
+        full = wants_state(m, opt, m->t, &next_state);
+        if (full)
+            state_print(out, m);
         bool stepping = opt->step && before_prompt != UINT64_MAX;
         if (stepping && --before_prompt == 0) {
-            state_print(out, m);
+            if (!full)
+                state_print_compact(out, m);
             if (m->end == END_RUNNING)
                 before_prompt = ask(m, out);
-        } else if (wants_state(m, opt, m->t, &next_state)) {
-            state_print(out, m);
         }
     }
     progress_clear(&progress);

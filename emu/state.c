@@ -200,3 +200,117 @@ void state_print(FILE *out, Machine *m)
         state_draw_network(out, m);
     fprintf(out, "===\n");
 }
+
+/* ---- the compact state of --step ------------------------------------------------- */
+
+/* A processor's status in a few letters, for the compact state. */
+static void brief_status(const Cpu *c, char *buf, size_t size)
+{
+    switch ((CpuState)c->state) {
+    case CPU_RUNNING:
+        if (c->wait == WAIT_IN)
+            snprintf(buf, size, "wait IN %u", c->areg);
+        else if (c->wait == WAIT_OUT)
+            snprintf(buf, size, "wait OUT");
+        else
+            snprintf(buf, size, "running");
+        return;
+    case CPU_HALTED:
+        snprintf(buf, size, "halted %d", c->status);
+        return;
+    case CPU_FAULTED:
+        snprintf(buf, size, "faulted");
+        return;
+    case CPU_IDLE:
+        snprintf(buf, size, "idle");
+        return;
+    }
+}
+
+/* Its output slot and input ports, only when they hold packets:
+ * "  slot #3  ports 0:#1,#4 2:#5". */
+static void brief_adapter(FILE *out, Machine *m, uint32_t id)
+{
+    Net *net = m->net;
+    NetPacket pk;
+    if (net_slot_packet(net, id, &pk))
+        fprintf(out, "  slot #%llu", (ull)pk.id);
+    const char *lead = "  ports ";
+    for (unsigned port = 0; port < m->cfg.ports; port++) {
+        if (net_port_count(net, id, port) == 0)
+            continue;
+        fprintf(out, "%s%u:", lead, port);
+        for (uint32_t i = 0; net_port_packet(net, id, port, i, &pk); i++)
+            fprintf(out, "%s#%llu", i == 0 ? "" : ",", (ull)pk.id);
+        lead = " ";
+    }
+}
+
+/* The address shown is where the instruction's prefixes start, the address
+ * the listing gives it, so that a student finds it in xc -S. */
+static void brief_processor_line(FILE *out, Machine *m, const Cpu *c)
+{
+    char status[32], insn[64];
+    brief_status(c, status, sizeof status);
+    fprintf(out, "p%-3u %s", c->id, status);
+    if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
+        fprintf(out, "%*s", (int)(strlen(status) < 9 ? 9 - strlen(status) : 0), "");
+        cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
+        char *target = strstr(insn, " ;");    /* "LDAP 3   ; -> 000f": the full state has it */
+        if (target) {
+            while (target > insn && target[-1] == ' ')
+                target--;
+            *target = 0;
+        }
+        fprintf(out, " %04x %-9s areg %d breg %d sp %u", c->istart, insn,
+                (int32_t)c->areg, (int32_t)c->breg, c->sp);
+    }
+    brief_adapter(out, m, c->id);
+    fputc('\n', out);
+}
+
+typedef struct BriefPackets {
+    FILE *out;
+    Machine *m;
+    uint64_t shown, room;     /* lines written, lines allowed */
+} BriefPackets;
+
+static void brief_packet_line(void *ctx_, const NetPacket *pk)
+{
+    BriefPackets *ctx = ctx_;
+    char place[96];
+    if (ctx->shown++ >= ctx->room)
+        return;
+    net_place_name(ctx->m->net, pk, place, sizeof place);
+    fprintf(ctx->out, "#%llu p%u->p%u port %u data %d: %s\n", (ull)pk->id, pk->src,
+            pk->dst, pk->port, (int32_t)pk->data, place);
+}
+
+void state_print_compact(FILE *out, Machine *m)
+{
+    const NetStats *st = net_stats(m->net);
+    uint64_t in_flight = net_in_flight(m->net);
+    if (m->t == 0)
+        fprintf(out, "=== t=0, before the first timestep: %llu packets in the network ===\n",
+                (ull)in_flight);
+    else
+        fprintf(out, "=== t=%llu: %llu collisions (%llu in all), %llu packets in the "
+                "network ===\n", (ull)m->t, (ull)m->step_collisions,
+                (ull)(st->link_total + st->buffer_total), (ull)in_flight);
+    for (uint32_t p = 0; p < m->programmed; p++)
+        brief_processor_line(out, m, &m->cpus[p]);
+    if (m->programmed < m->nprocs)
+        fprintf(out, "p%u..p%u idle (no program)\n", m->programmed, m->nprocs - 1);
+    /* The packets get the screen's lines that the heading, the processors
+     * and the two prompts (the one answered, the next) leave; when they do
+     * not all fit, the last line says how many more there are (f lists
+     * them all). */
+    uint64_t used = 3 + (uint64_t)m->programmed + (m->programmed < m->nprocs);
+    uint64_t room = used + STATE_MIN_PACKET_LINES < STATE_SCREEN_LINES
+                  ? STATE_SCREEN_LINES - used : STATE_MIN_PACKET_LINES;
+    BriefPackets ctx = { out, m, 0, in_flight <= room ? room : room - 1 };
+    net_for_each_in_flight(m->net, brief_packet_line, &ctx);
+    if (ctx.shown > ctx.room)
+        fprintf(out, "... and %llu more packets (f shows them all)\n",
+                (ull)(ctx.shown - ctx.room));
+}

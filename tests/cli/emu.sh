@@ -192,12 +192,41 @@ done
 # ---- --state and --step (golden transcripts) ------------------------------------------
 run "$EMU" --routing dmodk --state 0,19,25 $APPC
 expect_same state_golden tests/golden/appendix_c.state "$TMP/out"
-printf '\n3\nwhat\ns\n2\nq\n' >"$TMP/commands"
+printf '\n3\nwhat\ns\n2\nf\nq\n' >"$TMP/commands"
 "$EMU" --routing dmodk --step $APPC <"$TMP/commands" >"$TMP/out" 2>"$TMP/err"
 STATUS=$?
 expect_status step_quit_status 4
 expect_same step_golden tests/golden/appendix_c.step "$TMP/out"
-expect_grep step_help "commands: Enter = next timestep, a number n = run n timesteps, c = run to the end, s = statistics so far, q = quit" "$TMP/err"
+expect_grep step_help "commands: Enter = next timestep, a number n = run n timesteps, c = run to the end, s = statistics so far, f = full state, q = quit" "$TMP/err"
+# Each state --step shows fits a terminal of 24 lines (22, the prompt answered
+# and the next) and 80 columns for Appendix C, at every timestep, without the
+# drawing.
+yes '' | head -n 40 | "$EMU" --routing dmodk --step $APPC >"$TMP/out" 2>/dev/null
+awk '/^end:/ { exit } /^=== / { n = 0; states++ } { n++; if (n > tall) tall = n; if (length($0) > 80) wide++ }
+     END { printf "%d states, at most %d lines, %d lines over 80 columns\n", states, tall, wide }' \
+    "$TMP/out" >"$TMP/got"
+echo "37 states, at most 17 lines, 0 lines over 80 columns" >"$TMP/want"
+expect_same step_compact_fits_a_screen "$TMP/want" "$TMP/got"
+if grep -q '^plane 0' "$TMP/out"; then fail step_compact_has_no_drawing; else pass step_compact_has_no_drawing; fi
+# With more packets than the screen has room for, they are cut to fill it
+# and the last line says how many more there are; f shows the full state,
+# every packet with its route.
+printf 'proc main() is\n  var i;\n  network p for 8 do {\n    i := 0;\n    while i < 6 do { 0 : p ! i; i := i + 1 }\n  }\n' >"$TMP/flood.x"
+printf '100\nf\nq\n' | "$EMU" --step "$TMP/flood.x" >"$TMP/out" 2>/dev/null
+sed -n '/^=== t=100:/,/^=== state/p' "$TMP/out" >"$TMP/got"
+if [ "$(wc -l <"$TMP/got")" -eq 23 ]; then pass step_compact_cut_to_the_screen
+else fail step_compact_cut_to_the_screen "$(cat "$TMP/got")"; fi
+expect_grep step_compact_more_packets "... and 16 more packets (f shows them all)" "$TMP/got"
+expect_grep step_full_state_on_f "packets in the network: 28" "$TMP/out"
+if [ "$(grep -c '^  #[0-9]* p[0-9]*->p0 port [0-7] data [0-9]*, plane' "$TMP/out")" -eq 28 ]; then
+    pass step_full_state_every_packet; else fail step_full_state_every_packet; fi
+# --state's timesteps keep the full state under --step, without a compact one.
+printf '\n\nq\n' | "$EMU" --routing dmodk --step --state 2 $APPC >"$TMP/out" 2>/dev/null
+grep '^===' "$TMP/out" >"$TMP/got"
+printf '%s\n' '=== t=0, before the first timestep: 0 packets in the network ===' \
+    '=== t=1: 0 collisions (0 in all), 0 packets in the network ===' \
+    '=== state after timestep 2: 0 collisions in this timestep, 0 in all ===' '===' >"$TMP/want"
+expect_same step_with_state_full "$TMP/want" "$TMP/got"
 # s prints the statistics so far with the closing lines, as the report would.
 printf 's\nq\n' | "$EMU" --routing dmodk --step $APPC >"$TMP/out" 2>"$TMP/err"
 sed -n '/^buffer collisions/,$p' "$TMP/out" | head -n 4 >"$TMP/got"
