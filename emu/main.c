@@ -244,6 +244,21 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
     progress_clear(&progress);
 }
 
+/* Says which of --state's timesteps the run never reached, which would
+ * otherwise pass without a word. */
+static void warn_states_not_reached(const EmuOptions *opt, const Machine *m)
+{
+    size_t first = 0;
+    while (first < opt->nstates && opt->states[first] <= m->t)
+        first++;
+    if (first == opt->nstates)
+        return;
+    fprintf(stderr, "emu: --state ");
+    for (size_t i = first; i < opt->nstates; i++)
+        fprintf(stderr, "%s%llu", i > first ? "," : "", (unsigned long long)opt->states[i]);
+    fprintf(stderr, ": the run ended at timestep %llu\n", (unsigned long long)m->t);
+}
+
 int main(int argc, char **argv)
 {
     EmuOptions opt;
@@ -307,6 +322,7 @@ int main(int argc, char **argv)
     if (opt.report.json)
         fflush(stdout);
     report_write(stdout, &m, &opt.report);
+    warn_states_not_reached(&opt, &m);
     int status = machine_exit_status(m.end);
     int trace_failed = run.trace && (fflush(run.trace) != 0 || ferror(run.trace));
     if (run.trace)

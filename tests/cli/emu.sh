@@ -220,6 +220,14 @@ expect_grep step_compact_more_packets "... and 16 more packets (f shows them all
 expect_grep step_full_state_on_f "packets in the network: 28" "$TMP/out"
 if [ "$(grep -c '^  #[0-9]* p[0-9]*->p0 port [0-7] data [0-9]*, plane' "$TMP/out")" -eq 28 ]; then
     pass step_full_state_every_packet; else fail step_full_state_every_packet; fi
+# A --state timestep past the end of the run is named on stderr; the run
+# and its exit status are as without it.
+run "$EMU" --routing dmodk --state 20,1000,2000 $APPC
+expect_status state_past_the_end_status 0
+expect_grep state_past_the_end_message "emu: --state 1000,2000: the run ended at timestep 36" "$TMP/err"
+expect_grep state_past_the_end_others_shown "=== state after timestep 20:" "$TMP/out"
+run "$EMU" --routing dmodk --state 36 $APPC
+expect_empty state_at_the_end_no_message "$TMP/err"
 # --state's timesteps keep the full state under --step, without a compact one.
 printf '\n\nq\n' | "$EMU" --routing dmodk --step --state 2 $APPC >"$TMP/out" 2>/dev/null
 grep '^===' "$TMP/out" >"$TMP/got"
