@@ -137,7 +137,10 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
                 fprintf(out, "  latency %zu: %llu packets\n", l, (ull)st->latency_hist[l]);
     fprintf(out, "links crossed: %llu\n", (ull)st->links_crossed);
     fprintf(out, "port waits: %llu\n", (ull)st->port_waits);
-    fprintf(out, "largest buffer occupancy: %u of %u\n", st->max_buffer, m->cfg.buffer);
+    /* Worded apart from the state's "place 1 of 2", which counts the packets
+     * present, not the places a buffer has. */
+    fprintf(out, "largest buffer occupancy: %u packet%s (each buffer holds %u)\n",
+            st->max_buffer, st->max_buffer == 1 ? "" : "s", m->cfg.buffer);
     fprintf(out, "collisions by layer   link up  link down  buffer up  buffer down\n");
     for (unsigned l = 1; l <= m->k; l++)
         fprintf(out, "  layer %-2u          %10llu %10llu %10llu %12llu\n", l,

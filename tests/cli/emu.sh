@@ -83,6 +83,14 @@ expect_status too_large_status 1
 expect_grep too_large_message "emu: cannot allocate a machine of 16777216 processors" "$TMP/err"
 expect_empty too_large_no_stdout "$TMP/out"
 
+# The largest buffer occupancy is a count of packets against the buffer's
+# size, worded apart from the state's "place 1 of 2" (a place among the
+# packets present).
+run "$EMU" --routing dmodk $APPC
+expect_grep occupancy_wording "largest buffer occupancy: 2 packets (each buffer holds 5)" "$TMP/out"
+run "$EMU" --buffer 1 $APPC
+expect_grep occupancy_wording_one "largest buffer occupancy: 1 packet (each buffer holds 1)" "$TMP/out"
+
 # ---- -q, --json, --histogram, --routes ------------------------------------------------
 run "$EMU" --routing dmodk -q tests/data/conformance/case028.hex --duplex half --planes 2 --buffer 2 --port-depth 1
 expect_status quiet_status 0
