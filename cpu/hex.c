@@ -47,6 +47,22 @@ static int fail(char *err, size_t errsize, const char *file, Where w, const char
     return -1;
 }
 
+/* The number after the first "--mem " in a comment of len bytes, or 0. */
+static uint32_t comment_mem(const char *s, size_t len)
+{
+    static const char key[] = "--mem ";
+    size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k < len; i++) {
+        if (memcmp(s + i, key, k) != 0 || s[i + k] < '0' || s[i + k] > '9')
+            continue;
+        uint64_t v = 0;
+        for (size_t j = i + k; j < len && s[j] >= '0' && s[j] <= '9' && v <= UINT32_MAX; j++)
+            v = v * 10 + (uint64_t)(s[j] - '0');
+        return v <= UINT32_MAX ? (uint32_t)v : 0;
+    }
+    return 0;
+}
+
 /* Pass 1: text to bytes. */
 static int decode(const char *text, size_t len, const char *file, HexImage *out,
                   char *err, size_t errsize)
@@ -66,8 +82,11 @@ static int decode(const char *text, size_t len, const char *file, HexImage *out,
             line++;
             col = 0;
         } else if (c == '#') {
+            size_t start = i;
             while (i + 1 < len && text[i + 1] != '\n')
                 i++;
+            if (n == 0 && half < 0 && out->built_mem == 0)     /* the header */
+                out->built_mem = comment_mem(text + start, i + 1 - start);
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
             continue;
         } else if (d >= 0 && half < 0) {

@@ -8,7 +8,12 @@
  * hex_parse rejects every malformed file before anything runs, with one
  * message naming the file, the record (from 0) and the byte offset -- the
  * position in the file's sequence of bytes, counting from 0 -- and, for a
- * bad character or an unpaired digit, its line and column. */
+ * bad character or an unpaired digit, its line and column.
+ *
+ * The comments before the first byte are the file's header. bin/xc writes
+ * there the --mem it compiled for ("# compiled from prog.x with --mem
+ * 200000: ..."); the first "--mem N" of the header is kept as built_mem, so
+ * that a run with less memory can say why its stack lies outside it. */
 #ifndef CPU_HEX_H
 #define CPU_HEX_H
 
@@ -26,6 +31,7 @@ typedef struct HexImage {
     size_t nbytes;
     HexRecord *records;     /* one per programmed processor */
     uint32_t count;
+    uint32_t built_mem;     /* the --mem its header names, or 0 (below) */
 } HexImage;
 
 enum { HEX_MAX_RECORDS = 1 << 24 };  /* processor numbers OUT can address */

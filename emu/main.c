@@ -259,6 +259,19 @@ static void warn_states_not_reached(const EmuOptions *opt, const Machine *m)
     fprintf(stderr, ": the run ended at timestep %llu\n", (unsigned long long)m->t);
 }
 
+/* An image compiled for more memory than the run has puts its stack and
+ * globals beyond the end, and faults at an address that names neither
+ * --mem: when its header says what it was compiled for, say both. */
+static void hint_built_mem(const Machine *m, uint32_t built_mem)
+{
+    if (m->end != END_FAULT || built_mem <= m->cfg.mem_words)
+        return;
+    fprintf(stderr, "emu: note: the image was compiled for --mem %u (its header says so), "
+            "but this run has --mem %u: its stack and globals lie beyond memory; run it "
+            "with --mem %u, or compile it again with xc --mem %u\n", built_mem,
+            m->cfg.mem_words, built_mem, m->cfg.mem_words);
+}
+
 int main(int argc, char **argv)
 {
     EmuOptions opt;
@@ -300,6 +313,7 @@ int main(int argc, char **argv)
         options_free(&opt);
         return 1;
     }
+    uint32_t built_mem = img.built_mem;
     hex_free(&img);
     /* Opened only now that the run starts: a run refused before it does
      * leaves an existing file as it was, and makes no empty one. */
@@ -322,7 +336,9 @@ int main(int argc, char **argv)
     if (opt.report.json)
         fflush(stdout);
     report_write(stdout, &m, &opt.report);
+    fflush(stdout);                     /* the notes on stderr follow the report */
     warn_states_not_reached(&opt, &m);
+    hint_built_mem(&m, built_mem);
     int status = machine_exit_status(m.end);
     int trace_failed = run.trace && (fflush(run.trace) != 0 || ferror(run.trace));
     if (run.trace)

@@ -91,6 +91,23 @@ expect_grep occupancy_wording "largest buffer occupancy: 2 packets (each buffer 
 run "$EMU" --buffer 1 $APPC
 expect_grep occupancy_wording_one "largest buffer occupancy: 1 packet (each buffer holds 1)" "$TMP/out"
 
+# An image compiled for more memory than the run has faults; a note after
+# the report names the --mem its header says it was compiled for. Not for
+# an image compiled for less, nor one without a header.
+"$XC" -o "$TMP/mem200000.hex" programs/appendix_c.x
+run "$EMU" --mem 1000 "$TMP/mem200000.hex"
+expect_status built_mem_fault_status 2
+expect_grep built_mem_note "emu: note: the image was compiled for --mem 200000 (its header says so), but this run has --mem 1000: its stack and globals lie beyond memory; run it with --mem 200000, or compile it again with xc --mem 1000" "$TMP/err"
+run "$EMU" --mem 1000 -q --json "$TMP/mem200000.hex"
+expect_grep built_mem_note_json "emu: note: the image was compiled for --mem 200000" "$TMP/err"
+"$XC" --mem 1000 -o "$TMP/mem1000.hex" programs/appendix_c.x
+run "$EMU" "$TMP/mem1000.hex"
+expect_status built_mem_less_runs 0
+expect_empty built_mem_less_no_note "$TMP/err"
+run "$EMU" --mem 1000 $APPC
+expect_status built_mem_no_header_status 2
+expect_empty built_mem_no_header_no_note "$TMP/err"
+
 # ---- -q, --json, --histogram, --routes ------------------------------------------------
 run "$EMU" --routing dmodk -q tests/data/conformance/case028.hex --duplex half --planes 2 --buffer 2 --port-depth 1
 expect_status quiet_status 0

@@ -1,8 +1,9 @@
 /* Unit tests of the hex loader: the Figure 8 file, the format's freedoms
- * (white space and comments anywhere), and every malformed case of
- * spec/isa.md with its message. */
+ * (white space and comments anywhere), every malformed case of spec/isa.md
+ * with its message, and the --mem a header names. */
 #include <stdlib.h>
 
+#include "compiler/compiler.h"
 #include "cpu/hex.h"
 #include "tests/check.h"
 
@@ -101,11 +102,52 @@ static void unreadable_file(void)
     CHECK_CONTAINS(err, "tests/data: cannot read");
 }
 
+/* The header (the comments before the first byte) may name the --mem the
+ * image was built for; xc's header does. */
+static void header_names_its_mem(void)
+{
+    HexImage img;
+    CHECK_EQ(parse("# compiled from p.x with --mem 1000: 1 processor record\n"
+                   "0100000000000000 30", &img), 0);
+    CHECK_EQ(img.built_mem, 1000);
+    hex_free(&img);
+    CHECK_EQ(parse("# a hand-made image\n# for --mem 4096, say\n0100000000000000 30", &img), 0);
+    CHECK_EQ(img.built_mem, 4096);
+    hex_free(&img);
+    /* Not in the header, not a number, none at all: unknown. */
+    CHECK_EQ(parse("0100000000000000 # --mem 1000\n30", &img), 0);
+    CHECK_EQ(img.built_mem, 0);
+    hex_free(&img);
+    CHECK_EQ(parse("0 # --mem 1000\n100000000000000 30", &img), 0);
+    CHECK_EQ(img.built_mem, 0);
+    hex_free(&img);
+    CHECK_EQ(parse("# --mem M words\n# --mem 99999999999\n0100000000000000 30", &img), 0);
+    CHECK_EQ(img.built_mem, 0);
+    hex_free(&img);
+    CHECK_EQ(parse("0100000000000000 30", &img), 0);
+    CHECK_EQ(img.built_mem, 0);
+    hex_free(&img);
+    /* What xc writes. */
+    HexImage compiled;
+    char *buf = NULL;
+    size_t size = 0;
+    CHECK_EQ(compile_file("programs/appendix_c.x", 1000, &compiled, stdout), 0);
+    FILE *f = open_memstream(&buf, &size);
+    CHECK_EQ(compile_write_hex(f, &compiled, "programs/appendix_c.x", 1000), 0);
+    fclose(f);
+    CHECK_EQ(hex_parse(buf, size, "w.hex", 1000, &img, err, sizeof err), 0);
+    CHECK_EQ(img.built_mem, 1000);
+    hex_free(&img);
+    hex_free(&compiled);
+    free(buf);
+}
+
 int main(void)
 {
     RUN(figure8_file);
     RUN(spacing_and_comments);
     RUN(malformed);
     RUN(unreadable_file);
+    RUN(header_names_its_mem);
     return CHECK_EXIT();
 }
