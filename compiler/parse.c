@@ -14,7 +14,13 @@
  * next line is most likely fine. Nesting (of
  * statements and of expressions) deeper than MAX_NESTING is an error, which
  * keeps the recursion -- here and in the later phases -- off the C stack's
- * limits however deeply the input nests. */
+ * limits however deeply the input nests.
+ *
+ * C's operators that X spells otherwise ('==', '!=', '&&', '!x', 'i++',
+ * 'i += e', and '||', which X reads as a comment) get a message that names
+ * the X form, and are then read as what they were meant to be, so that the
+ * errors after them are still found. They are recognised as two X tokens
+ * with nothing between them, which no correct program contains. */
 #include "compiler/internal.h"
 
 #include <string.h>
@@ -55,6 +61,73 @@ static int consume(Parser *p, TokKind k)
 static int is_declaration_start(TokKind k) { return k == TK_VAL || k == TK_VAR || k == TK_ARRAY; }
 static int is_procedure_start(TokKind k) { return k == TK_PROC || k == TK_FUNC; }
 
+/* Whether a token can start an element (the grammar's `element`). */
+static int starts_element(TokKind k)
+{
+    return k == TK_NAME || k == TK_NUM || k == TK_TRUE || k == TK_FALSE || k == TK_LPAREN ||
+           k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP;
+}
+
+/* ---- C habits ---- */
+
+/* Whether the current token and the next are `first` and `second` with
+ * nothing between them: C's '==' is two X '=' tokens. */
+static int c_pair(Parser *p, TokKind first, TokKind second)
+{
+    return at(p, first) && p->at + 1 < p->count && p->toks[p->at + 1].kind == second &&
+           cur(p)->end.offset == p->toks[p->at + 1].pos.offset;
+}
+
+/* C's 'i++' or 'i--' at the current token: the pair, not followed on its
+ * line by an operand (`a--b` is X's `a - -b`, reported as such). */
+static int c_step(Parser *p)
+{
+    if (!c_pair(p, TK_PLUS, TK_PLUS) && !c_pair(p, TK_MINUS, TK_MINUS))
+        return 0;
+    const Token *after = &p->toks[p->at + 2];      /* the pair is never the end */
+    return !starts_element(after->kind) || after->pos.line > p->toks[p->at + 1].end.line;
+}
+
+/* C's 'i += e', '-=', '*=', '/=', '%=', '<<=', '>>=' or '&=' at the current
+ * token. */
+static int c_compound(Parser *p)
+{
+    static const TokKind ops[] = { TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT,
+                                   TK_SHL, TK_SHR, TK_AMP };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (c_pair(p, ops[i], TK_EQ))
+            return 1;
+    return 0;
+}
+
+/* Whether '||' follows the previous token on its line: X reads it as a
+ * comment, so an error after it is most likely C's 'or'. */
+static int c_or_follows(Parser *p)
+{
+    if (p->at == 0)
+        return 0;
+    const Token *prev = &p->toks[p->at - 1];
+    const char *s = prev->text + prev->len, *end = p->d->text + p->d->len;
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    return end - s >= 2 && s[0] == '|' && s[1] == '|';
+}
+
+/* The source text of tokens [from, to) into buf, when it is on one line and
+ * fits; returns 0 (and leaves buf alone) otherwise. */
+static int source_text(Parser *p, size_t from, size_t to, char *buf, size_t size)
+{
+    if (from >= to || to > p->count)
+        return 0;
+    const Token *first = &p->toks[from], *last = &p->toks[to - 1];
+    size_t n = (size_t)(last->text + last->len - first->text);
+    if (n >= size || first->pos.line != last->pos.line)
+        return 0;
+    memcpy(buf, first->text, n);
+    buf[n] = '\0';
+    return 1;
+}
+
 /* ---- errors ---- */
 
 static void error_at(Parser *p, SrcPos pos, const char *fmt, ...)
@@ -84,6 +157,8 @@ static void expected(Parser *p, const char *what, const char *hint)
         p->panic = 1;
         return;
     }
+    if (!hint && c_or_follows(p))
+        hint = "('|' starts a comment: for C's '||' write 'or', which works on every bit)";
     SrcPos pos = t->pos;
     if (p->at > 0 && (t->kind == TK_EOF || t->pos.line != p->toks[p->at - 1].end.line))
         pos = p->toks[p->at - 1].end;
@@ -208,25 +283,110 @@ static Node *name_node(Parser *p, NodeKind kind)
 
 /* ---- expressions ---- */
 
-static int is_binop(TokKind k)
+/* The binary operator at the current token and the number of tokens it
+ * takes: 1, or 2 for C's '==', '!=' and '&&', read as '=', '~=' and 'and'
+ * (c_operator_error reports them). 0 when there is none. */
+static int peek_binop(Parser *p, BinOp *op)
 {
-    BinOp op;
-    return binop_from_token(k, &op);
+    if (c_pair(p, TK_EQ, TK_EQ) || c_pair(p, TK_BANG, TK_EQ)) {
+        *op = at(p, TK_EQ) ? BIN_EQ : BIN_NE;
+        return 2;
+    }
+    if (c_pair(p, TK_AMP, TK_AMP)) {
+        TokKind k = p->toks[p->at + 2].kind;
+        *op = BIN_AND;
+        return starts_element(k) || k == TK_BANG || k == TK_TILDE || k == TK_MINUS ? 2 : 0;
+    }
+    return binop_from_token(cur(p)->kind, op);
 }
 
-/* The messages for the no-precedence rule, reported at operator `t`
- * following operator `first`; the expression is still read to its end. */
-static void precedence_error(Parser *p, BinOp first, const Token *t)
+/* C's '==', '!=' or '&&' at the current token, read as `op`. */
+static void c_operator_error(Parser *p, BinOp op)
 {
-    const char *a = lex_spelling(binop_token(first)), *b = lex_spelling(t->kind);
-    if (binop_token(first) != t->kind)
-        diag_error(p->d, t->pos, "'%s' after '%s' needs parentheses (X has no operator "
+    SrcPos pos = cur(p)->pos;
+    if (op == BIN_EQ)
+        diag_error(p->d, pos, "X has no '==': use '=' to compare (':=' assigns)");
+    else if (op == BIN_NE)
+        diag_error(p->d, pos, "X has no '!=': use '~=' (not equal)");
+    else
+        diag_error(p->d, pos, "X has no '&&': use 'and', which works on every bit and "
+                   "evaluates both sides (see the traps in docs/language.md)");
+}
+
+/* C's 'i++' or 'i--' at `pos`, on the target in tokens [from, to), which
+ * the caller has read; `where` ends the message. The pair is skipped when
+ * it is the current token. */
+static void c_step_error(Parser *p, SrcPos pos, int plus, size_t from, size_t to,
+                         const char *where)
+{
+    char target[48] = "i";
+    source_text(p, from, to, target, sizeof target);
+    const char *op = plus ? "+" : "-";
+    diag_error(p->d, pos, "X has no '%s%s': write '%s := %s %s 1'%s", op, op, target, target,
+               op, where);
+    if (p->at < p->count && cur(p)->pos.offset == pos.offset) {
+        next(p);
+        next(p);
+    }
+}
+
+/* C's 'i += e' (or '-=', '*=', ...) after the target in tokens [from,
+ * p->at): reported with the X form, and e read so that parsing goes on. */
+static Node *c_compound_assignment(Parser *p, size_t from)
+{
+    Token *t = cur(p);
+    char target[48] = "x", value[48] = "e";
+    int is_and = t->kind == TK_AMP;
+    source_text(p, from, p->at, target, sizeof target);
+    next(p);
+    next(p);
+    size_t value_from = p->at;
+    Node *e = expr(p);
+    int parenthesize = e->kind == ND_BINARY || e->kind == ND_NEG || e->kind == ND_NOT;
+    if (p->panic || !source_text(p, value_from, p->at, value, sizeof value))
+        parenthesize = 0;
+    diag_error(p->d, t->pos, "X has no '%.*s=': write '%s := %s %s %s%s%s'", (int)t->len,
+               t->text, target, target, is_and ? "and" : lex_spelling(t->kind),
+               parenthesize ? "(" : "", value, parenthesize ? ")" : "");
+    return new_node(p, ND_ERROR, t->pos);
+}
+
+/* C's '!x' where an element belongs: reported with the X form, then read
+ * as '~x' (not what C means, but the program will not be run). */
+static Node *c_not(Parser *p)
+{
+    Token *t = cur(p);
+    BinOp before;                   /* after an operator, the X form needs parentheses */
+    TokKind prev = p->at > 0 ? p->toks[p->at - 1].kind : TK_EOF;
+    int in_chain = binop_from_token(prev, &before) || prev == TK_AMP;
+    Node *n = new_node(p, ND_NOT, t->pos);
+    next(p);
+    size_t from = p->at;
+    n->lhs = element(p);
+    char operand[48] = "x";
+    if (!p->panic) {
+        source_text(p, from, p->at, operand, sizeof operand);
+        diag_error(p->d, t->pos, "X has no '!': for C's '!%s' write '%s%s = false%s' ('~' "
+                   "flips every bit, and '~1' is -2, which is true)", operand,
+                   in_chain ? "(" : "", operand, in_chain ? ")" : "");
+    }
+    return n;
+}
+
+/* The messages for the no-precedence rule, reported at `pos`, an operator
+ * `second` following operator `first`; the expression is still read to its
+ * end. */
+static void precedence_error(Parser *p, BinOp first, BinOp second, SrcPos pos)
+{
+    const char *a = lex_spelling(binop_token(first)), *b = lex_spelling(binop_token(second));
+    if (first != second)
+        diag_error(p->d, pos, "'%s' after '%s' needs parentheses (X has no operator "
                    "precedence): write '(a %s b) %s c' or 'a %s (b %s c)'", b, a, a, b, a, b);
     else if (binop_comparison(first))
-        diag_error(p->d, t->pos, "comparisons cannot be chained: write '(a %s b) and "
+        diag_error(p->d, pos, "comparisons cannot be chained: write '(a %s b) and "
                    "(b %s c)'", a, a);
     else
-        diag_error(p->d, t->pos, "'%s' cannot be repeated without parentheses: write "
+        diag_error(p->d, pos, "'%s' cannot be repeated without parentheses: write "
                    "'(a %s b) %s c' or 'a %s (b %s c)'", a, a, a, a, a);
 }
 
@@ -245,27 +405,42 @@ static Node *misplaced_unary(Parser *p, TokKind op)
     return n;
 }
 
+/* An element of an expression, and C's 'i++' or 'i--' after it. */
+static Node *operand(Parser *p)
+{
+    size_t from = p->at;
+    Node *n = element(p);
+    if (!p->panic && c_step(p))
+        c_step_error(p, cur(p)->pos, at(p, TK_PLUS), from, p->at,
+                     " in a statement of its own");
+    return n;
+}
+
 /* The rest of a chain `first op element op element ...`. */
 static Node *chain(Parser *p, Node *first)
 {
     Node *n = new_node(p, ND_BINARY, cur(p)->pos);
     BinOp op = BIN_ADD, this_op;
-    binop_from_token(cur(p)->kind, &op);
+    peek_binop(p, &op);
     n->op = op;
     PtrVec items = { 0 };
     push(p, &items, first);
-    int reported = 0;
-    while (!p->panic && binop_from_token(cur(p)->kind, &this_op)) {
-        Token *t = cur(p);
+    int reported = 0, width;
+    while (!p->panic && (width = peek_binop(p, &this_op)) > 0) {
+        SrcPos pos = cur(p)->pos;
+        if (width == 2)
+            c_operator_error(p, this_op);
         if (!reported && (this_op != op || (items.count >= 2 && !binop_associative(op)))) {
-            precedence_error(p, op, t);
+            precedence_error(p, op, this_op, pos);    /* dropped after a C message */
             reported = 1;
         }
         next(p);
+        if (width == 2)
+            next(p);
         if (at(p, TK_MINUS) || at(p, TK_TILDE))
-            push(p, &items, misplaced_unary(p, t->kind));
+            push(p, &items, misplaced_unary(p, binop_token(this_op)));
         else
-            push(p, &items, element(p));
+            push(p, &items, operand(p));
     }
     set_items(p, n, &items);
     return n;
@@ -282,15 +457,17 @@ static Node *expr(Parser *p)
         n = new_node(p, t->kind == TK_MINUS ? ND_NEG : ND_NOT, t->pos);
         next(p);
         n->lhs = element(p);
-        if (!p->panic && is_binop(cur(p)->kind)) {
-            const char *u = lex_spelling(t->kind), *b = lex_spelling(cur(p)->kind);
+        BinOp op;
+        if (!p->panic && peek_binop(p, &op)) {
+            const char *u = lex_spelling(t->kind), *b = lex_spelling(binop_token(op));
             diag_error(p->d, cur(p)->pos, "'%s' applies to one element only: write "
                        "'(%sa) %s b' or '%s(a %s b)'", u, u, b, u, b);
             n = chain(p, n);
         }
     } else {
-        n = element(p);
-        if (!p->panic && is_binop(cur(p)->kind))
+        BinOp op;
+        n = operand(p);
+        if (!p->panic && peek_binop(p, &op))
             n = chain(p, n);
     }
     leave(p);
@@ -360,6 +537,9 @@ static Node *element(Parser *p)
         expect(p, TK_RPAREN, NULL);
         return n;
     }
+    if (k == TK_BANG && p->at + 1 < p->count && starts_element(p->toks[p->at + 1].kind) &&
+        t->end.offset == p->toks[p->at + 1].pos.offset)
+        return c_not(p);
     expected(p, "a name, a number or '('", NULL);
     return new_node(p, ND_ERROR, t->pos);
 }
@@ -474,11 +654,18 @@ static Node *while_statement(Parser *p)
  *   | element "?" target */
 static Node *element_statement(Parser *p)
 {
+    size_t from = p->at;
     Node *e = element(p);
     Token *t = cur(p);
     Node *n;
     if (p->panic)
         return new_node(p, ND_ERROR, e->pos);
+    if (c_step(p)) {
+        c_step_error(p, t->pos, t->kind == TK_PLUS, from, p->at, "");
+        return new_node(p, ND_ERROR, t->pos);
+    }
+    if (c_compound(p))
+        return c_compound_assignment(p, from);
     if (t->kind == TK_ASSIGN) {
         if (e->kind != ND_NAME && e->kind != ND_INDEX)
             diag_error(p->d, e->pos, "only a variable or an array element can be assigned to");
@@ -550,6 +737,15 @@ static Node *statement(Parser *p)
     } else if (k == TK_NAME || k == TK_NUM || k == TK_TRUE || k == TK_FALSE ||
                k == TK_LPAREN || k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP) {
         n = element_statement(p);
+    } else if ((c_pair(p, TK_PLUS, TK_PLUS) || c_pair(p, TK_MINUS, TK_MINUS)) &&
+               p->toks[p->at + 2].kind == TK_NAME) {
+        next(p);                       /* C's '++i' */
+        next(p);
+        size_t from = p->at;
+        target(p);
+        if (!p->panic)
+            c_step_error(p, t->pos, k == TK_PLUS, from, p->at, "");
+        n = new_node(p, ND_ERROR, t->pos);
     } else {
         expected(p, "a statement", is_declaration_start(k) ?
                  "(declarations come before the procedure's statement)" :

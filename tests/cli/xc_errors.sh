@@ -174,6 +174,106 @@ network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch 
 EOF
 check_error network_branch_sequence
 
+# C's operators: each message names the X form, at the operator, and the
+# rest is read as meant, so that the errors after it are found too.
+printf '%b' 'proc main() is\n  var a;\n  if a == 1 then print 1\n' >"$TMP/c_equals.x"
+cat >"$TMP/c_equals.want" <<'EOF'
+c_equals.x:3:8: error: X has no '==': use '=' to compare (':=' assigns)
+    3 |   if a == 1 then print 1
+      |        ^
+EOF
+check_error c_equals
+
+printf '%b' 'proc main() is\n  var a;\n  if a != 1 then print 1\n' >"$TMP/c_not_equal.x"
+cat >"$TMP/c_not_equal.want" <<'EOF'
+c_not_equal.x:3:8: error: X has no '!=': use '~=' (not equal)
+    3 |   if a != 1 then print 1
+      |        ^
+EOF
+check_error c_not_equal
+
+printf '%b' 'proc main() is\n  var a;\n  if (a > 0) && (a < 9) then print 1\n' >"$TMP/c_logical_and.x"
+cat >"$TMP/c_logical_and.want" <<'EOF'
+c_logical_and.x:3:14: error: X has no '&&': use 'and', which works on every bit and evaluates both sides (see the traps in docs/language.md)
+    3 |   if (a > 0) && (a < 9) then print 1
+      |              ^
+EOF
+check_error c_logical_and
+
+printf '%b' 'proc main() is\n  var a;\n  if (a < 0) || (a > 9) then print 1\n' >"$TMP/c_logical_or.x"
+cat >"$TMP/c_logical_or.want" <<'EOF'
+c_logical_or.x:3:13: error: expected 'then' at end of input ('|' starts a comment: for C's '||' write 'or', which works on every bit)
+    3 |   if (a < 0) || (a > 9) then print 1
+      |             ^
+EOF
+check_error c_logical_or
+
+printf '%b' 'proc main() is\n  var done;\n  while !done do done := true\n' >"$TMP/c_logical_not.x"
+cat >"$TMP/c_logical_not.want" <<'EOF'
+c_logical_not.x:3:9: error: X has no '!': for C's '!done' write 'done = false' ('~' flips every bit, and '~1' is -2, which is true)
+    3 |   while !done do done := true
+      |         ^
+EOF
+check_error c_logical_not
+
+printf '%b' 'proc main() is\n  var a; var b;\n  if a and !(b = 2) then print 1\n' >"$TMP/c_logical_not_operand.x"
+cat >"$TMP/c_logical_not_operand.want" <<'EOF'
+c_logical_not_operand.x:3:12: error: X has no '!': for C's '!(b = 2)' write '((b = 2) = false)' ('~' flips every bit, and '~1' is -2, which is true)
+    3 |   if a and !(b = 2) then print 1
+      |            ^
+EOF
+check_error c_logical_not_operand
+
+printf '%b' 'proc main() is\n  var i;\n  { i++; ++i; i-- }\n' >"$TMP/c_increment.x"
+cat >"$TMP/c_increment.want" <<'EOF'
+c_increment.x:3:6: error: X has no '++': write 'i := i + 1'
+    3 |   { i++; ++i; i-- }
+      |      ^
+c_increment.x:3:10: error: X has no '++': write 'i := i + 1'
+    3 |   { i++; ++i; i-- }
+      |          ^
+c_increment.x:3:16: error: X has no '--': write 'i := i - 1'
+    3 |   { i++; ++i; i-- }
+      |                ^
+EOF
+check_error c_increment
+
+printf '%b' 'proc main() is\n  var i; array a[4];\n  a[i++] := 0\n' >"$TMP/c_increment_in_expression.x"
+cat >"$TMP/c_increment_in_expression.want" <<'EOF'
+c_increment_in_expression.x:3:6: error: X has no '++': write 'i := i + 1' in a statement of its own
+    3 |   a[i++] := 0
+      |      ^
+EOF
+check_error c_increment_in_expression
+
+printf '%b' 'proc main() is\n  var i; array a[4];\n  { a[1] += 2; i *= a[0] + 1; i &= 7 }\n' >"$TMP/c_compound_assignment.x"
+cat >"$TMP/c_compound_assignment.want" <<'EOF'
+c_compound_assignment.x:3:10: error: X has no '+=': write 'a[1] := a[1] + 2'
+    3 |   { a[1] += 2; i *= a[0] + 1; i &= 7 }
+      |          ^
+c_compound_assignment.x:3:18: error: X has no '*=': write 'i := i * (a[0] + 1)'
+    3 |   { a[1] += 2; i *= a[0] + 1; i &= 7 }
+      |                  ^
+c_compound_assignment.x:3:33: error: X has no '&=': write 'i := i and 7'
+    3 |   { a[1] += 2; i *= a[0] + 1; i &= 7 }
+      |                                 ^
+EOF
+check_error c_compound_assignment
+
+printf '%b' 'proc main() is\n  var a;\n  { if a == 1 then a += 1; print b }\n' >"$TMP/c_habits_then_other_errors.x"
+cat >"$TMP/c_habits_then_other_errors.want" <<'EOF'
+c_habits_then_other_errors.x:3:10: error: X has no '==': use '=' to compare (':=' assigns)
+    3 |   { if a == 1 then a += 1; print b }
+      |          ^
+c_habits_then_other_errors.x:3:22: error: X has no '+=': write 'a := a + 1'
+    3 |   { if a == 1 then a += 1; print b }
+      |                      ^
+c_habits_then_other_errors.x:3:34: error: 'b' is not declared
+    3 |   { if a == 1 then a += 1; print b }
+      |                                  ^
+EOF
+check_error c_habits_then_other_errors
+
 { echo "proc main() is print"; i=0; while [ $i -lt 1200 ]; do echo "("; i=$((i+1)); done; echo 1; i=0; while [ $i -lt 1200 ]; do printf ")"; i=$((i+1)); done; echo; } >"$TMP/nesting.x"
 cat >"$TMP/nesting.want" <<'EOF'
 nesting.x:1001:1: error: nesting deeper than 1,000 levels
