@@ -6,7 +6,8 @@
  * quotes, with the escapes \n \t \\ \' \0, is a number: its code. '|' starts
  * a comment to the end of the line. Every token carries its line and byte
  * column (both from 1); a bad character or number is reported and skipped,
- * so the parser always sees a well-formed token sequence ending in TK_EOF. */
+ * so the parser always sees a well-formed token sequence ending in TK_EOF.
+ * A letter outside ASCII is one message, however many UTF-8 bytes it takes. */
 #include "compiler/internal.h"
 
 #include <stdlib.h>
@@ -203,6 +204,25 @@ static void lex_name(Lexer *lx)
     add(lx, kind, start, 0);
 }
 
+/* The length of the UTF-8 character at lx->at and its code point, or 1
+ * when the byte there does not start one (a byte on its own is reported
+ * as a byte). */
+static size_t utf8_char(const Lexer *lx, uint32_t *code)
+{
+    int c = peek(lx, 0);
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 :
+               c >= 0xF0 && c <= 0xF4 ? 4 : 1;
+    uint32_t v = (uint32_t)c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        int b = peek(lx, i);
+        if (b < 0x80 || b > 0xBF)
+            return 1;
+        v = v << 6 | (uint32_t)(b & 0x3F);
+    }
+    *code = v;
+    return n;
+}
+
 /* Operators and punctuation; longest match first. */
 static void lex_punct(Lexer *lx)
 {
@@ -219,12 +239,24 @@ static void lex_punct(Lexer *lx)
         }
     }
     int c = peek(lx, 0);
-    lx->at++;
+    int before = lx->at > 0 ? (unsigned char)lx->text[lx->at - 1] : -1;
+    uint32_t code;
+    size_t n = utf8_char(lx, &code);
+    lx->at += n;
     lx->skipped = 1;
-    if (c > 0x20 && c < 0x7f)
+    if (n > 1) {
+        int in_name = is_alnum(before) || before >= 0x80 || is_alnum(peek(lx, 0)) ||
+                      peek(lx, 0) >= 0x80;
+        diag_error(lx->d, start, "invalid character '%.*s' (U+%04X)%s", (int)n,
+                   lx->text + start.offset, (unsigned)code,
+                   in_name ? ": a name has only ASCII letters, digits and '_'" : "");
+    } else if (c == '^') {
+        diag_error(lx->d, start, "invalid character '^' (exclusive or is 'xor')");
+    } else if (c > 0x20 && c < 0x7f) {
         diag_error(lx->d, start, "invalid character '%c'", c);
-    else
+    } else {
         diag_error(lx->d, start, "invalid character (byte 0x%02x)", (unsigned)c);
+    }
 }
 
 /* Skips white space and comments, counting lines. */

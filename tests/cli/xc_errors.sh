@@ -30,6 +30,32 @@ invalid_character.x:1:24: error: invalid character '@'
 EOF
 check_error invalid_character
 
+printf '%b' 'proc main() is\n  var n;\n  print n\0303\0251\0303\0251 \0342\0200\0224 1\n' >"$TMP/non_ascii_character.x"
+cat >"$TMP/non_ascii_character.want" <<'EOF'
+non_ascii_character.x:3:10: error: invalid character 'é' (U+00E9): a name has only ASCII letters, digits and '_'
+    3 |   print néé — 1
+      |          ^
+non_ascii_character.x:3:12: error: invalid character 'é' (U+00E9): a name has only ASCII letters, digits and '_'
+    3 |   print néé — 1
+      |           ^
+non_ascii_character.x:3:15: error: invalid character '—' (U+2014)
+    3 |   print néé — 1
+      |             ^
+EOF
+check_error non_ascii_character
+
+printf '%b' 'proc main() is\n  var n;\n  print n \0351 1\n' >"$TMP/invalid_byte.x"
+printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 |   print n \0351 1\n      |           ^\n' >"$TMP/invalid_byte.want"
+check_error invalid_byte
+
+printf '%b' 'proc main() is\n  var n;\n  print n ^ 1\n' >"$TMP/caret_for_xor.x"
+cat >"$TMP/caret_for_xor.want" <<'EOF'
+caret_for_xor.x:3:11: error: invalid character '^' (exclusive or is 'xor')
+    3 |   print n ^ 1
+      |           ^
+EOF
+check_error caret_for_xor
+
 printf '%b' 'proc main() is print 4294967296\n' >"$TMP/number_too_large.x"
 cat >"$TMP/number_too_large.want" <<'EOF'
 number_too_large.x:1:22: error: number '4294967296' is too large (a number must be below 2^32)
