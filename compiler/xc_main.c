@@ -164,12 +164,26 @@ static int write_output(const char *path, const HexImage *img, const Options *o)
     return rc;
 }
 
+/* Whether what was written to stdout got there (0), or -1 after a message
+ * naming `what` (or nothing, when NULL): stdout is buffered, so a full disk
+ * shows only when it is flushed. `errno` is cleared before the writing
+ * starts, so that it names the failure. */
+static int stdout_written(const char *what)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "xc: cannot write %s%sto standard output: %s\n", what ? what : "",
+            what ? " " : "", errno ? strerror(errno) : "write error");
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     Options o = { .mem = COMPILE_MEM_DEFAULT };
+    errno = 0;
     int r = parse_args(argc, argv, &o);
     if (r != 0)
-        return r > 0 ? 0 : 1;
+        return r > 0 && stdout_written(NULL) == 0 ? 0 : 1;
     char *own = NULL;
     const char *out = o.output;
     if (!out && !o.listing)
@@ -191,8 +205,12 @@ int main(int argc, char **argv)
                     strerror(errno));
         status = 1;
     } else {
-        if (o.listing && compile_write_listing(stdout, &img) != 0)
-            status = 1;
+        errno = 0;
+        if (o.listing) {
+            int rc = compile_write_listing(stdout, &img);
+            if (stdout_written("the listing") != 0 || rc != 0)
+                status = 1;
+        }
         if (out && write_output(out, &img, &o) != 0)
             status = 1;
         hex_free(&img);

@@ -96,6 +96,20 @@ run "$XC" --version
 expect_status xc_version_status 0
 expect_grep xc_version_text "xc 1.0" "$TMP/out"
 
+# Output that cannot be written (a full disk) is an error with a message,
+# not a silent one.
+if [ -w /dev/full ]; then
+    run sh -c "\"$XC\" -S \"$TMP/ac.x\" >/dev/full"
+    expect_status xc_S_unwritable_status 1
+    expect_grep xc_S_unwritable_message "xc: cannot write the listing to standard output: No space left on device" "$TMP/err"
+    printf 'proc main() is print 1\n' >"$TMP/small.x"
+    run sh -c "\"$XC\" -S \"$TMP/small.x\" >/dev/full"
+    expect_grep xc_S_unwritable_small_listing "xc: cannot write the listing to standard output" "$TMP/err"
+    run sh -c "\"$XC\" --help >/dev/full"
+    expect_status xc_help_unwritable_status 1
+    expect_grep xc_help_unwritable_message "xc: cannot write to standard output" "$TMP/err"
+fi
+
 # A compile error: status 1, messages on stderr, nothing written, and a
 # stale output from an earlier run removed.
 printf 'proc main() is\n  print x\n' >"$TMP/bad.x"
