@@ -44,7 +44,8 @@ int compile_program(const char *filename, const char *text, size_t len,
 
 /* The file is read whole, as the lexer wants it, and named in messages
  * as it was given. */
-int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors)
+int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors,
+                 const char *tool)
 {
     char err[512];
     size_t len = 0;
@@ -52,7 +53,7 @@ int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *erro
     char *text = read_whole_file(path, &len, err, sizeof err);
     if (!text) {
         if (errors)
-            fprintf(errors, "%s\n", err);
+            fprintf(errors, "%s: %s\n", tool, err);
         return 1;
     }
     int n = compile_program(path, text, len, mem_words, img, errors);

@@ -37,9 +37,11 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
  * line per instruction. Returns 0 or -1 (a write error). */
 int compile_write_listing(FILE *out, const HexImage *img);
 
-/* Reads and compiles a file; a file that cannot be read is one error
- * ("prog.x: cannot open: ..."), written to `errors`. Returns as
+/* Reads and compiles a file; a file that cannot be read is one error,
+ * written to `errors` after the name of the `tool` that reads it, as that
+ * tool's other messages are ("xc: prog.x: cannot open: ..."). Returns as
  * compile_program does. */
-int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors);
+int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors,
+                 const char *tool);
 
 #endif

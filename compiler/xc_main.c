@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     }
     HexImage img;
     int status = 0;
-    if (compile_file(o.input, o.mem, &img, stderr) != 0) {
+    if (compile_file(o.input, o.mem, &img, stderr, "xc") != 0) {
         if (out && unlink(out) != 0 && errno != ENOENT)   /* never leave a stale image */
             fprintf(stderr, "xc: %s: cannot remove the old output: %s\n", out,
                     strerror(errno));

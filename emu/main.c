@@ -82,7 +82,7 @@ static int load_program(const EmuOptions *opt, HexImage *img)
     size_t len = strlen(opt->program);
     if (len > 2 && strcmp(opt->program + len - 2, ".x") == 0) {
         /* Compiled in memory with this run's --mem: no file is written. */
-        return compile_file(opt->program, opt->machine.mem_words, img, stderr) == 0 ? 0 : -1;
+        return compile_file(opt->program, opt->machine.mem_words, img, stderr, "emu") == 0 ? 0 : -1;
     }
     if (hex_read_file(opt->program, opt->machine.mem_words, img, err, sizeof err) != 0) {
         fprintf(stderr, "emu: %s\n", err);

@@ -15,4 +15,6 @@ expect_empty disasm_bad_character_no_stdout "$TMP/out"
 
 run "$EMU" --disasm "$TMP/missing.hex"
 expect_status disasm_missing_file_status 1
-expect_grep disasm_missing_file_message "missing.hex: cannot open" "$TMP/err"
+expect_grep disasm_missing_file_message "emu: $TMP/missing.hex: cannot open" "$TMP/err"
+run "$EMU" --disasm "$TMP/missing.x"
+expect_grep disasm_missing_source_message "emu: $TMP/missing.x: cannot open" "$TMP/err"

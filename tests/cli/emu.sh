@@ -35,6 +35,7 @@ bad_option option_no_program "emu: no program given (usage: emu [options] prog.x
 bad_option option_two_programs "emu: more than one program given ('$APPC' and '$APPC')" $APPC $APPC
 bad_option option_procs_too_few "emu: --procs 4 is fewer than the program's 8 processors" --routing dmodk --procs 4 $APPC
 bad_option missing_file "emu: $TMP/none.hex: cannot open: No such file or directory" $TMP/none.hex
+bad_option missing_source "emu: $TMP/none.x: cannot open: No such file or directory" $TMP/none.x
 printf '0100 0000 0000 0000\n' >"$TMP/short.hex"
 bad_option malformed_hex "emu: $TMP/short.hex: record 0 at byte offset 0: record runs past the end of the file (length 1, 0 bytes left)" $TMP/short.hex
 

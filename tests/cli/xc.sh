@@ -77,7 +77,7 @@ expect_status xc_o_missing_value 1
 expect_grep xc_o_missing_value_message "xc: option '-o' needs a value" "$TMP/err"
 run "$XC" "$TMP/missing.x"
 expect_status xc_missing_file_status 1
-expect_grep xc_missing_file_message "missing.x: cannot open" "$TMP/err"
+expect_grep xc_missing_file_message "xc: $TMP/missing.x: cannot open: No such file or directory" "$TMP/err"
 run "$XC" -o "$TMP/ac.x" "$TMP/ac.x"
 expect_status xc_refuses_to_overwrite_source 1
 expect_grep xc_overwrite_message "would overwrite the source" "$TMP/err"

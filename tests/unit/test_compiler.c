@@ -156,7 +156,7 @@ static void figure8_byte_for_byte(void)
 {
     HexImage img, fig;
     char err[256];
-    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout), 0);
+    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout, "test_compiler"), 0);
     CHECK_EQ(hex_read_file("tests/data/figure8.hex", 200000, &fig, err, sizeof err), 0);
     CHECK_EQ(fig.count, 2);
     same_records(&img, &fig, 2);
@@ -168,7 +168,7 @@ static void appendix_c_all_eight(void)
 {
     HexImage img, want;
     char err[256];
-    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout), 0);
+    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout, "test_compiler"), 0);
     CHECK_EQ(hex_read_file("tests/data/appendix_c.hex", 200000, &want, err, sizeof err), 0);
     CHECK_EQ(img.count, 8);
     CHECK_EQ(want.count, 8);
@@ -185,7 +185,7 @@ static void hex_writer_round_trip(void)
     HexImage img, back;
     char *buf = NULL, err[256];
     size_t size = 0;
-    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout), 0);
+    CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout, "test_compiler"), 0);
     FILE *f = open_memstream(&buf, &size);
     CHECK_EQ(compile_write_hex(f, &img, "programs/appendix_c.x", 200000), 0);
     fclose(f);

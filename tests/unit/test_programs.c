@@ -22,7 +22,7 @@ static const char *program_dir = "tests/programs";
 static int run_program(const char *path, MdRun *r)
 {
     HexImage img;
-    if (compile_file(path, COMPILE_MEM_DEFAULT, &img, stdout) != 0) {
+    if (compile_file(path, COMPILE_MEM_DEFAULT, &img, stdout, "test_programs") != 0) {
         memset(r, 0, sizeof *r);
         snprintf(r->fault, sizeof r->fault, "does not compile");
         return -1;
