@@ -6,7 +6,13 @@
 # "$ " or the end of the block, are its expected stdout. A last line "..."
 # means the output may go on; a line "[exit N]" gives the expected status
 # (0 otherwise). Blocks that do not start with "$ " are not run.
+#
+# A file a command names under /tmp/ is made in this test's own temporary
+# directory instead, and the output names it as /tmp/ again: the docs show
+# what a user types, and the tests leave nothing in /tmp, where another run
+# may be using the same name.
 . tests/lib.sh
+TMP_PATTERN=$(printf '%s' "$TMP" | sed 's/[.]/\\./g')
 
 check_block() {   # $1 = doc name, $2 = command, $3 = file of expected lines
     doc=$1; cmd=$2; want=$3
@@ -20,9 +26,10 @@ check_block() {   # $1 = doc name, $2 = command, $3 = file of expected lines
         prefix=1
         sed '$d' "$want" >"$want.tmp"; mv "$want.tmp" "$want"
     fi
-    cmd_run=$(printf '%s' "$cmd" | sed "s#^bin/#$BIN/#; s# bin/# $BIN/#g")
-    sh -c "$cmd_run" >"$TMP/got" 2>"$TMP/got_err"
+    cmd_run=$(printf '%s' "$cmd" | sed "s#^bin/#$BIN/#; s# bin/# $BIN/#g; s#/tmp/#$TMP/#g")
+    sh -c "$cmd_run" >"$TMP/got.raw" 2>"$TMP/got_err"
     got_status=$?
+    sed "s#$TMP_PATTERN/#/tmp/#g" "$TMP/got.raw" >"$TMP/got"
     if [ $prefix -eq 1 ]; then
         head -n "$(wc -l <"$want")" "$TMP/got" >"$TMP/got.cut"; mv "$TMP/got.cut" "$TMP/got"
     fi
@@ -58,3 +65,12 @@ for doc in README.md docs/*.md; do
         esac
     done
 done
+
+# The files the examples make under /tmp/ were made in $TMP.
+names=$(grep -h '^    \$ ' README.md docs/*.md | grep -o '/tmp/[A-Za-z0-9._-]*' | sort -u)
+missing=""
+for path in $names; do
+    [ -e "$TMP/${path#/tmp/}" ] || missing="$missing $path"
+done
+if [ -n "$names" ] && [ -z "$missing" ]; then pass docs_tmp_files_are_the_tests_own
+else fail docs_tmp_files_are_the_tests_own "not made in $TMP:${missing:- (no /tmp/ path in the examples)}"; fi
