@@ -88,7 +88,7 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
     fputs("# compiled from ", out);
     for (const char *s = source_name; *s; s++)      /* one line, whatever the name */
         fputc((unsigned char)*s < 0x20 ? '?' : *s, out);
-    fprintf(out, " with --mem %u: %u processor record%s (format: spec/isa.md)\n",
+    fprintf(out, " with --mem %u: %u processor record%s (format: docs/processor.md)\n",
             (unsigned)mem_words, (unsigned)img->count, img->count == 1 ? "" : "s");
     for (uint32_t p = 0; p < img->count; p++) {
         const HexRecord *r = &img->records[p];

@@ -90,7 +90,7 @@ static int parse_args(int argc, char **argv, Options *o)
             fputs(help_text, stdout);
             return 1;
         } else if (strcmp(a, "--version") == 0) {
-            printf("xc %s (compiler of the parallel language; spec/language.md)\n",
+            printf("xc %s (compiler of the parallel language; docs/language.md)\n",
                    XC_VERSION);
             return 1;
         } else if (strcmp(a, "-S") == 0) {
