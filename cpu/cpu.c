@@ -8,10 +8,11 @@
 #include "cpu/exec.h"
 #include "cpu/isa.h"
 
-void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry)
+void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry, uint32_t length)
 {
     *cpu = (Cpu){ .pc = 4 * entry, .iaddr = CPU_NO_WORD, .istart = 4 * entry, .id = id,
-                  .membase = id << MEM_CHUNK_SHIFT, .state = CPU_RUNNING };
+                  .membase = id << MEM_CHUNK_SHIFT, .state = CPU_RUNNING,
+                  .image_end = (uint32_t)(((uint64_t)length + 3) / 4) };
 }
 
 void cpu_idle(Cpu *cpu, uint32_t id)
@@ -77,6 +78,7 @@ const char *cpu_fault_name(CpuFault f)
     case FAULT_LIST_SIZE:       return "multicast list too long";
     case FAULT_LIST_DESTINATION: return "bad multicast destination";
     case FAULT_LIST_PORT:       return "bad multicast port";
+    case FAULT_STACK_OVERFLOW:  return "stack overflow";
     }
     return "unknown fault";
 }
@@ -141,6 +143,10 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t 
     case FAULT_LIST_PORT:
         snprintf(what, sizeof what, "multicast list at word %u: input port %u does not exist",
                  cpu->fault_list, v);
+        break;
+    case FAULT_STACK_OVERFLOW:
+        snprintf(what, sizeof what, "stack overflow (sp would be %u, below the end of "
+                 "the program's image at word %u)", v, cpu->image_end);
         break;
     case FAULT_ILLEGAL:
     case FAULT_DIVIDE_BY_ZERO:

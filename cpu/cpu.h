@@ -38,7 +38,9 @@ typedef enum CpuFault {
     FAULT_LIST_SIZE,        /* more destinations, or a broadcast bound above,
                                than there are processors */
     FAULT_LIST_DESTINATION, /* a destination that is not a processor */
-    FAULT_LIST_PORT         /* a port that does not exist */
+    FAULT_LIST_PORT,        /* a port that does not exist */
+    FAULT_STACK_OVERFLOW    /* ADJ with a negative operand left sp below the
+                               end of the image */
 } CpuFault;
 
 /* What one call of cpu_step did. */
@@ -73,7 +75,8 @@ typedef struct Cpu {
     uint32_t fault_value; /* the bad address or port of a fault */
     uint32_t fault_list;  /* MOUT's faults: the list's word address */
     uint32_t fault_entry; /* ...and the entry at fault (0: the first word) */
-    uint32_t unused[1];   /* pads the processor to one 64-byte line */
+    uint32_t image_end;   /* word address just past its image: the stack may
+                             not grow below it */
 } Cpu;
 
 _Static_assert(sizeof(Cpu) == 64, "a processor is one cache line");
@@ -103,8 +106,10 @@ typedef struct CpuBus {
 } CpuBus;
 
 /* Sets a processor to its boot state (spec/isa.md "Boot"): pc = 4 * entry,
- * everything else 0, running. Memory is loaded separately (mem_load). */
-void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry);
+ * everything else 0, running; `length` is its image's length in bytes,
+ * whose end (rounded up to a word) is the lowest word its stack may reach.
+ * Memory is loaded separately (mem_load). */
+void cpu_boot(Cpu *cpu, uint32_t id, uint32_t entry, uint32_t length);
 
 /* Makes a processor an idle placeholder: halted from the start. */
 void cpu_idle(Cpu *cpu, uint32_t id);

@@ -280,7 +280,15 @@ HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus
     case OP_STWI:   { CPU_STORE(r->areg + operand, r->breg); break; }
     case OP_ADDC:   { r->areg += operand; break; }
     case OP_EQC:    { r->areg = r->areg == operand; break; }
-    case OP_ADJ:    { r->sp += operand; break; }
+    case OP_ADJ: {
+        /* The stack grows down: a negative ADJ makes a frame, and one that
+         * reaches into the image would overwrite the program. */
+        uint32_t sp = r->sp + operand;
+        if (operand >= 0x80000000u && sp < cpu->image_end)
+            return cpu_fault(cpu, FAULT_STACK_OVERFLOW, sp);
+        r->sp = sp;
+        break;
+    }
     case OP_BR:     { next += operand; break; }
     case OP_BRT:    { if (r->areg != 0) next += operand; break; }
     case OP_OPR: {

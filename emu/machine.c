@@ -259,7 +259,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     for (uint32_t p = 0; p < m->nprocs; p++) {
         if (p < img->count) {
             mem_load(&m->mem, p, img->records[p].image, img->records[p].length);
-            cpu_boot(&m->cpus[p], p, img->records[p].entry);
+            cpu_boot(&m->cpus[p], p, img->records[p].entry, img->records[p].length);
             m->cpus[p].ready = 1;
             schedule(m, share_of(m, p), p, 1);
             m->nrunning++;

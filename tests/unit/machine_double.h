@@ -91,7 +91,7 @@ static void md_run(const HexImage *img, uint32_t mem_words, long max_steps, MdRu
     for (uint32_t p = 0; p < m.nprocs; p++) {
         if (p < img->count) {
             mem_load(&mem, p, img->records[p].image, img->records[p].length);
-            cpu_boot(&cpus[p], p, img->records[p].entry);
+            cpu_boot(&cpus[p], p, img->records[p].entry, img->records[p].length);
         } else {
             cpu_idle(&cpus[p], p);
         }

@@ -86,7 +86,7 @@ static Rig *rig_new(const uint8_t *code, size_t n)
     if (mem_init(&r->mem, 1, WORDS) != 0)
         abort();
     mem_load(&r->mem, 0, code, (uint32_t)n);
-    cpu_boot(&r->cpu, 0, 0);
+    cpu_boot(&r->cpu, 0, 0, (uint32_t)n);
     r->bus = (CpuBus){ .mem = &r->mem, .timestep = 7, .nprocs = 8, .nports = 4,
                        .ctx = &r->dbl, .in = dbl_in, .out = dbl_out, .mout = dbl_mout,
                        .print = dbl_print };
@@ -475,7 +475,7 @@ static void interleaved_memories(void)
                                     0xd2, 0x11 };     /* STWSP 33 */
     mem_load(&mem, 5, code, sizeof code);
     Cpu cpu;
-    cpu_boot(&cpu, 5, 0);
+    cpu_boot(&cpu, 5, 0, sizeof code);
     Double dbl = { 0 };
     CpuBus bus = { .mem = &mem, .nprocs = 8, .nports = 4, .ctx = &dbl,
                    .in = dbl_in, .out = dbl_out, .print = dbl_print };
@@ -610,6 +610,48 @@ static void fault_description(void)
     rig_free(q);
 }
 
+/* A negative ADJ that leaves sp below the end of the image (6 bytes: words
+ * 0 and 1, so the end is word 2) faults, before sp changes; one that leaves
+ * sp exactly at the end does not. A run of private instructions stops
+ * before the faulting ADJ. */
+static void stack_overflow(void)
+{
+    RIG(0x34, 0xfd,             /* LDC 4; SETSP: sp 4 */
+        0xef, 0xae,             /* ADJ -2: sp 2, the image's end */
+        0xef, 0xaf);            /* ADJ -1: sp 1, inside the image */
+    run(r, 4);
+    CHECK_EQ(r->cpu.sp, 2);
+    CpuRegs regs;
+    cpu_regs_load(&regs, &r->cpu, r->mem);
+    CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 60), 1);   /* NFIX only */
+    cpu_regs_store(&r->cpu, &regs);
+    CHECK_EQ(r->cpu.state, CPU_RUNNING);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    CHECK_EQ(r->cpu.fault, FAULT_STACK_OVERFLOW);
+    CHECK_EQ(r->cpu.sp, 2);
+    CHECK_EQ(r->cpu.pc, 5);
+    CHECK_EQ(r->cpu.istart, 4);
+    char buf[200];
+    cpu_describe_fault(&r->cpu, &r->mem, buf, sizeof buf);
+    CHECK_STR(buf, "stack overflow (sp would be 1, below the end of the program's image "
+                   "at word 2) at 0005 (prefixes from 0004): ADJ -1");
+    rig_free(r);
+}
+
+/* Only a negative ADJ can overflow: a positive one from below the image's
+ * end does not fault, nor a negative one that wraps sp from 0 to the top
+ * of the address space (sp is compared unsigned). */
+static void stack_below_the_image_going_up(void)
+{
+    RIG(0x85,                   /* ADDC 5, padding: the image is 2 words */
+        0xa1,                   /* ADJ 1: sp 1, below the end, going up */
+        0xef, 0xae,             /* ADJ -2: sp 0xFFFFFFFF, wrapped */
+        0xa2, 0xa1);            /* ADJ 2; ADJ 1: sp 2 */
+    run(r, 6);
+    CHECK_EQ(r->cpu.sp, 2);
+    rig_free(r);
+}
+
 /* A store into the code word being executed is seen by the next fetch:
  * the instruction buffer never differs from memory. Word 1 holds
  * 30 30 30 30 (four LDC 0); the program overwrites it with 3c 3c 3c 3c
@@ -636,7 +678,7 @@ static void self_modifying_code(void)
 static void boot_state(void)
 {
     Cpu c;
-    cpu_boot(&c, 5, 3);
+    cpu_boot(&c, 5, 3, 16);
     CHECK_EQ(c.pc, 12);
     CHECK_EQ(c.sp, 0);
     CHECK_EQ(c.areg, 0);
@@ -715,6 +757,8 @@ int main(void)
     RUN(interleaved_memories);
     RUN(faults);
     RUN(fault_description);
+    RUN(stack_overflow);
+    RUN(stack_below_the_image_going_up);
     RUN(self_modifying_code);
     RUN(boot_state);
     RUN(lockstep_operations);
