@@ -150,6 +150,52 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     fprintf(out, "buffer collisions: %llu\n", (ull)st->buffer_total);
 }
 
+/* A processor that halted, and its status. */
+typedef struct Halt {
+    int32_t status;
+    uint32_t proc;
+} Halt;
+
+/* By status, then by processor number. */
+static int by_status(const void *a, const void *b)
+{
+    const Halt *x = a, *y = b;
+    if (x->status != y->status)
+        return x->status < y->status ? -1 : 1;
+    return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* One line per non-zero halt status, naming the processors that halted
+ * with it, runs of consecutive numbers shortened ("halted with status 1:
+ * p0, p4..p7"): a normal end says nothing of the statuses, and `stop`
+ * would otherwise pass unseen. */
+static void halt_lines(FILE *out, Machine *m)
+{
+    uint32_t n = 0;
+    Halt *h = malloc((size_t)m->programmed * sizeof *h);
+    if (!h)
+        return;
+    for (uint32_t p = 0; p < m->programmed; p++)
+        if (m->cpus[p].state == CPU_HALTED && m->cpus[p].status != 0)
+            h[n++] = (Halt){ m->cpus[p].status, p };
+    qsort(h, n, sizeof *h, by_status);
+    for (uint32_t i = 0; i < n;) {
+        int32_t status = h[i].status;
+        fprintf(out, "halted with status %d:", status);
+        for (int first = 1; i < n && h[i].status == status; first = 0) {
+            uint32_t j = i;
+            while (j + 1 < n && h[j + 1].status == status && h[j + 1].proc == h[j].proc + 1)
+                j++;
+            fprintf(out, "%s p%u", first ? "" : ",", h[i].proc);
+            if (j > i)
+                fprintf(out, "..p%u", h[j].proc);
+            i = j + 1;
+        }
+        fputc('\n', out);
+    }
+    free(h);
+}
+
 void report_closing_lines(FILE *out, Machine *m)
 {
     const NetStats *st = net_stats(m->net);
@@ -262,8 +308,11 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
     }
     if (!opt->quiet) {
         fprintf(out, "end: %s\n", machine_end_name(m->end));
+        halt_lines(out, m);
         text_details(out, m);
         report_statistics(out, m, opt->histogram);
+    } else {
+        halt_lines(out, m);
     }
     report_closing_lines(out, m);
 }
