@@ -35,6 +35,8 @@ void asm_emit(AsmCode *c, AsmInsn insn)
         c->failed = 1;
         return;
     }
+    insn.line = c->pos.line;
+    insn.col = c->pos.col;
     c->insns[c->count++] = insn;
 }
 
@@ -137,8 +139,9 @@ static int relax(Layout *l)
     return grew;
 }
 
-/* Writes every instruction's bytes at out (addresses relative to base). */
-static void encode_all(const Layout *l, uint32_t base, uint8_t *out)
+/* Writes every instruction's bytes at out (addresses relative to base),
+ * and its address and source into `lines` (if not NULL). */
+static void encode_all(const Layout *l, uint32_t base, uint8_t *out, LineTable *lines)
 {
     for (size_t i = 0; i < l->n; i++) {
         const AsmCode *c = l->lists[i];
@@ -148,12 +151,14 @@ static void encode_all(const Layout *l, uint32_t base, uint8_t *out)
             uint32_t operand = in->kind == ASM_LABEL || in->kind == ASM_PROC ?
                 target_of(l, i, in) - (l->addr[k] + l->len[k]) : fixed_operand(in);
             isa_encode_length((IsaOp)in->op, operand, l->len[k], out + (l->addr[k] - base));
+            if (lines)
+                lines_add(lines, l->addr[k], in->line, in->col, c->proc ? c->proc->index : 0);
         }
     }
 }
 
 int asm_layout(AsmCode *const *lists, size_t n, uint32_t base, uint8_t **out, size_t *len,
-               size_t *cap)
+               size_t *cap, LineTable *lines)
 {
     Layout l = { .lists = lists, .n = n };
     l.first = malloc((n + 1) * sizeof *l.first);
@@ -187,7 +192,7 @@ int asm_layout(AsmCode *const *lists, size_t n, uint32_t base, uint8_t **out, si
         *out = p;
         *cap = ncap;
     }
-    encode_all(&l, base, *out + *len);
+    encode_all(&l, base, *out + *len, lines);
     *len += bytes;
     rc = 0;
 done:

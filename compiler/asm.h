@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "compiler/internal.h"
+#include "cpu/lines.h"
 
 typedef enum AsmOperand {
     ASM_IMM,     /* value */
@@ -29,6 +30,7 @@ typedef struct AsmInsn {
     uint32_t value;      /* ASM_IMM, ASM_FRAME: the (added) number */
     uint32_t label;      /* ASM_LABEL */
     Proc *proc;          /* ASM_PROC, ASM_FRAME */
+    uint32_t line, col;  /* the source it was compiled from (set by asm_emit) */
 } AsmInsn;
 
 /* One procedure's (or the start-up code's) instructions. */
@@ -40,9 +42,12 @@ typedef struct AsmCode {
     Proc **calls;        /* procedures it calls, each once */
     size_t ncalls, ccap;
     Proc *proc;          /* whose code it is (NULL for the start-up code) */
+    SrcPos pos;          /* the source of the instructions emitted now (line
+                            0 for the start-up code) */
     int failed;          /* out of memory */
 } AsmCode;
 
+/* Appends an instruction, compiled from the source at c->pos. */
 void asm_emit(AsmCode *c, AsmInsn insn);
 uint32_t asm_new_label(AsmCode *c);
 void asm_place_label(AsmCode *c, uint32_t label);
@@ -51,9 +56,10 @@ void asm_free(AsmCode *c);
 
 /* Lays out `n` lists in order after `base` bytes (the data word), each
  * list's procedure starting at its first instruction, and appends the bytes
- * to *out (a malloc'ed buffer of *len bytes, grown as needed). Returns 0,
- * or -1 when out of memory. */
+ * to *out (a malloc'ed buffer of *len bytes, grown as needed). Each
+ * instruction's address and source go into `lines` (if not NULL), as the
+ * entries of the record being made. Returns 0, or -1 when out of memory. */
 int asm_layout(AsmCode *const *lists, size_t n, uint32_t base, uint8_t **out, size_t *len,
-               size_t *cap);
+               size_t *cap, LineTable *lines);
 
 #endif

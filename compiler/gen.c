@@ -436,7 +436,7 @@ static void gen_binary(Gen *g, Node *e, BinOp op)
 }
 
 /* Leaves the value of e in areg, one deeper on the operand stack. */
-static void gen_expr(Gen *g, Node *e)
+static void gen_expr_kind(Gen *g, Node *e)
 {
     uint32_t v;
     need_room(g, e);
@@ -471,6 +471,16 @@ static void gen_expr(Gen *g, Node *e)
         internal_error(g, "not an expression");
         return;
     }
+}
+
+/* An expression's instructions come from its position (an operator's,
+ * for a binary one), those of its operands from theirs. */
+static void gen_expr(Gen *g, Node *e)
+{
+    SrcPos outer = g->code->pos;
+    g->code->pos = e->pos;
+    gen_expr_kind(g, e);
+    g->code->pos = outer;
 }
 
 /* Sets *neg to the comparison that is true when `op` is false; returns 0
@@ -649,17 +659,23 @@ static void gen_stmt_kind(Gen *g, Node *s)
     }
 }
 
-/* A statement starts and ends with an empty operand stack. */
+/* A statement starts and ends with an empty operand stack. Its own
+ * instructions come from its position; a send's and a receive's from
+ * where the statement starts (their position is the destination's or the
+ * port's, which may be an operator inside parentheses). */
 static void gen_stmt(Gen *g, Node *s)
 {
-    SrcPos outer = g->stmt;
+    SrcPos outer = g->stmt, outer_code = g->code->pos;
     g->stmt = s->pos;
+    g->code->pos = s->kind == ND_SEND || s->kind == ND_RECEIVE ? check_expr_start(s->lhs)
+                                                               : s->pos;
     if (g->depth != 0)
         internal_error(g, "operand stack not empty at the start of a statement");
     gen_stmt_kind(g, s);
     if (g->depth != 0)
         internal_error(g, "operand stack not empty at the end of a statement");
     g->stmt = outer;
+    g->code->pos = outer_code;
 }
 
 /* ---- procedures and images ---- */
@@ -675,6 +691,7 @@ static AsmCode *gen_procedure(Gen *g, Proc *p)
     *g = (Gen){ .prog = g->prog, .d = g->d, .code = code, .proc = p,
                 .processor = g->processor, .broken = g->broken };
     code->proc = p;
+    code->pos = p->pos;                 /* the frame's code: the procedure's name */
     emit(g, OP_LDWSP, 1);
     emit_frame(g, OP_ADJ, 0, 1, p);
     emit(g, OP_STWSP, 1);
@@ -762,6 +779,7 @@ typedef struct Images {
     size_t len, cap;
     size_t *offsets;      /* where each record starts */
     AsmCode **lists;      /* the lists of one image: start-up, main, the rest */
+    LineTable *lines;     /* each record's source lines */
 } Images;
 
 /* Appends processor p's record: header, mem[0], code. Returns 0 or -1. */
@@ -782,9 +800,10 @@ static int gen_image(Gen *g, Images *im, AsmCode *startup, uint32_t p, uint32_t 
     size_t start = im->offsets[p] = im->len;
     uint32_t sp0 = mem_words - prog->global_words;
     if (reserve(&im->bytes, &im->len, &im->cap, 12) != 0 ||
-        asm_layout(im->lists, n, 4, &im->bytes, &im->len, &im->cap) != 0)
+        asm_layout(im->lists, n, 4, &im->bytes, &im->len, &im->cap, im->lines) != 0)
         goto done;
     uint32_t length = (uint32_t)(im->len - start - 8);
+    lines_end_record(im->lines, length);
     put32(im->bytes + start, length);
     put32(im->bytes + start + 4, 1);            /* entry: word 1 */
     put32(im->bytes + start + 8, sp0);          /* mem[0] = M - G */
@@ -815,6 +834,19 @@ static void images_free(Images *im, Program *prog, AsmCode *startup)
     free(startup);
     free(im->offsets);
     free(im->lists);
+    lines_free(im->lines);
+}
+
+/* A table for the source lines of every record, with the procedures'
+ * names; NULL when out of memory. */
+static LineTable *new_lines(const Program *prog, const Diag *d)
+{
+    LineTable *t = lines_new(d->file, d->text, d->len, prog->nprocs);
+    for (uint32_t i = 0; t && i < prog->nprocs; i++) {
+        const Proc *p = prog->procs[i];
+        lines_set_proc(t, p->index, p->is_func ? "func" : "proc", p->name, p->len);
+    }
+    return t;
 }
 
 int gen_program(Program *prog, Diag *d, uint32_t mem_words, HexImage *img)
@@ -826,12 +858,13 @@ int gen_program(Program *prog, Diag *d, uint32_t mem_words, HexImage *img)
     AsmCode *startup = gen_startup(&g, prog->main);
     im.offsets = malloc(prog->nimages * sizeof *im.offsets);
     im.lists = malloc((prog->nprocs + 2) * sizeof *im.lists);
-    if (!startup || !im.offsets || !im.lists)
+    im.lines = new_lines(prog, d);
+    if (!startup || !im.offsets || !im.lists || !im.lines)
         goto done;
     for (uint32_t p = 0; p < prog->nimages && d->errors == errors; p++)
         if (gen_image(&g, &im, startup, p, mem_words) != 0)
             goto done;
-    if (d->errors != errors)
+    if (d->errors != errors || im.lines->failed)
         goto done;
     img->records = malloc(prog->nimages * sizeof *img->records);
     if (!img->records)
@@ -845,7 +878,9 @@ int gen_program(Program *prog, Diag *d, uint32_t mem_words, HexImage *img)
     img->bytes = im.bytes;
     img->nbytes = im.len;
     img->count = prog->nimages;
+    img->lines = im.lines;
     im.bytes = NULL;
+    im.lines = NULL;
     rc = 0;
 done:
     free(im.bytes);

@@ -9,7 +9,8 @@
  *
  * Each line: the hex address of the instruction's first byte, its bytes, the
  * mnemonic with the whole operand (prefixes folded in); BR, BRT and LDAP
- * show their target. Words before the entry are data. */
+ * show their target. Words before the entry are data. A program compiled
+ * in this run also shows its source lines. */
 #ifndef CPU_DISASM_H
 #define CPU_DISASM_H
 
@@ -17,15 +18,24 @@
 #include <stdio.h>
 
 #include "cpu/hex.h"
+#include "cpu/lines.h"
 
 /* Formats one line for the instruction at bytes[pos] of an image of n bytes
  * into buf (without a newline); returns the instruction's length. */
 uint32_t disasm_line(const uint8_t *bytes, size_t n, size_t pos, char *buf, size_t size);
 
-/* Lists one processor record. */
-void disasm_record(FILE *out, uint32_t proc, const HexRecord *rec);
+/* Lists one processor record; with the image's source lines (or NULL),
+ * each source line is shown before the instructions compiled from it, as
+ * objdump -S does:
+ *
+ *     ; appendix_c.x:4:     { 2 ! 22; 0 ? in } &
+ *     0013: d1 36    LDC 22
+ *
+ * and the start-up code under "; start-up code". */
+void disasm_record(FILE *out, uint32_t proc, const HexRecord *rec, const LineTable *lines);
 
-/* Lists every record of an image, separated by blank lines. */
+/* Lists every record of an image, separated by blank lines, with its source
+ * lines when it has them. */
 void disasm_image(FILE *out, const HexImage *img);
 
 #endif

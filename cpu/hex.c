@@ -4,6 +4,8 @@
  * error of spec/isa.md). */
 #include "cpu/hex.h"
 
+#include "cpu/lines.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,5 +241,6 @@ void hex_free(HexImage *img)
 {
     free(img->bytes);
     free(img->records);
+    lines_free(img->lines);
     memset(img, 0, sizeof *img);
 }

@@ -26,12 +26,16 @@ typedef struct HexRecord {
     const uint8_t *image;   /* the bytes, inside HexImage.bytes */
 } HexRecord;
 
+struct LineTable;
+
 typedef struct HexImage {
     uint8_t *bytes;         /* every byte of the file, decoded */
     size_t nbytes;
     HexRecord *records;     /* one per programmed processor */
     uint32_t count;
     uint32_t built_mem;     /* the --mem its header names, or 0 (below) */
+    struct LineTable *lines;  /* the source lines of each record (cpu/lines.h)
+                                 when compiled in this run, else NULL */
 } HexImage;
 
 enum { HEX_MAX_RECORDS = 1 << 24 };  /* processor numbers OUT can address */
@@ -45,6 +49,7 @@ int hex_parse(const char *text, size_t len, const char *filename,
 int hex_read_file(const char *path, uint32_t mem_words, HexImage *out,
                   char *err, size_t errsize);
 
+/* Frees the image and its source lines. */
 void hex_free(HexImage *img);
 
 /* Reads a whole file into a NUL-terminated buffer. Returns it (free it), or

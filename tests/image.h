@@ -38,6 +38,7 @@ static inline void image_build(HexImage *img, const Program *programs, uint32_t 
     img->nbytes = total;
     img->records = malloc(count * sizeof *img->records);
     img->count = count;
+    img->lines = NULL;
     size_t at = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t n = programs[i].n;
