@@ -106,9 +106,11 @@ uint32_t cpu_disassemble_at(const CpuMemory *mem, uint32_t proc, uint32_t addr,
     return insn.length;
 }
 
-void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t size)
+void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source,
+                        char *buf, size_t size)
 {
-    char what[96], insn[64], where[40];
+    char what[96], insn[64], where[320];
+    bool has_source = source && source[0];
     uint32_t v = cpu->fault_value;
     switch ((CpuFault)cpu->fault) {
     case FAULT_DATA_ADDRESS:
@@ -160,7 +162,10 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t 
     }
     cpu_disassemble_at(mem, cpu->id, cpu->istart, insn, sizeof insn);
     if (cpu->istart != cpu->pc)
-        snprintf(where, sizeof where, "%04x (prefixes from %04x)", cpu->pc, cpu->istart);
+        snprintf(where, sizeof where, "%04x (prefixes from %04x%s%s)", cpu->pc, cpu->istart,
+                 has_source ? "; " : "", has_source ? source : "");
+    else if (has_source)
+        snprintf(where, sizeof where, "%04x (%s)", cpu->pc, source);
     else
         snprintf(where, sizeof where, "%04x", cpu->pc);
     snprintf(buf, size, "%s at %s: %s", what, where, insn);

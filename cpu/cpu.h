@@ -129,10 +129,13 @@ CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
 const char *cpu_fault_name(CpuFault fault);
 
 /* Describes a faulted processor in one line: the fault, the address of the
- * faulting byte (and of its first prefix when elsewhere) and the instruction
- * disassembled from memory, e.g.
- * "data address 200001 outside [0, 200000) at 0012: LDWSP 5". */
-void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, char *buf, size_t size);
+ * faulting byte (and of its first prefix when elsewhere), where in the
+ * program's source it is (`source`, when not NULL or empty) and the
+ * instruction disassembled from memory, e.g.
+ * "data address 200001 outside [0, 200000) at 0012: LDWSP 5" or
+ * "division by zero at 001f (prefixes from 001e; p.x:3:11, in proc main): DIV". */
+void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source,
+                        char *buf, size_t size);
 
 /* Disassembles the instruction whose first byte is at byte address `addr`
  * of processor `proc`'s memory into buf ("LDC 22"); returns its length. */

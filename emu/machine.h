@@ -140,6 +140,8 @@ typedef struct Machine {
     MachineConfig cfg;
     uint32_t nprocs;           /* N, a power of two >= 2 */
     uint32_t programmed;       /* processors with an image record */
+    const struct LineTable *lines; /* the program's source lines (cpu/lines.h), set
+                                  by whoever compiled it; NULL for a hex file */
     unsigned k;                /* log2 N */
     Cpu *cpus;
     CpuMemory mem;

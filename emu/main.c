@@ -19,6 +19,7 @@
 #include "compiler/compiler.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
+#include "cpu/lines.h"
 #include "emu/machine.h"
 #include "emu/options.h"
 #include "emu/report.h"
@@ -314,6 +315,9 @@ int main(int argc, char **argv)
         return 1;
     }
     uint32_t built_mem = img.built_mem;
+    LineTable *lines = img.lines;       /* kept for the run's reports */
+    img.lines = NULL;
+    m.lines = lines;
     hex_free(&img);
     /* Opened only now that the run starts: a run refused before it does
      * leaves an existing file as it was, and makes no empty one. */
@@ -323,6 +327,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "emu: --trace: cannot write '%s': %s\n", opt.trace_path,
                     strerror(errno));
             machine_free(&m);
+            lines_free(lines);
             options_free(&opt);
             return 1;
         }
@@ -344,6 +349,7 @@ int main(int argc, char **argv)
     if (run.trace)
         trace_failed |= fclose(run.trace) != 0;
     machine_free(&m);
+    lines_free(lines);
     options_free(&opt);
     if (fflush(stdout) != 0 || ferror(stdout) || trace_failed) {
         fprintf(stderr, "emu: cannot write the output%s\n", trace_failed ? " (--trace file)" : "");

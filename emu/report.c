@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "cpu/lines.h"
+
 typedef unsigned long long ull;
 
 /* ---- helpers shared by text and JSON ----------------------------------------- */
@@ -70,14 +72,23 @@ static double latency_mean(const NetStats *st)
 
 /* ---- text ------------------------------------------------------------------------ */
 
+/* A faulted processor in one line, with the source of the instruction
+ * when the program was compiled in this run. */
+static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
+{
+    char source[256];
+    lines_describe(m->lines, c->id, c->istart, source, sizeof source);
+    cpu_describe_fault(c, &m->mem, source, buf, size);
+}
+
 static void text_details(FILE *out, Machine *m)
 {
-    char buf[256];
+    char buf[512], source[256];
     Emit e = { out, m, false, 0 };
     if (m->end == END_FAULT) {
         for (uint32_t p = 0; p < m->nprocs; p++)
             if (m->cpus[p].state == CPU_FAULTED) {
-                cpu_describe_fault(&m->cpus[p], &m->mem, buf, sizeof buf);
+                describe_fault(m, &m->cpus[p], buf, sizeof buf);
                 fprintf(out, "fault: p%u: %s\n", p, buf);
             }
     }
@@ -95,7 +106,11 @@ static void text_details(FILE *out, Machine *m)
             if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
                 continue;
             waits_for(c, buf, sizeof buf);
-            fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->pc, buf);
+            if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
+                fprintf(out, "waiting: p%u at %04x (%s) waits for %s\n", c->id, c->istart,
+                        source, buf);
+            else
+                fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->istart, buf);
         }
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu packets\n", (ull)net_in_flight(m->net));
@@ -219,10 +234,22 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* `"source": "p.x:3:5, in proc main"` for the instruction at addr of
+ * processor p, or null. */
+static void json_source(FILE *out, Machine *m, uint32_t p, uint32_t addr)
+{
+    char source[256];
+    fprintf(out, "\"source\": ");
+    if (lines_describe(m->lines, p, addr, source, sizeof source))
+        json_string(out, source);
+    else
+        fprintf(out, "null");
+}
+
 static void json_report(FILE *out, Machine *m)
 {
     const NetStats *st = net_stats(m->net);
-    char buf[256];
+    char buf[512];
     Emit e = { out, m, true, 0 };
     fprintf(out, "{\"end\": \"%s\", \"exit_status\": %d, \"processors\": %u, "
             "\"programmed\": %u, \"timesteps\": %llu, \"collisions\": %llu, "
@@ -269,10 +296,12 @@ static void json_report(FILE *out, Machine *m)
     for (uint32_t p = 0; p < m->nprocs; p++)
         if (m->cpus[p].state == CPU_FAULTED) {
             const Cpu *c = &m->cpus[p];
-            cpu_describe_fault(c, &m->mem, buf, sizeof buf);
+            describe_fault(m, c, buf, sizeof buf);
             fprintf(out, "%s{\"processor\": %u, \"fault\": \"%s\", \"pc\": %u, "
-                    "\"prefix_pc\": %u, \"message\": ", first ? "" : ", ", p,
+                    "\"prefix_pc\": %u, ", first ? "" : ", ", p,
                     cpu_fault_name((CpuFault)c->fault), c->pc, c->istart);
+            json_source(out, m, p, c->istart);
+            fprintf(out, ", \"message\": ");
             json_string(out, buf);
             fputc('}', out);
             first = 0;
@@ -284,11 +313,14 @@ static void json_report(FILE *out, Machine *m)
         if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
             continue;
         if (c->wait == WAIT_IN)
-            fprintf(out, "%s{\"processor\": %u, \"on\": \"in\", \"port\": %u, \"pc\": %u}",
+            fprintf(out, "%s{\"processor\": %u, \"on\": \"in\", \"port\": %u, \"pc\": %u, ",
                     first ? "" : ", ", c->id, c->areg, c->pc);
         else
-            fprintf(out, "%s{\"processor\": %u, \"on\": \"out\", \"pc\": %u}",
+            fprintf(out, "%s{\"processor\": %u, \"on\": \"out\", \"pc\": %u, ",
                     first ? "" : ", ", c->id, c->pc);
+        fprintf(out, "\"prefix_pc\": %u, ", c->istart);
+        json_source(out, m, c->id, c->istart);
+        fputc('}', out);
         first = 0;
     }
     fprintf(out, "], \"network_deadlock\": %s, \"in_network\": [",

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cpu/isa.h"
+#include "cpu/lines.h"
 
 typedef unsigned long long ull;
 
@@ -46,9 +47,14 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
     }
     fprintf(out, "  p%-3u %-22s", c->id, status);
     if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
+        /* The instruction's address is where its prefixes start, as the
+         * listing shows it; its source, when the program has one. */
+        char source[256];
         cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
-        fprintf(out, " pc %04x %-10s areg %d breg %d sp %u", c->pc, insn,
-                (int32_t)c->areg, (int32_t)c->breg, c->sp);
+        fprintf(out, " pc %04x %-10s", c->istart, insn);
+        if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
+            fprintf(out, " (%s)", source);
+        fprintf(out, " areg %d breg %d sp %u", (int32_t)c->areg, (int32_t)c->breg, c->sp);
     }
     Net *net = m->net;
     NetPacket pk;

@@ -54,7 +54,7 @@ expect_grep fault_details "fault: p0: division by zero at 0003 (prefixes from 00
 run "$EMU" --routing dmodk $D/waits_forever.hex
 expect_status status_deadlock 3
 expect_grep deadlock_kind "deadlock: a program deadlock" "$TMP/out"
-expect_grep deadlock_wait "waiting: p0 at 0002 waits for IN on port 0" "$TMP/out"
+expect_grep deadlock_wait "waiting: p0 at 0001 waits for IN on port 0" "$TMP/out"
 
 run "$EMU" --routing dmodk --max-steps 1000 $D/loop.hex
 expect_status status_limit 4
@@ -142,7 +142,7 @@ then pass json_after_program_output
 else fail json_after_program_output "$(head -c 600 "$TMP/out")"; fi
 run "$EMU" --routing dmodk --json $D/waits_forever.hex
 expect_grep json_null_latency '"latency_min": null, "latency_mean": null, "latency_max": null' "$TMP/out"
-expect_grep json_waiting '"waiting": [{"processor": 0, "on": "in", "port": 0, "pc": 2}]' "$TMP/out"
+expect_grep json_waiting '"waiting": [{"processor": 0, "on": "in", "port": 0, "pc": 2, "prefix_pc": 1, "source": null}]' "$TMP/out"
 
 run "$EMU" --routing dmodk --histogram $APPC
 expect_grep histogram_line "  latency 11: 2 packets" "$TMP/out"

@@ -6,7 +6,7 @@ F=tests/data/faults
 # ---- stack overflow: a negative ADJ below the end of the image ----------------------
 run "$EMU" $F/deep_recursion.x
 expect_status stack_overflow_deep_status 2
-expect_grep stack_overflow_deep_message "fault: p0: stack overflow (sp would be 13, below the end of the program's image at word 14) at 0022 (prefixes from 0021): ADJ -3" "$TMP/out"
+expect_grep stack_overflow_deep_message "fault: p0: stack overflow (sp would be 13, below the end of the program's image at word 14) at 0022 (prefixes from 0021; tests/data/faults/deep_recursion.x:5:6, in func r): ADJ -3" "$TMP/out"
 if grep -q '^p0:' "$TMP/out"; then fail stack_overflow_deep_prints_nothing "$(grep '^p0:' "$TMP/out")"
 else pass stack_overflow_deep_prints_nothing; fi
 

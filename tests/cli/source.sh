@@ -1,7 +1,35 @@
-# Source lines of a program compiled in this run: the listings of xc -S and
-# emu --disasm show each source line before its code.
+# Source lines wherever a program compiled in this run shows an address:
+# faults, deadlock waits, --state and --step, and the listings of xc -S and
+# emu --disasm (each source line before its code). The address shown for an
+# instruction is where its first prefix starts, as the listing shows it.
 . tests/lib.sh
 F=tests/data/faults
+
+# ---- faults -----------------------------------------------------------------------
+run "$EMU" $F/divide.x
+expect_status source_fault_status 2
+expect_grep source_fault_line "fault: p0: division by zero at 001a (prefixes from 0019; tests/data/faults/divide.x:6:11, in proc main): DIV" "$TMP/out"
+run "$EMU" --json $F/divide.x
+expect_grep source_fault_json '"prefix_pc": 25, "source": "tests/data/faults/divide.x:6:11, in proc main", "message": ' "$TMP/out"
+# A hex image has none.
+run "$EMU" tests/data/hex/divide_by_zero.hex
+expect_grep source_none_for_hex "fault: p0: division by zero at 0003 (prefixes from 0002): DIV" "$TMP/out"
+
+# ---- deadlock waits: the address is the one the listing shows -----------------------
+run "$EMU" --routing greedy --duplex half --buffer 1 tests/data/network_deadlock.x
+expect_grep source_wait_line "waiting: p5 at 0018 (tests/data/network_deadlock.x:10:57, in proc main) waits for IN" "$TMP/out"
+"$XC" -S tests/data/network_deadlock.x >"$TMP/listing"
+sed -n '/^processor 5:/,/^$/p' "$TMP/listing" >"$TMP/p5"
+expect_grep source_wait_address_in_listing "0018: d1 f0    IN" "$TMP/p5"
+run "$EMU" --routing greedy --duplex half --buffer 1 --json tests/data/network_deadlock.x
+expect_grep source_wait_json '"pc": 25, "prefix_pc": 24, "source": "tests/data/network_deadlock.x:10:57, in proc main"}' "$TMP/out"
+
+# ---- --state and --step ---------------------------------------------------------------
+run "$EMU" --state 3,17 $F/divide.x
+expect_grep source_state_start_up "  p0   running                pc 0007 ADJ -2     (start-up code) areg 0 breg 0 sp 200000" "$TMP/out"
+expect_grep source_state_line "pc 0017 LDWSP 2    (tests/data/faults/divide.x:6:9, in proc main) areg" "$TMP/out"
+printf '20\n' | "$EMU" --step $F/divide.x >"$TMP/out" 2>/dev/null
+expect_grep source_step_line "pc 0019 DIV        (tests/data/faults/divide.x:6:11, in proc main) areg 0 breg 7" "$TMP/out"
 
 # ---- listings: each source line before its code ------------------------------------------
 run "$XC" -S programs/appendix_c.x

@@ -107,7 +107,7 @@ static void md_run(const HexImage *img, uint32_t mem_words, long max_steps, MdRu
             running = 1;
             if (cpu_step(&cpus[p], &bus) == STEP_FAULTED && !r->faulted) {
                 r->faulted = 1;
-                cpu_describe_fault(&cpus[p], &mem, r->fault, sizeof r->fault);
+                cpu_describe_fault(&cpus[p], &mem, NULL, r->fault, sizeof r->fault);
             }
         }
         if (!running) {

@@ -597,15 +597,27 @@ static void fault_description(void)
     for (int i = 0; i < 4; i++)
         cpu_step(&q->cpu, &q->bus);
     char buf[200];
-    cpu_describe_fault(&q->cpu, &q->mem, buf, sizeof buf);
+    cpu_describe_fault(&q->cpu, &q->mem, NULL, buf, sizeof buf);
     CHECK_STR(buf, "division by zero at 0003 (prefixes from 0002): DIV");
+    cpu_describe_fault(&q->cpu, &q->mem, "p.x:3:9, in proc main", buf, sizeof buf);
+    CHECK_STR(buf, "division by zero at 0003 (prefixes from 0002; p.x:3:9, in proc main): DIV");
+    cpu_describe_fault(&q->cpu, &q->mem, "", buf, sizeof buf);
+    CHECK_STR(buf, "division by zero at 0003 (prefixes from 0002): DIV");
+    rig_free(q);
+    static const uint8_t load[] = { 0x30, 0xf7, 0x60 };     /* LDWI 0 at address -1 */
+    q = rig_new(load, sizeof load);
+    for (int i = 0; i < 3; i++)
+        cpu_step(&q->cpu, &q->bus);
+    cpu_describe_fault(&q->cpu, &q->mem, "p.x:3:9, in proc main", buf, sizeof buf);
+    CHECK_STR(buf, "data address 4294967295 outside [0, 4096) at 0002 (p.x:3:9, in proc main): "
+                   "LDWI 0");
     rig_free(q);
     uint8_t ld[ISA_MAX_LENGTH];
     uint32_t n = isa_encode(OP_LDWSP, 5000, ld);
     q = rig_new(ld, n);
     for (uint32_t i = 0; i < n; i++)
         cpu_step(&q->cpu, &q->bus);
-    cpu_describe_fault(&q->cpu, &q->mem, buf, sizeof buf);
+    cpu_describe_fault(&q->cpu, &q->mem, NULL, buf, sizeof buf);
     CHECK_STR(buf, "data address 5000 outside [0, 4096) at 0003 (prefixes from 0000): LDWSP 5000");
     rig_free(q);
 }
@@ -632,7 +644,7 @@ static void stack_overflow(void)
     CHECK_EQ(r->cpu.pc, 5);
     CHECK_EQ(r->cpu.istart, 4);
     char buf[200];
-    cpu_describe_fault(&r->cpu, &r->mem, buf, sizeof buf);
+    cpu_describe_fault(&r->cpu, &r->mem, NULL, buf, sizeof buf);
     CHECK_STR(buf, "stack overflow (sp would be 1, below the end of the program's image "
                    "at word 2) at 0005 (prefixes from 0004): ADJ -1");
     rig_free(r);

@@ -216,7 +216,7 @@ static void program_deadlock(void)
     char *text = report_text(&m);
     CHECK_CONTAINS(text, "end: deadlock\n");
     CHECK_CONTAINS(text, "a program deadlock");
-    CHECK_CONTAINS(text, "waiting: p0 at 0002 waits for IN on port 0\n");
+    CHECK_CONTAINS(text, "waiting: p0 at 0001 waits for IN on port 0\n");
     CHECK_CONTAINS(text, "collisions: 0\ntimesteps: 3\n");
     free(text);
     machine_free(&m);
@@ -248,7 +248,7 @@ static void out_stalls_and_unread_packets(void)
     CHECK(m.stalls_out > 0);
     CHECK_EQ(net_stats(m.net)->sent, 5);
     char *text = report_text(&m);
-    CHECK_CONTAINS(text, "waiting: p0 at 0017 waits for OUT (its output slot is full)\n");
+    CHECK_CONTAINS(text, "waiting: p0 at 0016 waits for OUT (its output slot is full)\n");
     CHECK_CONTAINS(text, "in the network: 4 packets\n"
                          "  packet #4 p0->p1 port 0 data 14 (sent at t=20): output slot of p0\n");
     CHECK_CONTAINS(text, "(sent at t=16): link p0.cpu0 up\n");
