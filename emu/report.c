@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cpu/lines.h"
+#include "emu/diagnosis.h"
 
 typedef unsigned long long ull;
 
@@ -18,14 +19,6 @@ typedef struct Emit {
     bool json;
     int count;        /* items written so far, for JSON commas */
 } Emit;
-
-static void waits_for(const Cpu *c, char *buf, size_t size)
-{
-    if (c->wait == WAIT_IN)
-        snprintf(buf, size, "IN on port %u", c->areg);
-    else
-        snprintf(buf, size, "OUT (its output slot is full)");
-}
 
 /* A multicast's members, ascending, as a JSON list. */
 static void json_members(FILE *out, const DestSet *set)
@@ -83,7 +76,7 @@ static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
 
 static void text_details(FILE *out, Machine *m)
 {
-    char buf[512], source[256];
+    char buf[512];
     Emit e = { out, m, false, 0 };
     if (m->end == END_FAULT) {
         for (uint32_t p = 0; p < m->nprocs; p++)
@@ -95,22 +88,14 @@ static void text_details(FILE *out, Machine *m)
     if (m->end == END_INTERNAL)
         fprintf(out, "internal error: %s at timestep %llu\n", m->internal_error, (ull)m->t);
     if (m->end == END_DEADLOCK)
-        fprintf(out, "deadlock: %s\n", net_is_stuck(m->net)
-                ? "a network deadlock: some packets wait for each other in the network "
-                  "and would stay even if every input port were read"
-                : "a program deadlock: the network could drain, but the processors "
-                  "wait for packets that are not coming");
+        diagnosis_write(out, m);
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
-        for (uint32_t p = 0; p < m->programmed; p++) {
+        for (uint32_t p = 0; m->end != END_DEADLOCK && p < m->programmed; p++) {
             const Cpu *c = &m->cpus[p];
             if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
                 continue;
-            waits_for(c, buf, sizeof buf);
-            if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
-                fprintf(out, "waiting: p%u at %04x (%s) waits for %s\n", c->id, c->istart,
-                        source, buf);
-            else
-                fprintf(out, "waiting: p%u at %04x waits for %s\n", c->id, c->istart, buf);
+            diagnosis_waiting(out, m, c);         /* (a run that goes on: no reasons) */
+            fputc('\n', out);
         }
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu packets\n", (ull)net_in_flight(m->net));

@@ -1,6 +1,7 @@
 /* After a deadlock (machine.md, Termination): whether the network itself
  * is stuck -- some packet could not move even if every processor read
- * every port, a network deadlock -- or only the program is. */
+ * every port, a network deadlock -- or only the program is; and, for the
+ * report that says why, which packet holds up a packet. */
 #include <stdlib.h>
 
 #include "net/net_internal.h"
@@ -109,4 +110,23 @@ bool net_is_stuck(Net *net)
     }
     free(can);
     return stuck;
+}
+
+bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
+{
+    net_settle(net);
+    uint32_t x = NET_NIL;
+    if (pk->place == PLACE_SLOT && pk->at < net->lay.nprocs)
+        x = net->lay.out_slot[pk->at];
+    else if (pk->place == PLACE_LINK)
+        x = link_packet_at(net, pk->at);
+    else if (pk->place == PLACE_BUFFER && pk->at < net->lay.nbuffers && pk->position >= 1)
+        x = buffer_packet_at(&net->lay, pk->at, pk->position - 1);
+    if (x == NET_NIL || x == NET_RESERVED || net->lay.info[x].id != pk->id)
+        return false;
+    uint32_t deps[2];
+    if (blockers(net, x, deps) <= 0)
+        return false;
+    net_describe(net, deps[0], blocker);
+    return true;
 }

@@ -261,6 +261,14 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
  * port were emptied (a network deadlock), as opposed to a program deadlock. */
 bool net_is_stuck(Net *net);
 
+/* After a deadlock: the packet that packet pk (in a slot, on a link or in a
+ * buffer) waits for -- the packet on the link it must claim, the head of its
+ * buffer, or the head of the full buffer it must enter (the first of the
+ * two an adaptive packet may climb into) -- described in *blocker. False
+ * when no packet holds it up: it waits on its last link for its
+ * destination's input port, or it could move. */
+bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker);
+
 /* Checks every invariant of the network (each packet in exactly one place,
  * FIFO counts and links consistent, no buffer over B, no port over D, pool
  * count). Returns 0, or -1 with a message naming the component in err. */

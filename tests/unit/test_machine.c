@@ -215,8 +215,10 @@ static void program_deadlock(void)
     CHECK_EQ(machine_exit_status(m.end), 3);
     char *text = report_text(&m);
     CHECK_CONTAINS(text, "end: deadlock\n");
-    CHECK_CONTAINS(text, "a program deadlock");
-    CHECK_CONTAINS(text, "waiting: p0 at 0001 waits for IN on port 0\n");
+    CHECK_CONTAINS(text, "deadlock: a program deadlock: the processors wait for packets "
+                         "that no one has sent, and none is in the network\n");
+    CHECK_CONTAINS(text, "waiting: p0 at 0001 waits for IN on port 0: no packet in the "
+                         "network is headed for it\n");
     CHECK_CONTAINS(text, "collisions: 0\ntimesteps: 3\n");
     free(text);
     machine_free(&m);
@@ -227,7 +229,8 @@ static void program_deadlock(void)
  * #0 fills p1's port 0; #1 waits on p1's link for it; #2 fills buffer
  * (1,0).d1; #3 waits on p0's link for that buffer; #4 sits in p0's output
  * slot, its claims failing; so the sixth OUT stalls for ever. Nothing moves:
- * a program deadlock (if p1 read its port, everything would flow). */
+ * a program deadlock (if p1 read its port, everything would flow), and the
+ * report follows that chain from p0's slot to p1's port. */
 static void out_stalls_and_unread_packets(void)
 {
     Program p[2] = { 0 };
@@ -248,7 +251,11 @@ static void out_stalls_and_unread_packets(void)
     CHECK(m.stalls_out > 0);
     CHECK_EQ(net_stats(m.net)->sent, 5);
     char *text = report_text(&m);
-    CHECK_CONTAINS(text, "waiting: p0 at 0016 waits for OUT (its output slot is full)\n");
+    CHECK_CONTAINS(text, "waiting: p0 at 0016 waits for OUT: its output slot holds #4 for "
+                         "p1, held up by #3 from p0 (link p0.cpu0 up), which is held up by #2 "
+                         "from p0 (buffer p0.l1.s0.d1 place 1 of 1), which is held up by #1 "
+                         "from p0 (link p0.cpu1 down), which waits for input port 0 of p1 (p1 "
+                         "has halted), full with #0 from p0\n");
     CHECK_CONTAINS(text, "in the network: 4 packets\n"
                          "  packet #4 p0->p1 port 0 data 14 (sent at t=20): output slot of p0\n");
     CHECK_CONTAINS(text, "(sent at t=16): link p0.cpu0 up\n");
@@ -256,7 +263,9 @@ static void out_stalls_and_unread_packets(void)
     CHECK_CONTAINS(text, "(sent at t=12): buffer p0.l1.s0.d1 place 1 of 1\n");
     CHECK_CONTAINS(text, "unread: 1 packets left in input ports\n"
                          "  packet #0 p0->p1 port 0 data 10 (sent at t=4): input port 0 of p1\n");
-    CHECK_CONTAINS(text, "a program deadlock");
+    CHECK_CONTAINS(text, "deadlock: a program deadlock: packets that will never be read hold "
+                         "up the others: input port 0 of p1 (p1 has halted), full with #0 "
+                         "from p0\n");
     free(text);
     machine_free(&m);
 }
