@@ -8,11 +8,13 @@
 
 /* The packets that packet x waits for, if it cannot move now: at most two
  * (an adaptive packet may climb through either up buffer, and a multicast
- * may need both down buffers). Returns how many
- * are written to deps; -1 if x could move as soon as input ports were read
- * (or at once). The network is settled. */
-static int blockers(Net *net, uint32_t x, uint32_t deps[2])
+ * may need both down buffers). Returns how many are written to deps; -1 if
+ * x could move as soon as input ports were read (or at once). *all says
+ * whether x needs every one of them to move (a multicast) or any one (an
+ * adaptive packet). The network is settled. */
+static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
 {
+    *all = false;
     Packet *pk = &net->lay.pool[x];
     if (pk->place == PLACE_SLOT ||
         (pk->place == PLACE_BUFFER && buffer_packet_at(&net->lay, pk->at, 0) == x)) {
@@ -55,6 +57,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2])
         for (unsigned out = 0; out < 2; out++)
             if (part[out].hi != 0 && net->lay.senders[4 * s + out].count >= net->lay.cfg.buffer)
                 deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
+        *all = true;
         return n ? n : -1;
     }
     if (pk->dir == DIR_UP && l < pk->count) {
@@ -93,10 +96,15 @@ bool net_is_stuck(Net *net)
             if (can[x] || place == PLACE_FREE || place == PLACE_PORT)
                 continue;
             uint32_t deps[2];
-            int n = blockers(net, x, deps);
+            bool all;
+            int n = blockers(net, x, deps, &all);
             bool ok = n < 0;
-            for (int i = 0; i < n && !ok; i++)
-                ok = can[deps[i]] || net->lay.pool[deps[i]].place == PLACE_PORT;
+            if (!ok) {
+                int free = 0;
+                for (int i = 0; i < n; i++)
+                    free += can[deps[i]] || net->lay.pool[deps[i]].place == PLACE_PORT;
+                ok = all ? free == n : free > 0;
+            }
             if (ok) {
                 can[x] = 1;
                 changed = true;
@@ -125,7 +133,8 @@ bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
     if (x == NET_NIL || x == NET_RESERVED || net->lay.info[x].id != pk->id)
         return false;
     uint32_t deps[2];
-    if (blockers(net, x, deps) <= 0)
+    bool all;
+    if (blockers(net, x, deps, &all) <= 0)
         return false;
     net_describe(net, deps[0], blocker);
     return true;
