@@ -270,6 +270,9 @@ static void brief_processor_line(FILE *out, Machine *m, const Cpu *c)
         }
         fprintf(out, " %04x %-9s areg %d breg %d sp %u", c->istart, insn,
                 (int32_t)c->areg, (int32_t)c->breg, c->sp);
+        LineEntry at;           /* the line only: f shows file, column, procedure */
+        if (lines_find(m->lines, c->id, c->istart, &at) && at.line > 0)
+            fprintf(out, "  (line %u)", at.line);
     }
     brief_adapter(out, m, c->id);
     fputc('\n', out);
@@ -284,12 +287,16 @@ typedef struct BriefPackets {
 static void brief_packet_line(void *ctx_, const NetPacket *pk)
 {
     BriefPackets *ctx = ctx_;
-    char place[96];
+    char place[96], dst[160];
     if (ctx->shown++ >= ctx->room)
         return;
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    fprintf(ctx->out, "#%llu p%u->p%u port %u data %d: %s\n", (ull)pk->id, pk->src,
-            pk->dst, pk->port, (int32_t)pk->data, place);
+    if (pk->multicast)
+        dest_set_format(dst, sizeof dst, &pk->set);
+    else
+        snprintf(dst, sizeof dst, "p%u", pk->dst);
+    fprintf(ctx->out, "#%llu p%u->%s port %u data %d: %s\n", (ull)pk->id, pk->src,
+            dst, pk->port, (int32_t)pk->data, place);
 }
 
 void state_print_compact(FILE *out, Machine *m)
@@ -305,7 +312,9 @@ void state_print_compact(FILE *out, Machine *m)
                 (ull)(st->link_total + st->buffer_total), (ull)in_flight);
     for (uint32_t p = 0; p < m->programmed; p++)
         brief_processor_line(out, m, &m->cpus[p]);
-    if (m->programmed < m->nprocs)
+    if (m->programmed + 1 == m->nprocs)
+        fprintf(out, "p%u idle (no program)\n", m->programmed);
+    else if (m->programmed < m->nprocs)
         fprintf(out, "p%u..p%u idle (no program)\n", m->programmed, m->nprocs - 1);
     /* The packets get the screen's lines that the heading, the processors
      * and the two prompts (the one answered, the next) leave; when they do

@@ -16,6 +16,9 @@ expect_grep trace_quotes_sets '10,created,0,2,"{0,1,2}",0,output slot of p2,' "$
 run "$EMU" $OPTS --state 13,14 $C.hex
 expect_grep state_shows_sets "#0 p2->{0,1} port 0 data 749, plane 0 count 2 routing 0b0 addressing -: buffer p0.l2.s0.d0 place 1 of 1" "$TMP/out"
 
+printf '13\n' | "$EMU" $OPTS --step $C.hex >"$TMP/out" 2>/dev/null
+expect_grep step_compact_shows_sets "#0 p2->{0,1} port 0 data 749: buffer p0.l2.s0.d0 place 1 of 1" "$TMP/out"
+
 # A deadlock leaves a multicast in the network: JSON gives its set as a list.
 C=tests/data/conformance/case066
 run "$EMU" $(sed -n 's/^options: //p' $C.expected) --json $C.hex

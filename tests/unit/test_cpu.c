@@ -431,7 +431,7 @@ static void mout_faults(void)
         CHECK_EQ(r->dbl.mouts, 0);
         if (cases[i].text) {
             char buf[256];
-            cpu_describe_fault(&r->cpu, &r->mem, buf, sizeof buf);
+            cpu_describe_fault(&r->cpu, &r->mem, NULL, buf, sizeof buf);
             CHECK_CONTAINS(buf, cases[i].text);
         }
         rig_free(r);

@@ -131,7 +131,7 @@ static void header_names_its_mem(void)
     HexImage compiled;
     char *buf = NULL;
     size_t size = 0;
-    CHECK_EQ(compile_file("programs/appendix_c.x", 1000, &compiled, stdout), 0);
+    CHECK_EQ(compile_file("programs/appendix_c.x", 1000, &compiled, stdout, "test_hex"), 0);
     FILE *f = open_memstream(&buf, &size);
     CHECK_EQ(compile_write_hex(f, &compiled, "programs/appendix_c.x", 1000), 0);
     fclose(f);
