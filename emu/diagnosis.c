@@ -10,6 +10,7 @@ typedef unsigned long long ull;
 #define NONE SIZE_MAX
 
 enum {
+    DESTS_MAX = 1 << 24, /* (packet, destination) pairs indexed; beyond, no reasons */
     HOPS_SHOWN = 4,      /* packets of a chain named before the rest are counted */
     CYCLE_SHOWN = 8      /* processors of a cycle named in the summary */
 };
@@ -36,7 +37,9 @@ typedef struct Flight {
     size_t *blocker;      /* the packet each waits for, or NONE */
     size_t *root;         /* the packet its chain ends at (in its cycle, for ROOT_CYCLE) */
     uint8_t *kind;        /* RootKind of that end */
-    struct Dest *by_dest; /* the packets by destination, port and id */
+    struct Dest *by_dest; /* the packets by destination, port and id: a
+                             multicast once for each of its members */
+    size_t ndest;
     bool failed;          /* out of memory: the reasons are left out */
 } Flight;
 
@@ -144,7 +147,10 @@ static void flight_build(Flight *f, Machine *m)
     f->blocker = malloc(n * sizeof *f->blocker);
     f->root = malloc(n * sizeof *f->root);
     f->kind = malloc(n);
-    f->by_dest = malloc(n * sizeof *f->by_dest);
+    size_t ndest = 0;
+    for (size_t i = 0; i < f->n && ndest <= DESTS_MAX; i++)
+        ndest += f->pk[i].multicast ? f->pk[i].set.n : 1;
+    f->by_dest = ndest <= DESTS_MAX ? malloc((ndest ? ndest : 1) * sizeof *f->by_dest) : NULL;
     if (f->failed || !f->blocker || !f->root || !f->kind || !f->by_dest) {
         f->failed = true;
         return;
@@ -152,11 +158,21 @@ static void flight_build(Flight *f, Machine *m)
     qsort(f->pk, f->n, sizeof *f->pk, by_id);
     for (size_t i = 0; i < f->n; i++) {
         NetPacket b;
-        f->blocker[i] = net_blocker(m->net, &f->pk[i], &b) ? find(f, b.id) : NONE;
-        f->by_dest[i] = (Dest){ f->pk[i].dst, f->pk[i].port, f->pk[i].id, i };
+        const NetPacket *pk = &f->pk[i];
+        f->blocker[i] = net_blocker(m->net, pk, &b) ? find(f, b.id) : NONE;
+        if (!pk->multicast) {
+            f->by_dest[f->ndest++] = (Dest){ pk->dst, pk->port, pk->id, i };
+            continue;
+        }
+        const DestSet *set = &pk->set;      /* a list, or a range but one */
+        for (uint32_t k = 0, d = set->lo; k < set->n; k++, d++) {
+            if (!set->members && d == set->except)
+                d++;
+            f->by_dest[f->ndest++] = (Dest){ set->members ? set->members[k] : d, pk->port, pk->id, i };
+        }
     }
     find_roots(f);
-    qsort(f->by_dest, f->n, sizeof *f->by_dest, by_destination);
+    qsort(f->by_dest, f->ndest, sizeof *f->by_dest, by_destination);
 }
 
 static void flight_free(Flight *f)
@@ -172,7 +188,7 @@ static void flight_free(Flight *f)
  * by_dest[*first .. *first + count), oldest first. */
 static size_t headed_for(const Flight *f, uint32_t p, uint32_t port, size_t *first)
 {
-    size_t lo = 0, hi = f->n;
+    size_t lo = 0, hi = f->ndest;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const Dest *d = &f->by_dest[mid];
@@ -183,7 +199,7 @@ static size_t headed_for(const Flight *f, uint32_t p, uint32_t port, size_t *fir
     }
     *first = lo;
     size_t end = lo;
-    while (end < f->n && f->by_dest[end].dst == p && f->by_dest[end].port == port)
+    while (end < f->ndest && f->by_dest[end].dst == p && f->by_dest[end].port == port)
         end++;
     return end - lo;
 }
@@ -319,7 +335,12 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
             fprintf(out, ": its output slot is full");
             return;
         }
-        fprintf(out, ": its output slot holds #%llu for p%u", (ull)f->pk[x].id, f->pk[x].dst);
+        char dst[160];
+        if (f->pk[x].multicast)
+            dest_set_format(dst, sizeof dst, &f->pk[x].set);
+        else
+            snprintf(dst, sizeof dst, "p%u", f->pk[x].dst);
+        fprintf(out, ": its output slot holds #%llu for %s", (ull)f->pk[x].id, dst);
         chain(out, f, x, c);
         return;
     }

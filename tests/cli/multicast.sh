@@ -24,6 +24,10 @@ C=tests/data/conformance/case066
 run "$EMU" $(sed -n 's/^options: //p' $C.expected) --json $C.hex
 expect_grep json_dst_is_a_list '"id": 15, "src": 1, "dst": [0, 1, 2, 3]' "$TMP/out"
 expect_grep json_counts '"multicasts": ' "$TMP/out"
+# ...and the reasons of the text report find it headed for each member.
+run "$EMU" $(sed -n 's/^options: //p' $C.expected) $C.hex
+expect_grep deadlock_slot_holds_set "p1 at 0069 waits for OUT: its output slot holds #15 for {0,1,2,3}," "$TMP/out"
+expect_grep deadlock_member_awaits_multicast "p3 at 0057 waits for IN on port 0: #15 from p1 is headed for it (output slot of p1)" "$TMP/out"
 
 # A run without MOUT says nothing of multicast in its text report, and
 # its JSON has the keys, at 0.
