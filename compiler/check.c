@@ -354,8 +354,8 @@ static void check_expr(Checker *c, Node *e)
             set_constant(e, e->kind == ND_NEG ? 0u - e->lhs->value : ~e->lhs->value);
         return;
     case ND_SKIP: case ND_STOP: case ND_RETURN: case ND_IF: case ND_WHILE: case ND_BLOCK:
-    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_RECEIVE: case ND_PRINT:
-    case ND_NETWORK: case ND_NETWORK_FOR:
+    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_RECEIVE:
+    case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
         diag_error(c->d, e->pos, "internal compiler error: not an expression");
         return;
@@ -458,6 +458,25 @@ static void check_send(Checker *c, Node *s)
     }
 }
 
+/* [d1, ..., dn] [: k] ! e: each destination a whole word of MOUT's list,
+ * but a constant one must still be one OUT could address
+ * (spec/multicast.md). */
+static void check_multicast(Checker *c, Node *s)
+{
+    check_value(c, s->rhs);
+    for (uint32_t i = 0; i < s->count; i++) {
+        check_value(c, s->items[i]);
+        check_address(c, s->items[i], MAX_DEST, "destination processor");
+    }
+    if (s->count > MAX_LIST)
+        diag_error(c->d, s->pos, "a multicast list may name at most 65,536 destinations, "
+                   "not %u", (unsigned)s->count);
+    if (s->third) {
+        check_value(c, s->third);
+        check_address(c, s->third, MAX_PORT, "port");
+    }
+}
+
 /* Whether a network statement may stand here (top: 1 for main's body, 2 for
  * a statement of main's body block); reports it if not. */
 static int network_allowed(Checker *c, const Node *s, int top)
@@ -553,6 +572,9 @@ static void check_stmt(Checker *c, Node *s, int top)
         return;
     case ND_SEND:
         check_send(c, s);
+        return;
+    case ND_MULTICAST:
+        check_multicast(c, s);
         return;
     case ND_RECEIVE:
         check_value(c, s->lhs);

@@ -464,8 +464,8 @@ static void gen_expr_kind(Gen *g, Node *e)
     case ND_NUM:                        /* known, above */
         return;
     case ND_SKIP: case ND_STOP: case ND_RETURN: case ND_IF: case ND_WHILE: case ND_BLOCK:
-    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_RECEIVE: case ND_PRINT:
-    case ND_NETWORK: case ND_NETWORK_FOR:
+    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_RECEIVE:
+    case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
     case ND_ERROR:
         internal_error(g, "not an expression");
@@ -534,6 +534,16 @@ static Node known_node(uint32_t value)
                    .info = { .constant = 1, .net_const = 1, .need = 1, .pure = 1, .stable = 1 } };
 }
 
+/* Reports a destination or port known here that OUT could not address:
+ * one made from the network index (the checker reports constants). */
+static void check_known_address(Gen *g, const Node *e, uint32_t limit, const char *what)
+{
+    uint32_t v;
+    if (known(g, e, &v) && v >= limit)
+        diag_error(g->d, check_expr_start(e), "%s %d is out of range: it must be from 0 "
+                   "to %u", what, (int)v, (unsigned)limit - 1);
+}
+
 /* d [: k] ! e: the value, then the address d | (k << 24), then OUT. The
  * address is built as an expression of its own (folded when d and k are
  * known) so that gen_pair can place both values. */
@@ -543,12 +553,9 @@ static void gen_send(Gen *g, Node *s)
     Node *shl_items[2] = { k, &shift }, *or_items[2] = { d, NULL };
     uint32_t dv, kv = 0;
     int d_known = known(g, d, &dv), k_known = !k || known(g, k, &kv);
-    if (d_known && dv >= MAX_DEST)          /* only the network index gets here */
-        diag_error(g->d, check_expr_start(d), "destination processor %d is out of range: "
-                   "it must be from 0 to %u", (int)dv, MAX_DEST - 1);
-    if (k && k_known && kv >= MAX_PORT)
-        diag_error(g->d, check_expr_start(k), "port %d is out of range: it must be from 0 "
-                   "to %u", (int)kv, MAX_PORT - 1);
+    check_known_address(g, d, MAX_DEST, "destination processor");
+    if (k)
+        check_known_address(g, k, MAX_PORT, "port");
     if (k && d_known && k_known) {
         both = known_node(dv | kv << 24);
         addr = &both;
@@ -564,6 +571,61 @@ static void gen_send(Gen *g, Node *s)
     }
     gen_pair(g, s->rhs, addr, ORDER_NORMAL);
     emit_opr(g, OPR_OUT);
+}
+
+/* [d1, ..., dn] [: k] ! e, spec/multicast.md. MOUT's list is built in
+ * words of the frame taken like temporaries, so the frame grows by the
+ * largest list (and what its expressions need):
+ *
+ *     list + 0     n | k << 24
+ *     list + i     d_i, 1 <= i <= n
+ *
+ * then MOUT with areg = the list's address and breg = the value. The value
+ * is worked out first, the destinations in order, the port last. A stable
+ * value (nothing in the list can change it and it has no effect) is worked
+ * out after the list instead; any other waits in breg while the list is
+ * built when every word of it fits in areg alone, or else in a temporary. */
+static void gen_multicast(Gen *g, Node *s)
+{
+    Node *k = s->third, *value = s->rhs;
+    uint32_t n = s->count, words = n + 1, kv = 0;
+    int k_known = !k || known(g, k, &kv);
+    for (uint32_t i = 0; i < n; i++)
+        check_known_address(g, s->items[i], MAX_DEST, "destination processor");
+    if (k)
+        check_known_address(g, k, MAX_PORT, "port");
+    uint32_t list = temp_alloc(g), temp = 0;
+    for (uint32_t i = 1; i < words; i++)            /* taken as a stack: consecutive */
+        temp_alloc(g);
+    int late = value->info.stable, waits = !late && k_known;
+    for (uint32_t i = 0; i < n && waits; i++)
+        waits = s->items[i]->info.need == 1;
+    int kept = !late && !waits;
+    if (!late)
+        gen_expr(g, value);
+    if (kept)
+        emit(g, OP_STWSP, temp = temp_alloc(g));
+    for (uint32_t i = 0; i < n; i++) {
+        gen_expr(g, s->items[i]);
+        emit(g, OP_STWSP, list + 1 + i);
+    }
+    if (k_known) {
+        emit(g, OP_LDC, n | kv << 24);
+    } else {
+        gen_expr(g, k);
+        emit(g, OP_LDC, 24);
+        emit_opr(g, OPR_SHL);
+        emit(g, OP_ADDC, n);                /* the same as OR: k << 24 has no low bits */
+    }
+    emit(g, OP_STWSP, list);
+    if (late)
+        gen_expr(g, value);
+    if (kept)
+        emit(g, OP_LDWSP, temp);
+    emit(g, OP_LDAWSP, list);
+    emit_opr(g, OPR_MOUT);
+    for (uint32_t i = 0; i < words + (uint32_t)kept; i++)
+        temp_free(g);
 }
 
 /* if e then s [else s]: a known condition keeps only the branch taken. */
@@ -635,6 +697,7 @@ static void gen_stmt_kind(Gen *g, Node *s)
     case ND_ASSIGN:      gen_store(g, s->lhs, gen_expr, s->rhs); return;
     case ND_CALL_STMT:   gen_call(g, s->lhs); return;
     case ND_SEND:        gen_send(g, s); return;
+    case ND_MULTICAST:   gen_multicast(g, s); return;
     case ND_RECEIVE:     gen_store(g, s->rhs, gen_in, s->lhs); return;
     case ND_PRINT:       gen_expr(g, s->lhs); emit_opr(g, OPR_PRINT); return;
     case ND_NETWORK: case ND_NETWORK_FOR:

@@ -25,6 +25,7 @@ enum {
     MAX_NETWORK = 1 << 20,     /* most branches a network statement may have */
     MAX_DEST = 1 << 24,        /* processors OUT can address */
     MAX_PORT = 256,            /* ports OUT and IN can address */
+    MAX_LIST = 1 << 16,        /* destinations a multicast list may name */
     MIN_STACK_WORDS = 64       /* stack left between the image and the globals */
 };
 
@@ -184,6 +185,7 @@ typedef enum NodeKind {
     ND_ASSIGN,     /* lhs := rhs */
     ND_CALL_STMT,  /* lhs, an ND_CALL */
     ND_SEND,       /* lhs [: third] ! rhs */
+    ND_MULTICAST,  /* [ items ] [: third] ! rhs */
     ND_RECEIVE,    /* lhs ? rhs */
     ND_PRINT,      /* print lhs */
     ND_NETWORK,    /* network { items & ... } */

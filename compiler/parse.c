@@ -625,6 +625,28 @@ static Node *network(Parser *p)
     return n;
 }
 
+/* "[" expr { "," expr } "]" [ ":" element ] "!" expr    (spec/multicast.md) */
+static Node *multicast(Parser *p)
+{
+    Node *n = new_node(p, ND_MULTICAST, cur(p)->pos);
+    PtrVec items = { 0 };
+    next(p);
+    if (at(p, TK_RBRACKET))
+        expected(p, "a destination", "(a list names at least one processor: "
+                 "'[d1, d2] ! e')");
+    else
+        do
+            push(p, &items, expr(p));
+        while (!p->panic && consume(p, TK_COMMA));
+    set_items(p, n, &items);
+    expect(p, TK_RBRACKET, NULL);
+    if (consume(p, TK_COLON))
+        n->third = element(p);
+    expect(p, TK_BANG, NULL);
+    n->rhs = expr(p);
+    return n;
+}
+
 /* "if" expr "then" statement [ "else" statement ] */
 static Node *if_statement(Parser *p)
 {
@@ -707,6 +729,7 @@ static Node *element_statement(Parser *p)
  *            | "{" statement { ";" statement } [ ";" ] "}"
  *            | target ":=" expr | call
  *            | element [ ":" element ] "!" expr | element "?" target
+ *            | "[" expr { "," expr } "]" [ ":" element ] "!" expr
  *            | "print" expr
  *            | "network" "{" statement { "&" statement } "}"
  *            | "network" name "for" expr "do" statement */
@@ -734,6 +757,8 @@ static Node *statement(Parser *p)
         n = block(p);
     } else if (k == TK_NETWORK) {
         n = network(p);
+    } else if (k == TK_LBRACKET) {
+        n = multicast(p);
     } else if (k == TK_NAME || k == TK_NUM || k == TK_TRUE || k == TK_FALSE ||
                k == TK_LPAREN || k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP) {
         n = element_statement(p);

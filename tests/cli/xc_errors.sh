@@ -532,6 +532,47 @@ port_out_of_range.x:1:20: error: port 256 is out of range: it must be from 0 to 
 EOF
 check_error port_out_of_range
 
+printf '%b' 'proc main() is [1, 16777216] ! 1\n' >"$TMP/list_destination_out_of_range.x"
+cat >"$TMP/list_destination_out_of_range.want" <<'EOF'
+list_destination_out_of_range.x:1:20: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
+    1 | proc main() is [1, 16777216] ! 1
+      |                    ^
+EOF
+check_error list_destination_out_of_range
+
+printf '%b' 'proc main() is network i for 2 do [0, i + 16777215] ! 1\n' >"$TMP/list_index_destination_out_of_range.x"
+cat >"$TMP/list_index_destination_out_of_range.want" <<'EOF'
+list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
+    1 | proc main() is network i for 2 do [0, i + 16777215] ! 1
+      |                                       ^
+EOF
+check_error list_index_destination_out_of_range
+
+printf '%b' 'proc main() is [1] : 256 ! 1\n' >"$TMP/list_port_out_of_range.x"
+cat >"$TMP/list_port_out_of_range.want" <<'EOF'
+list_port_out_of_range.x:1:22: error: port 256 is out of range: it must be from 0 to 255
+    1 | proc main() is [1] : 256 ! 1
+      |                      ^
+EOF
+check_error list_port_out_of_range
+
+{ printf 'proc main() is\n  [0,\n'; awk 'BEGIN { for (i = 0; i < 65535; i++) print "0," }'
+  printf '0] ! 1\n'; } >"$TMP/list_too_long.x"
+cat >"$TMP/list_too_long.want" <<'EOF'
+list_too_long.x:2:3: error: a multicast list may name at most 65,536 destinations, not 65537
+    2 |   [0,
+      |   ^
+EOF
+check_error list_too_long
+
+printf '%b' 'proc main() is [] ! 1\n' >"$TMP/list_empty.x"
+cat >"$TMP/list_empty.want" <<'EOF'
+list_empty.x:1:17: error: expected a destination before ']' (a list names at least one processor: '[d1, d2] ! e')
+    1 | proc main() is [] ! 1
+      |                 ^
+EOF
+check_error list_empty
+
 printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
 cat >"$TMP/globals_do_not_fit.want" <<'EOF'
 globals_do_not_fit.x:1:7: error: the globals need 200 words, which with the program and 64 words of stack do not fit in --mem 256

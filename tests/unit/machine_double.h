@@ -2,7 +2,8 @@
  * cpu/ stepped in lockstep, one byte each per timestep in processor order,
  * with an ideal network in place of the folded Benes one -- a packet sent
  * by OUT is in its destination port at once, ports are unbounded FIFOs, and
- * the output slot never fills. It runs a compiled image and collects what
+ * the output slot never fills. MOUT puts one copy in the port of each
+ * member of its set at once (spec/multicast.md). It runs a compiled image and collects what
  * the program prints as `pN: value` lines, which is what compiled programs'
  * results depend on when they are written, as they should be, not to
  * depend on the network's timing. */
@@ -36,6 +37,7 @@ typedef struct MdRun {
 
 typedef struct MdMachine {
     uint32_t nprocs;
+    const CpuMemory *mem; /* for MOUT's lists */
     MdPort *ports;        /* nprocs * MD_PORTS */
     MdRun *run;
 } MdMachine;
@@ -66,6 +68,24 @@ static bool md_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint3
     return true;
 }
 
+/* MOUT, whose list cpu_mout has checked: a member named more than once gets
+ * one copy; a broadcast (n = 0) goes to every processor below its bound R
+ * (0: all of them) but the sender. */
+static bool md_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
+{
+    MdMachine *m = ctx;
+    uint32_t head = *mem_word(m->mem, proc, list), n = head & 0xFFFFFFu, port = head >> 24;
+    uint32_t bound = n ? 0 : *mem_word(m->mem, proc, list + 1);
+    for (uint32_t d = 0; d < m->nprocs; d++) {
+        bool member = n == 0 && d != proc && (bound == 0 || d < bound);
+        for (uint32_t i = 1; i <= n && !member; i++)
+            member = *mem_word(m->mem, proc, list + i) == d;
+        if (member)
+            md_out(ctx, proc, d, port, word);
+    }
+    return true;
+}
+
 static void md_print(void *ctx, uint32_t proc, int32_t value)
 {
     MdMachine *m = ctx;
@@ -88,6 +108,7 @@ static void md_run(const HexImage *img, uint32_t mem_words, long max_steps, MdRu
     m.ports = calloc((size_t)m.nprocs * MD_PORTS, sizeof *m.ports);
     if (!cpus || !m.ports || mem_init(&mem, m.nprocs, mem_words) != 0)
         abort();
+    m.mem = &mem;
     for (uint32_t p = 0; p < m.nprocs; p++) {
         if (p < img->count) {
             mem_load(&mem, p, img->records[p].image, img->records[p].length);
@@ -97,7 +118,7 @@ static void md_run(const HexImage *img, uint32_t mem_words, long max_steps, MdRu
         }
     }
     CpuBus bus = { .mem = &mem, .nprocs = m.nprocs, .nports = MD_PORTS, .ctx = &m,
-                   .in = md_in, .out = md_out, .print = md_print };
+                   .in = md_in, .out = md_out, .mout = md_mout, .print = md_print };
     for (long t = 1; t <= max_steps && !r->faulted; t++) {
         int running = 0;
         bus.timestep = (uint64_t)t;
