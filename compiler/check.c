@@ -458,9 +458,9 @@ static void check_send(Checker *c, Node *s)
     }
 }
 
-/* [d1, ..., dn] [: k] ! e: each destination a whole word of MOUT's list,
- * but a constant one must still be one OUT could address
- * (spec/multicast.md). */
+/* [d1, ..., dn] [: k] ! e, or all [: k] ! e (count 0): each destination a
+ * whole word of MOUT's list, but a constant one must still be one OUT could
+ * address (spec/multicast.md). */
 static void check_multicast(Checker *c, Node *s)
 {
     check_value(c, s->rhs);

@@ -573,12 +573,12 @@ static void gen_send(Gen *g, Node *s)
     emit_opr(g, OPR_OUT);
 }
 
-/* [d1, ..., dn] [: k] ! e, spec/multicast.md. MOUT's list is built in
- * words of the frame taken like temporaries, so the frame grows by the
- * largest list (and what its expressions need):
+/* [d1, ..., dn] [: k] ! e, or all [: k] ! e (count 0), spec/multicast.md.
+ * MOUT's list is built in words of the frame taken like temporaries, so
+ * the frame grows by the largest list (and what its expressions need):
  *
- *     list + 0     n | k << 24
- *     list + i     d_i, 1 <= i <= n
+ *     list + 0     n | k << 24         0 | k << 24 for all
+ *     list + i     d_i, 1 <= i <= n    R, the number of processor records
  *
  * then MOUT with areg = the list's address and breg = the value. The value
  * is worked out first, the destinations in order, the port last. A stable
@@ -588,7 +588,7 @@ static void gen_send(Gen *g, Node *s)
 static void gen_multicast(Gen *g, Node *s)
 {
     Node *k = s->third, *value = s->rhs;
-    uint32_t n = s->count, words = n + 1, kv = 0;
+    uint32_t n = s->count, words = n ? n + 1 : 2, kv = 0;
     int k_known = !k || known(g, k, &kv);
     for (uint32_t i = 0; i < n; i++)
         check_known_address(g, s->items[i], MAX_DEST, "destination processor");
@@ -609,13 +609,18 @@ static void gen_multicast(Gen *g, Node *s)
         gen_expr(g, s->items[i]);
         emit(g, OP_STWSP, list + 1 + i);
     }
+    if (n == 0) {
+        emit(g, OP_LDC, g->prog->nimages);
+        emit(g, OP_STWSP, list + 1);
+    }
     if (k_known) {
         emit(g, OP_LDC, n | kv << 24);
     } else {
         gen_expr(g, k);
         emit(g, OP_LDC, 24);
         emit_opr(g, OPR_SHL);
-        emit(g, OP_ADDC, n);                /* the same as OR: k << 24 has no low bits */
+        if (n)
+            emit(g, OP_ADDC, n);            /* the same as OR: k << 24 has no low bits */
     }
     emit(g, OP_STWSP, list);
     if (late)

@@ -99,7 +99,7 @@ void diag_flush(Diag *d);
     X(WHILE, "while") X(DO, "do") X(NETWORK, "network") X(FOR, "for") \
     X(PRINT, "print") X(TRUE, "true") X(FALSE, "false") X(AND, "and") \
     X(OR, "or") X(XOR, "xor") X(PROCID, "procid") X(NPROCS, "nprocs") \
-    X(TIMESTEP, "timestep")
+    X(TIMESTEP, "timestep") X(ALL, "all")
 
 #define TOKEN_PUNCTUATORS(X) \
     X(ASSIGN, ":=") X(NE, "~=") X(LE, "<=") X(GE, ">=") X(SHL, "<<") \
@@ -185,7 +185,7 @@ typedef enum NodeKind {
     ND_ASSIGN,     /* lhs := rhs */
     ND_CALL_STMT,  /* lhs, an ND_CALL */
     ND_SEND,       /* lhs [: third] ! rhs */
-    ND_MULTICAST,  /* [ items ] [: third] ! rhs */
+    ND_MULTICAST,  /* [ items ] [: third] ! rhs, or all [: third] ! rhs (count 0) */
     ND_RECEIVE,    /* lhs ? rhs */
     ND_PRINT,      /* print lhs */
     ND_NETWORK,    /* network { items & ... } */

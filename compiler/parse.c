@@ -168,6 +168,17 @@ static void expected(Parser *p, const char *what, const char *hint)
              found, hint ? " " : "", hint ? hint : "");
 }
 
+/* `all` where a name belongs: it is a keyword (multicast.md), which a
+ * program written before it was may have used as a name. Reports that and
+ * returns 1, or returns 0 for any other token. */
+static int keyword_all(Parser *p)
+{
+    if (!at(p, TK_ALL))
+        return 0;
+    error_at(p, cur(p)->pos, "'all' is a keyword (a broadcast: all ! e) and cannot be a name");
+    return 1;
+}
+
 /* Consumes a token of kind k, or reports it missing (with a hint). */
 static int expect(Parser *p, TokKind k, const char *hint)
 {
@@ -494,7 +505,8 @@ static Node *call(Parser *p)
 static Node *target(Parser *p)
 {
     if (!at(p, TK_NAME)) {
-        expected(p, "a variable or an array element", NULL);
+        if (!keyword_all(p))
+            expected(p, "a variable or an array element", NULL);
         return new_node(p, ND_ERROR, cur(p)->pos);
     }
     if (p->at + 1 < p->count && p->toks[p->at + 1].kind == TK_LBRACKET) {
@@ -540,7 +552,8 @@ static Node *element(Parser *p)
     if (k == TK_BANG && p->at + 1 < p->count && starts_element(p->toks[p->at + 1].kind) &&
         t->end.offset == p->toks[p->at + 1].pos.offset)
         return c_not(p);
-    expected(p, "a name, a number or '('", NULL);
+    if (!keyword_all(p))
+        expected(p, "a name, a number or '('", NULL);
     return new_node(p, ND_ERROR, t->pos);
 }
 
@@ -606,6 +619,8 @@ static Node *network(Parser *p)
 {
     SrcPos pos = cur(p)->pos;
     next(p);
+    if (keyword_all(p))
+        return new_node(p, ND_ERROR, pos);
     if (at(p, TK_NAME)) {
         Node *n = new_node(p, ND_NETWORK_FOR, pos);
         n->third = name_node(p, ND_NAME);
@@ -625,21 +640,32 @@ static Node *network(Parser *p)
     return n;
 }
 
-/* "[" expr { "," expr } "]" [ ":" element ] "!" expr    (spec/multicast.md) */
+/* "[" expr { "," expr } "]" [ ":" element ] "!" expr
+ * | "all" [ ":" element ] "!" expr                  (spec/multicast.md) */
 static Node *multicast(Parser *p)
 {
-    Node *n = new_node(p, ND_MULTICAST, cur(p)->pos);
-    PtrVec items = { 0 };
-    next(p);
-    if (at(p, TK_RBRACKET))
-        expected(p, "a destination", "(a list names at least one processor: "
-                 "'[d1, d2] ! e')");
-    else
-        do
-            push(p, &items, expr(p));
-        while (!p->panic && consume(p, TK_COMMA));
-    set_items(p, n, &items);
-    expect(p, TK_RBRACKET, NULL);
+    Token *t = cur(p);
+    TokKind after = p->at + 1 < p->count ? p->toks[p->at + 1].kind : TK_EOF;
+    if (t->kind == TK_ALL && after != TK_COLON && after != TK_BANG) {
+        keyword_all(p);                             /* `all` used as a name */
+        return new_node(p, ND_ERROR, t->pos);
+    }
+    Node *n = new_node(p, ND_MULTICAST, t->pos);
+    if (t->kind == TK_ALL) {
+        next(p);
+    } else {
+        PtrVec items = { 0 };
+        next(p);
+        if (at(p, TK_RBRACKET))
+            expected(p, "a destination", "(a list names at least one processor: "
+                     "'[d1, d2] ! e')");
+        else
+            do
+                push(p, &items, expr(p));
+            while (!p->panic && consume(p, TK_COMMA));
+        set_items(p, n, &items);
+        expect(p, TK_RBRACKET, NULL);
+    }
     if (consume(p, TK_COLON))
         n->third = element(p);
     expect(p, TK_BANG, NULL);
@@ -730,6 +756,7 @@ static Node *element_statement(Parser *p)
  *            | target ":=" expr | call
  *            | element [ ":" element ] "!" expr | element "?" target
  *            | "[" expr { "," expr } "]" [ ":" element ] "!" expr
+ *            | "all" [ ":" element ] "!" expr
  *            | "print" expr
  *            | "network" "{" statement { "&" statement } "}"
  *            | "network" name "for" expr "do" statement */
@@ -757,7 +784,7 @@ static Node *statement(Parser *p)
         n = block(p);
     } else if (k == TK_NETWORK) {
         n = network(p);
-    } else if (k == TK_LBRACKET) {
+    } else if (k == TK_LBRACKET || k == TK_ALL) {
         n = multicast(p);
     } else if (k == TK_NAME || k == TK_NUM || k == TK_TRUE || k == TK_FALSE ||
                k == TK_LPAREN || k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP) {
@@ -800,7 +827,8 @@ static void declaration(Parser *p, PtrVec *out)
     NodeKind kind = t->kind == TK_VAL ? ND_VAL : t->kind == TK_VAR ? ND_VAR : ND_ARRAY;
     next(p);
     if (!at(p, TK_NAME)) {
-        expected(p, "a name", NULL);
+        if (!keyword_all(p))
+            expected(p, "a name", NULL);
         sync_declaration(p);
         return;
     }
@@ -848,7 +876,8 @@ static Node *formal(Parser *p)
     }
     next(p);
     if (!at(p, TK_NAME)) {
-        expected(p, "a parameter name", NULL);
+        if (!keyword_all(p))
+            expected(p, "a parameter name", NULL);
         return NULL;
     }
     return name_node(p, k == TK_VAL ? ND_PARAM_VAL : ND_PARAM_ARRAY);
@@ -892,7 +921,8 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->index = index;
     next(p);
     if (!at(p, TK_NAME)) {
-        expected(p, "the procedure's name", NULL);
+        if (!keyword_all(p))
+            expected(p, "the procedure's name", NULL);
         sync_procedure(p);
         return NULL;
     }

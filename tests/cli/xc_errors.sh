@@ -556,6 +556,14 @@ list_port_out_of_range.x:1:22: error: port 256 is out of range: it must be from 
 EOF
 check_error list_port_out_of_range
 
+printf '%b' 'proc main() is network i for 2 do all : (i + 255) ! 1\n' >"$TMP/all_port_out_of_range.x"
+cat >"$TMP/all_port_out_of_range.want" <<'EOF'
+all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255
+    1 | proc main() is network i for 2 do all : (i + 255) ! 1
+      |                                          ^
+EOF
+check_error all_port_out_of_range
+
 { printf 'proc main() is\n  [0,\n'; awk 'BEGIN { for (i = 0; i < 65535; i++) print "0," }'
   printf '0] ! 1\n'; } >"$TMP/list_too_long.x"
 cat >"$TMP/list_too_long.want" <<'EOF'
@@ -572,6 +580,37 @@ list_empty.x:1:17: error: expected a destination before ']' (a list names at lea
       |                 ^
 EOF
 check_error list_empty
+
+printf '%b' 'var all;\nproc main() is\n  { all := 1; print all; 0 ? all }\n' >"$TMP/all_as_a_name.x"
+cat >"$TMP/all_as_a_name.want" <<'EOF'
+all_as_a_name.x:1:5: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    1 | var all;
+      |     ^
+all_as_a_name.x:3:5: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    3 |   { all := 1; print all; 0 ? all }
+      |     ^
+all_as_a_name.x:3:21: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    3 |   { all := 1; print all; 0 ? all }
+      |                     ^
+all_as_a_name.x:3:30: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    3 |   { all := 1; print all; 0 ? all }
+      |                              ^
+EOF
+check_error all_as_a_name
+
+printf '%b' 'proc all() is skip\nfunc f(val all) is return 1\nproc main() is network all for 2 do skip\n' >"$TMP/all_as_a_declared_name.x"
+cat >"$TMP/all_as_a_declared_name.want" <<'EOF'
+all_as_a_declared_name.x:1:6: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    1 | proc all() is skip
+      |      ^
+all_as_a_declared_name.x:2:12: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    2 | func f(val all) is return 1
+      |            ^
+all_as_a_declared_name.x:3:24: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
+    3 | proc main() is network all for 2 do skip
+      |                        ^
+EOF
+check_error all_as_a_declared_name
 
 printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
 cat >"$TMP/globals_do_not_fit.want" <<'EOF'

@@ -1,7 +1,8 @@
 # Multicast programs compiled by bin/xc and run on bin/emu (spec/multicast.md,
-# the language's list sends): what each processor receives, that a
-# destination named twice or the sender itself gets one copy, and that a
-# list of one is OUT's send but for the multicasts statistic.
+# the language's list sends and `all`): what each processor receives, that a
+# destination named twice or the sender itself gets one copy, that `all`
+# reaches the program's processors but not the idle ones, and that a list of
+# one is OUT's send but for the multicasts statistic.
 . tests/lib.sh
 
 printed() { grep -E '^p[0-9]+: -?[0-9]+$' "$1"; }
@@ -18,27 +19,27 @@ compile_run() {
     return 0
 }
 
-# Processor 0 sends 42 to 1, 2 and 3 and 7 to 3 and 1 on port 2; each
+# Processor 0 sends 42 to 1, 2 and 3 and broadcasts 7 on port 2; each
 # receiver prints what it reads (the lines sorted: they come in the order
 # the packets arrive).
 cat >"$TMP/receive.x" <<'X'
 proc main() is
   var x;
   network {
-    { [1, 2, 3] ! 42; [3, 1] : 2 ! 7 } &
+    { [1, 2, 3] ! 42; all : 2 ! 7 } &
     { 0 ? x; print x; 2 ? x; print x } &
-    { 0 ? x; print x } &
+    { 0 ? x; print x; 2 ? x; print x } &
     { 0 ? x; print x; 2 ? x; print x }
   }
 X
-printf '%s\n' 'p1: 42' 'p1: 7' 'p2: 42' 'p3: 42' 'p3: 7' >"$TMP/receive.want"
+printf '%s\n' 'p1: 42' 'p1: 7' 'p2: 42' 'p2: 7' 'p3: 42' 'p3: 7' >"$TMP/receive.want"
 if compile_run multicast_receivers "$TMP/receive.x" --routes; then
     printed "$TMP/out" | sort >"$TMP/got"
     expect_same multicast_receivers "$TMP/receive.want" "$TMP/got"
     expect_grep multicast_receivers_list_route "p0->{1,2,3} port 0" "$TMP/out"
-    expect_grep multicast_receivers_set_route "p0->{1,3} port 2" "$TMP/out"
-    expect_grep multicast_receivers_counts "packets: 2 sent, 5 delivered, 5 read" "$TMP/out"
-    expect_grep multicast_receivers_multicasts "multicasts: 2, making 3 copies" "$TMP/out"
+    expect_grep multicast_receivers_all_route "p0->all port 2" "$TMP/out"
+    expect_grep multicast_receivers_counts "packets: 2 sent, 6 delivered, 6 read" "$TMP/out"
+    expect_grep multicast_receivers_multicasts "multicasts: 2, making 4 copies" "$TMP/out"
 fi
 
 # A destination named twice, and the sender in its own list: one copy each.
@@ -63,6 +64,17 @@ fi
 run "$EMU" "$TMP/m.hex"
 expect_status multicast_longer_than_machine_faults 2
 expect_grep multicast_longer_than_machine_message "3 destinations, more than there are processors" "$TMP/out"
+
+# all in a program of 3 records on a machine of 4: processor 3 gets nothing.
+cat >"$TMP/all3.x" <<'X'
+proc main() is
+  var x;
+  network { all : 1 ! 9 & { 1 ? x; print x } & { 1 ? x; print x } }
+X
+if compile_run multicast_all_program_only "$TMP/all3.x" --routes; then
+    expect_grep multicast_all_program_only "p0->{1,2} port 1" "$TMP/out"
+    expect_grep multicast_all_program_only_counts "packets: 1 sent, 2 delivered, 2 read" "$TMP/out"
+fi
 
 # A list of one is OUT's send: the same route, delivery and statistics, but
 # for multicasts (and the timesteps its list takes to build).

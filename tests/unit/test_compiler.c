@@ -389,6 +389,23 @@ static void list_sends(void)
     hex_free(&img);
 }
 
+/* all [: k] ! e: a broadcast, 0 | k << 24 and then R, the number of
+ * processor records, so that idle placeholders get nothing. */
+static void broadcasts(void)
+{
+    HexImage img;
+    CHECK_EQ(compile("proc main() is network { all : 2 ! 7 & skip & skip }", &img), 0);
+    CHECK_STR(code_from(&img, 0, MAIN), "LDWSP 1; ADJ -4; STWSP 1; "
+              "LDC 3; STWSP 3; LDC 33554432; STWSP 2; LDC 7; LDAWSP 2; MOUT; ADJ 4; RET");
+    hex_free(&img);
+    CHECK_STR(body_of("proc main() is var k; all : k ! 7", 5),
+              "LDC 1; STWSP 4; LDWSP 2; LDC 24; SHL; STWSP 3; LDC 7; LDAWSP 3; MOUT");
+    CHECK_STR(code_of("proc p() is all ! procid\nproc main() is network i for 5 do p()"),
+              "LDWSP 1; ADJ -2; STWSP 1; LDAP 3; CALL; ADJ 2; RET; "
+              "LDWSP 1; ADJ -4; STWSP 1; LDC 5; STWSP 3; LDC 0; STWSP 2; ID; LDAWSP 2; MOUT; "
+              "ADJ 4; RET");
+}
+
 /* Arguments go straight into the callee's frame (sp - F + 2 + j) unless a
  * later argument makes a call; a func's result comes back in areg. */
 static void calls(void)
@@ -577,6 +594,7 @@ int main(void)
     RUN(control_flow);
     RUN(sends_and_receives);
     RUN(list_sends);
+    RUN(broadcasts);
     RUN(calls);
     RUN(network_images);
     RUN(processor_count);
