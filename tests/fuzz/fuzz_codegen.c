@@ -8,9 +8,11 @@
  * constants, locals, globals, array elements with computed indices, calls
  * of funcs with side effects on a global, recursion, procid, nprocs, the
  * network index) with assignments, ifs, bounded loops, calls with array
- * arguments, sends to the processor itself, and networks. Evaluation order
- * is observable through the side effects, so the compiler's reordering and
- * its temporaries are checked too. Divisors are made odd, array indices
+ * arguments, sends to the processor itself, multicasts whose lists name
+ * the processor itself one or more times, networks, and at the end a
+ * broadcast to the program's other processors (all), which each adds up.
+ * Evaluation order is observable through the side effects, so the
+ * compiler's reordering and its temporaries are checked too. Divisors are made odd, array indices
  * masked to the array, and recursion bounded, so every program is defined.
  *
  *   fuzz_codegen --iterations N   N programs from fixed seeds (make test/check)
@@ -38,7 +40,7 @@ typedef enum EKind {          /* expressions */
 
 typedef enum SKind {          /* statements */
     S_ASSIGN_LOCAL = E_BIN + 1, S_ASSIGN_GLOBAL, S_ASSIGN_LARRAY, S_ASSIGN_GARRAY,
-    S_PRINT, S_IF, S_LOOP, S_PUT, S_SELF_SEND, S_BLOCK
+    S_PRINT, S_IF, S_LOOP, S_PUT, S_SELF_SEND, S_MULTICAST, S_BLOCK
 } SKind;
 
 typedef enum Op { ADD, SUB, MUL, DIV, REM, AND, OR, XOR, SHL, SHR, EQ, NE, LT, LE, GT, GE,
@@ -53,7 +55,8 @@ typedef struct E {
     uint32_t value;       /* E_NUM; which variable, constant, array or port */
     int form;             /* E_NUM: decimal, hex or character */
     Op op;
-    struct E *a[4];       /* operands, arguments, sub-statements */
+    struct E *a[6];       /* operands, arguments, sub-statements; a multicast's
+                             value, destinations (1..4) and computed port (5) */
     int n;
 } E;
 
@@ -64,6 +67,7 @@ enum { POOL = 20000, NLOCALS = 3, NCONSTS = 2 };
 static E pool[POOL];
 static int used;
 static uint32_t consts[NCONSTS];
+static int max_list;          /* most entries a list may have: the machine's size */
 
 static E *node(int k)
 {
@@ -191,6 +195,40 @@ static E *expr(int depth, int in_network)
 
 static E *statement(int depth, int in_network, int in_loop);
 
+/* (e and 0) + k: k, after e is worked out for its side effects. */
+static E *masked_away(int depth, int in_network, E *k)
+{
+    return bin(ADD, bin(AND, expr(depth, in_network), num(0)), k);
+}
+
+/* A destination that is this processor: procid, the network index, or
+ * procid after an expression with side effects. */
+static E *self_destination(int depth, int in_network)
+{
+    switch (fuzz_below(in_network ? 3 : 2)) {
+    case 0:  return node(E_PROCID);
+    case 1:  return masked_away(depth, in_network, node(E_PROCID));
+    default: return node(E_INDEX);
+    }
+}
+
+/* { [d1, ..., dn] [: k] ! e; k ? l }: a multicast whose list names this
+ * processor alone, once or more, so that exactly one copy comes back. The
+ * port is a constant or is computed after an expression with side effects. */
+static E *multicast_to_self(int depth, int in_network)
+{
+    E *s = node(S_MULTICAST);
+    s->value = fuzz_below(5);                   /* port 0..3, or 4: no port (0) */
+    s->form = (int)fuzz_below(NLOCALS);         /* the local that receives */
+    s->a[0] = expr(depth, in_network);
+    s->n = 1 + (int)fuzz_below((uint32_t)max_list);
+    for (int i = 0; i < s->n; i++)
+        s->a[1 + i] = self_destination(depth - 1, in_network);
+    if (s->value < 4 && fuzz_below(2))
+        s->a[5] = masked_away(depth - 1, in_network, num(s->value));
+    return s;
+}
+
 /* { s; s; ... } */
 static E *block(int count, int depth, int in_network, int in_loop)
 {
@@ -205,7 +243,7 @@ static E *statement(int depth, int in_network, int in_loop)
 {
     E *s;
     int d = 1 + (int)fuzz_below(3);
-    switch (fuzz_below(depth > 0 ? 12 : 8)) {
+    switch (fuzz_below(depth > 0 ? 13 : 9)) {
     case 0: case 1:
         s = node(S_ASSIGN_LOCAL);
         s->value = fuzz_below(NLOCALS);
@@ -237,7 +275,9 @@ static E *statement(int depth, int in_network, int in_loop)
         s->n = (int)fuzz_below(NLOCALS);        /* the local that receives */
         s->a[0] = expr(d, in_network);
         return s;
-    case 8: case 9:
+    case 8:
+        return multicast_to_self(d, in_network);
+    case 9: case 10:
         s = node(S_IF);
         s->a[0] = expr(d, in_network);
         s->a[1] = statement(depth - 1, in_network, in_loop);
@@ -249,7 +289,7 @@ static E *statement(int depth, int in_network, int in_loop)
             s->a[1] = b;
         }
         return s;
-    case 10:
+    case 11:
         if (!in_loop) {
             s = node(S_LOOP);
             s->value = fuzz_below(5);           /* iterations */
@@ -263,13 +303,17 @@ static E *statement(int depth, int in_network, int in_loop)
 }
 
 /* The program: statements before, a network for, a network of branches,
- * statements after. */
+ * statements after, and perhaps a broadcast that every processor adds up:
+ * all : 4 ! bcast (port 4 is used by nothing else), or all : bport ! bcast
+ * with bport = (e and 0) + 4. */
 typedef struct Program {
     E *before, *body, *after;
     E *branches[4];
     int nbranches;        /* 0: no network of branches */
     uint32_t count;       /* network i for count (0: none) */
+    uint32_t records;     /* processor records: the larger, or 1 */
     E *c1;                /* val c1's expression */
+    E *bcast, *bport;     /* the broadcast's value and computed port, or NULL */
 } Program;
 
 static void make_program(Program *p)
@@ -279,13 +323,18 @@ static void make_program(Program *p)
     Op op = (Op)fuzz_below(NOPS);
     p->c1 = bin(op, num(interesting()), op == DIV || op == REM ?
                 bin(OR, num(interesting()), num(1)) : num(interesting()));
-    p->before = block(1 + (int)fuzz_below(4), 2, 0, 0);
     p->count = fuzz_below(3) ? 1 + fuzz_below(4) : 0;
-    p->body = p->count ? block(1 + (int)fuzz_below(4), 2, 1, 0) : NULL;
     p->nbranches = fuzz_below(3) ? 0 : 1 + (int)fuzz_below(4);
+    p->records = p->count > (uint32_t)p->nbranches ? p->count : (uint32_t)p->nbranches;
+    p->records = p->records ? p->records : 1;
+    max_list = p->records > 2 ? 4 : 2;          /* MOUT faults past the machine's size */
+    p->before = block(1 + (int)fuzz_below(4), 2, 0, 0);
+    p->body = p->count ? block(1 + (int)fuzz_below(4), 2, 1, 0) : NULL;
     for (int i = 0; i < p->nbranches; i++)
         p->branches[i] = statement(2, 0, 0);
     p->after = block(1 + (int)fuzz_below(3), 2, 0, 0);
+    p->bcast = fuzz_below(2) ? expr(2, 0) : NULL;
+    p->bport = p->bcast && fuzz_below(2) ? masked_away(1, 0, num(4)) : NULL;
 }
 
 /* ---- the interpreter ---- */
@@ -297,6 +346,7 @@ typedef struct State {
     int head[5], tail[5];
     uint32_t out[4096];
     int nout;
+    uint32_t bval;           /* the value it broadcasts */
 } State;
 
 static int32_t sgn(uint32_t x)
@@ -392,6 +442,14 @@ static void exec(const E *st, State *s)
         (void)port;
         return;
     }
+    case S_MULTICAST:                       /* the value, the list, the port */
+        x = eval(st->a[0], s);
+        for (int i = 0; i < st->n; i++)
+            (void)eval(st->a[1 + i], s);
+        if (st->a[5])
+            (void)eval(st->a[5], s);
+        s->l[st->form] = x;                 /* one copy, received back at once */
+        return;
     case S_IF:
         if (eval(st->a[0], s))
             exec(st->a[1], s);
@@ -423,6 +481,22 @@ static void interpret(const Program *p, uint32_t proc, uint32_t nprocs, State *s
     if ((int)proc < p->nbranches)
         exec(p->branches[proc], s);
     exec(p->after, s);
+    if (p->bcast) {
+        s->bval = eval(p->bcast, s);
+        if (p->bport)
+            (void)eval(p->bport, s);
+    }
+}
+
+/* What processor `proc` prints last: the sum of the others' broadcasts. */
+static void receive_broadcasts(const Program *p, uint32_t proc, const uint32_t *bvals,
+                               State *s)
+{
+    uint32_t sum = 0;
+    for (uint32_t q = 0; q < p->records; q++)
+        sum += q == proc ? 0 : bvals[q];
+    if (p->bcast && s->nout < 4096)
+        s->out[s->nout++] = sum;
 }
 
 /* ---- the program as text ---- */
@@ -540,6 +614,23 @@ static void print_stmt(Text *t, const E *s, int indent)
         print_expr(t, s->a[0]);
         put(t, "; %u ? %s }", s->value == 4 ? 0u : (unsigned)s->value, local[s->n]);
         break;
+    case S_MULTICAST:
+        put(t, "{ [");
+        for (int i = 0; i < s->n; i++) {
+            put(t, i ? ", " : "");
+            print_expr(t, s->a[1 + i]);
+        }
+        put(t, "]");
+        if (s->a[5]) {
+            put(t, " : ");
+            print_element(t, s->a[5]);
+        } else if (s->value < 4) {
+            put(t, " : %u", (unsigned)s->value);
+        }
+        put(t, " ! ");
+        print_expr(t, s->a[0]);
+        put(t, "; %u ? %s }", s->value == 4 ? 0u : (unsigned)s->value, local[s->form]);
+        break;
     case S_IF:
         put(t, "if ");
         print_expr(t, s->a[0]);
@@ -597,6 +688,17 @@ static void print_program(Text *t, const Program *p)
     }
     put(t, ";\n");
     print_stmt(t, p->after, 2);
+    if (p->bcast) {
+        put(t, ";\n  all : ");
+        if (p->bport)
+            print_element(t, p->bport);
+        else
+            put(t, "4");
+        put(t, " ! ");
+        print_expr(t, p->bcast);
+        put(t, ";\n  l1 := 0; l3 := 1;\n  while l3 < %u do { 4 ? l0; l1 := l1 + l0; "
+            "l3 := l3 + 1 };\n  print l1", (unsigned)p->records);
+    }
     put(t, "\n}\n");
 }
 
@@ -644,8 +746,7 @@ static int check_one(Text *t, char *why, size_t size)
     FILE *f = open_memstream(&msgs, &msize);
     int errors = compile_program("fuzz.x", t->buf, t->n, COMPILE_MEM_DEFAULT, &img, f);
     fclose(f);
-    uint32_t records = p.count > (uint32_t)p.nbranches ? p.count : (uint32_t)p.nbranches;
-    records = records ? records : 1;
+    uint32_t records = p.records;
     int rc = 0;
     if (errors) {
         snprintf(why, size, "does not compile:\n%.2000s", msgs);
@@ -666,9 +767,15 @@ static int check_one(Text *t, char *why, size_t size)
     uint32_t nprocs = 2;
     while (nprocs < records)
         nprocs *= 2;
+    static uint32_t bvals[4];
+    for (uint32_t q = 0; q < records; q++) {
+        interpret(&p, q, nprocs, &s);
+        bvals[q] = s.bval;
+    }
     for (uint32_t q = 0; q < records; q++) {
         static uint32_t got[4096];
         interpret(&p, q, nprocs, &s);
+        receive_broadcasts(&p, q, bvals, &s);
         int n = printed_by(run.out, q, got, 4096);
         if (n != s.nout || memcmp(got, s.out, (size_t)n * sizeof *got) != 0) {
             size_t len = (size_t)snprintf(why, size, "processor %u printed:\n%s\nexpected:",

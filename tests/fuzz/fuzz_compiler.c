@@ -1,6 +1,6 @@
 /* Fuzzer of the compiler's front end: random text, soups of the language's
- * tokens, mutations of real programs (programs/ and tests/programs/) and
- * deeply nested inputs must never crash, hang or break the compiler's
+ * tokens (multicast's lists and `all` among them), mutations of real
+ * programs (programs/ and tests/programs/) and deeply nested inputs must never crash, hang or break the compiler's
  * promises:
  *   - a rejected input gets messages that each start "fuzz.x:L:C: error: "
  *     with L and C inside the input, and none is an internal error;
@@ -41,6 +41,7 @@ static const char *const tokens[] = {
     "#FF", "#", "4294967295", "4294967296", "'a'", "'\\n'", "''", "'ab", "'\\q'",
     "| comment\n", "\n", "\t", "@", "\"", "proc main() is", "func f(val x) is",
     "array a[4];", "var x;", "val n = 3;", "network i for n do", "x := 1",
+    "all", "[1, 2] ! 3", "all : 1 ! x", "[x] : x ! 2",
 };
 
 /* Appends s to buf (of length *n) if it fits. */
