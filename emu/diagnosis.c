@@ -155,7 +155,8 @@ static void flight_build(Flight *f, Machine *m)
         f->failed = true;
         return;
     }
-    qsort(f->pk, f->n, sizeof *f->pk, by_id);
+    if (f->n)                               /* (no packets: f->pk is NULL) */
+        qsort(f->pk, f->n, sizeof *f->pk, by_id);
     for (size_t i = 0; i < f->n; i++) {
         NetPacket b;
         const NetPacket *pk = &f->pk[i];

@@ -150,6 +150,11 @@ void net_free(Net *net)
     free(net->requests_made);
     counters_free(&net->counts);
     free(net->woken.items);
+    free(net->lay.sets);
+    for (uint32_t id = 1; id <= net->nlists; id++)
+        free(net->lists[id].members);
+    free(net->lists);
+    free(net->free_lists);
     for (unsigned i = 0; i < 2 && net->lane; i++) {
         NetLane *ln = &net->lane[i];
         free(ln->touched.items);
@@ -163,6 +168,7 @@ void net_free(Net *net)
             }
         }
         free(ln->behind.items);
+        free(ln->splits.items);
         counters_free(&ln->delta);
     }
     free(net->lane);
