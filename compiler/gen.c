@@ -556,16 +556,24 @@ static void gen_send(Gen *g, Node *s)
     check_known_address(g, d, MAX_DEST, "destination processor");
     if (k)
         check_known_address(g, k, MAX_PORT, "port");
+    /* The address's nodes are made here, not parsed: they take the place
+     * of the destination (of the port, for its shift), so that the listing
+     * and the emulator's source lines put their code on the send's line. */
+    if (k)
+        shift.pos = k->pos;
     if (k && d_known && k_known) {
         both = known_node(dv | kv << 24);
+        both.pos = d->pos;
         addr = &both;
     } else if (k) {
         kc = known_node(kv << 24);
+        kc.pos = k->pos;
         shl = (Node){ .kind = ND_BINARY, .op = BIN_SHL, .items = shl_items, .count = 2,
+                      .pos = k->pos,
                       .info = { .need = 2, .pure = k->info.pure, .stable = k->info.stable } };
         or_items[1] = k_known ? &kc : &shl;
         both = (Node){ .kind = ND_BINARY, .op = BIN_OR, .items = or_items, .count = 2,
-                       .info = { .need = 2, .pure = d->info.pure && or_items[1]->info.pure,
+                       .pos = d->pos, .info = { .need = 2, .pure = d->info.pure && or_items[1]->info.pure,
                                  .stable = d->info.stable && or_items[1]->info.stable } };
         addr = &both;
     }

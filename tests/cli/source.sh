@@ -45,3 +45,12 @@ expect_same source_emu_disasm_is_xc_S "$TMP/out" "$TMP/disasm"
 "$XC" -S $F/divide.x >"$TMP/div"
 if [ "$(grep -c '^; tests/data/faults/divide.x:2: proc main() is$' "$TMP/div")" -eq 2 ]; then
     pass source_listing_line_again; else fail source_listing_line_again "$(cat "$TMP/div")"; fi
+
+# ---- a send's address is on the send's line ------------------------------------------
+# The compiler makes d | k << 24 itself; its code must not read as start-up code.
+printf 'proc main() is\n  var k;\n  network i for 2 do {\n    k := 1;\n    if i = 0 then { 1 : 3 ! 0; 1 : k ! 5 }\n    else { 3 ? k; 1 ? k }\n  }\n' >"$TMP/send.x"
+"$XC" -S "$TMP/send.x" >"$TMP/listing"
+sed -n '/^; .*send.x:5:/,/^; /p' "$TMP/listing" >"$TMP/line5"
+if grep -q 'start-up code' "$TMP/line5"; then fail source_send_address_on_its_line "$(cat "$TMP/line5")"
+elif [ "$(grep -c 'OUT$' "$TMP/line5")" -ne 2 ]; then fail source_send_address_on_its_line "two OUTs expected on line 5:" "$(cat "$TMP/line5")"
+else pass source_send_address_on_its_line; fi
