@@ -668,8 +668,11 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     PREFETCH(&lay->senders[e->target]);
     PREFETCH(&lay->routes[e->packet]);
-    if (lay->sets)                  /* (multicast.c: whether it splits) */
+    if (lay->sets) {                /* (multicast.c: whether it splits, */
         PREFETCH(&lay->sets[e->packet]);
+        PREFETCH(&lay->pool[e->packet]);   /* and the record a copy takes) */
+        PREFETCH(&lay->info[e->packet]);
+    }
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
