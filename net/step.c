@@ -1182,8 +1182,12 @@ static NOINLINE void step_packets(Net *net)
     net_list_reserve(&net->woken, net->in_flight);
     for (unsigned i = 0; i < net->nlanes; i++)
         lane_prepare(net, &net->lane[i]);
-    if (net->lay.sets)                  /* (stage d's copies take from the pool) */
-        pool_reserve(net, net->in_flight);
+    /* Stage d's copies take from the pool: at most one for each packet on
+     * a link, and those are listed (a sleeping one does not move). Not
+     * one for each packet in flight: a full network holds many more in
+     * its buffers, and the pool would double for copies never made. */
+    if (net->lay.sets)
+        pool_reserve(net, work);
     stage_deliveries(net);                              /* c */
     /* (Copies take pool indices and list references, which the two lanes
      * would contend for.) */
