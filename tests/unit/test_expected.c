@@ -157,6 +157,23 @@ static void primes(void)            /* primes below 10000, by a sieve */
     check_file("tests/programs/examples/primes.expected", &o);
 }
 
+/* p(x) = 7 - 3x + 2x^2 + x^3, the cubic whose coefficients broadcast.x and
+ * broadcast_tree.x send from processor 0 to every processor. */
+static int cubic(int x)
+{
+    return 7 - 3 * x + 2 * x * x + x * x * x;
+}
+
+static void broadcast(void)         /* p(0) + p(1) + ... + p(31) */
+{
+    Out o = {0};
+    int sum = 0;
+    for (int i = 0; i < 32; i++)
+        sum += cubic(i);
+    out_line(&o, 0, sum);
+    check_file("tests/programs/examples/broadcast.expected", &o);
+}
+
 static void appendix_c(void)        /* prints nothing */
 {
     Out o = {0};
@@ -175,6 +192,7 @@ int main(void)
     RUN(prefix_sum);
     RUN(farm);
     RUN(primes);
+    RUN(broadcast);
     RUN(appendix_c);
     RUN(baseline);
     return check_failed_tests != 0;
