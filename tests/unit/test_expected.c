@@ -174,6 +174,16 @@ static void broadcast(void)         /* p(0) + p(1) + ... + p(31) */
     check_file("tests/programs/examples/broadcast.expected", &o);
 }
 
+static void broadcast_tree(void)    /* the same job, the same output */
+{
+    Out o = {0};
+    int sum = 0;
+    for (int i = 0; i < 32; i++)
+        sum += cubic(i);
+    out_line(&o, 0, sum);
+    check_file("tests/programs/examples/broadcast_tree.expected", &o);
+}
+
 static void appendix_c(void)        /* prints nothing */
 {
     Out o = {0};
@@ -193,6 +203,7 @@ int main(void)
     RUN(farm);
     RUN(primes);
     RUN(broadcast);
+    RUN(broadcast_tree);
     RUN(appendix_c);
     RUN(baseline);
     return check_failed_tests != 0;
