@@ -184,6 +184,26 @@ static void broadcast_tree(void)    /* the same job, the same output */
     check_file("tests/programs/examples/broadcast_tree.expected", &o);
 }
 
+/* multicast_sets.x sends 2 to processors 8 .. 15, 3 to 1, 5, ..., 29 and 5 to
+ * 3, 9, 12, 30; each member multiplies what it gets by its own number. The
+ * two sub-cubes' products are summed; the scattered set's come back one by
+ * one, in the order of the list. */
+static void multicast_sets(void)
+{
+    static const int scattered[] = {3, 9, 12, 30};
+    Out o = {0};
+    int block = 0, spread = 0;
+    for (int i = 8; i <= 15; i++)
+        block += 2 * i;
+    for (int i = 1; i < 32; i += 4)
+        spread += 3 * i;
+    out_line(&o, 0, block);
+    out_line(&o, 0, spread);
+    for (int j = 0; j < 4; j++)
+        out_line(&o, 0, 5 * scattered[j]);
+    check_file("tests/programs/examples/multicast_sets.expected", &o);
+}
+
 static void appendix_c(void)        /* prints nothing */
 {
     Out o = {0};
@@ -204,6 +224,7 @@ int main(void)
     RUN(primes);
     RUN(broadcast);
     RUN(broadcast_tree);
+    RUN(multicast_sets);
     RUN(appendix_c);
     RUN(baseline);
     return check_failed_tests != 0;
