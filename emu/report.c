@@ -87,16 +87,19 @@ static void text_details(FILE *out, Machine *m)
     }
     if (m->end == END_INTERNAL)
         fprintf(out, "internal error: %s at timestep %llu\n", m->internal_error, (ull)m->t);
-    if (m->end == END_DEADLOCK)
+    if (m->end == END_DEADLOCK) {
         diagnosis_write(out, m);
-    if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
-        for (uint32_t p = 0; m->end != END_DEADLOCK && p < m->programmed; p++) {
+    } else if (m->end == END_LIMIT || m->end == END_INTERRUPTED) {
+        /* The run could have gone on: what each waits for, not why. */
+        for (uint32_t p = 0; p < m->programmed; p++) {
             const Cpu *c = &m->cpus[p];
             if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
                 continue;
-            diagnosis_waiting(out, m, c);         /* (a run that goes on: no reasons) */
+            diagnosis_waiting(out, m, c);
             fputc('\n', out);
         }
+    }
+    if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu packets\n", (ull)net_in_flight(m->net));
             net_for_each_in_flight(m->net, packet_line, &e);
