@@ -90,20 +90,6 @@ typedef struct Options {
  * 1 rounds left, 2 this round's network address, 3 packets left to read
  * this round, 4 the word last read. */
 
-/* BR or BRT from the end of `p` to `target` (backwards): the operand is
- * relative to the end of the branch, whose length depends on the operand;
- * the shortest consistent encoding wins. */
-static void emit_branch_back(Program *p, IsaOp op, uint32_t target)
-{
-    for (uint32_t len = 1; len <= ISA_MAX_LENGTH; len++) {
-        uint32_t off = target - (p->n + len);
-        if (isa_encoded_length(op, off) == len) {
-            asm_op(p, op, off);
-            return;
-        }
-    }
-}
-
 /* The loop every processor runs; its table starts at word `table` and its
  * stack frame at word `frame`. */
 static void build_code(Program *p, uint32_t table, uint32_t frame, uint32_t rounds)
@@ -139,7 +125,7 @@ static void build_code(Program *p, uint32_t table, uint32_t frame, uint32_t roun
         asm_op(&body, OP_LDWSP, 3);
         asm_op(&body, OP_ADDC, (uint32_t)-1);
         asm_op(&body, OP_STWSP, 3);
-        emit_branch_back(&body, OP_BR, read);
+        asm_branch_back(&body, OP_BR, read);
         uint32_t skip = body.n - (p->n + brt);
         if (isa_encoded_length(OP_BRT, skip) == brt) {
             asm_op(p, OP_BRT, skip);
@@ -155,7 +141,7 @@ static void build_code(Program *p, uint32_t table, uint32_t frame, uint32_t roun
     asm_op(p, OP_ADDC, (uint32_t)-1);
     asm_op(p, OP_STWSP, 1);
     asm_op(p, OP_LDWSP, 1);
-    emit_branch_back(p, OP_BRT, loop);
+    asm_branch_back(p, OP_BRT, loop);
     asm_op(p, OP_LDC, 0);
     asm_opr(p, OPR_HALT);
 }

@@ -28,6 +28,20 @@ static inline uint32_t asm_opr(Program *p, IsaOpr opr)
     return asm_op(p, OP_OPR, opr);
 }
 
+/* Appends BR or BRT to `target`, backwards: the operand is relative to the
+ * end of the branch, whose length depends on the operand, so the shortest
+ * consistent encoding is the one taken. */
+static inline void asm_branch_back(Program *p, IsaOp op, uint32_t target)
+{
+    for (uint32_t len = 1; len <= ISA_MAX_LENGTH; len++) {
+        uint32_t off = target - (p->n + len);
+        if (isa_encoded_length(op, off) == len) {
+            asm_op(p, op, off);
+            return;
+        }
+    }
+}
+
 /* An image of `count` records from programs[0..count-1] (entry word 0). */
 static inline void image_build(HexImage *img, const Program *programs, uint32_t count)
 {
