@@ -94,8 +94,9 @@ $(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
 # The test runner gets the directories to use, so `make check` runs the very
-# same tests against the sanitizer build.
-test: all $(UNIT_BIN) $(FUZZ_BIN) $(MUTANT)
+# same tests against the sanitizer build; tests/cli/broadcast.sh runs the
+# broadcast bench at small sizes.
+test: all $(UNIT_BIN) $(FUZZ_BIN) $(MUTANT) $(BUILD)/bench/broadcast
 	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) tests/run.sh
 
 check:
