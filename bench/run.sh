@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: every benchmark built in $1/bench, after a line naming the
 # machine and the date (bench/bench.c prints the main table; the others,
-# such as route_bench, their own), the network programs at N = 4,096 in full
+# such as route_bench, their own; routing and broadcast print the CSVs that
+# docs/results.md's tables come from), the network programs at N = 4,096 in full
 # duplex (the network target), then the time $2/emu takes to compile and
 # run bench/programs/baseline.x (thesis requirement 3.3: a program of over
 # 1,000 lines within one minute) and bench/programs/exchange.x (a whole
