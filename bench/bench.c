@@ -41,12 +41,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cpu/isa.h"
 #include "emu/machine.h"
 #include "tests/image.h"
+#include "bench/clock.h"
 
 typedef enum { PROG_SINGLE, PROG_COMPUTE, PROG_NETWORK, PROG_FLOOD, PROG_MIXED, PROG_IDLE,
                PROG_BROADCAST } ProgramKind;
@@ -303,13 +303,6 @@ typedef struct Result {
     int end;
 } Result;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Runs one configuration in this process. */
 static bool full_duplex;
 
@@ -349,10 +342,10 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
         exit(1);
     }
     hex_free(&img);
-    double t0 = now();
+    double t0 = bench_now();
     while (machine_step(&m) == END_RUNNING)
         ;
-    r.seconds = now() - t0;
+    r.seconds = bench_now() - t0;
     r.timesteps = m.t;
     r.instructions = m.instructions;
     r.hops = net_stats(m.net)->links_crossed;

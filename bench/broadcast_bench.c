@@ -12,17 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "net/net.h"
 #include "net/route.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench/clock.h"
 
 int main(int argc, char **argv)
 {
@@ -50,7 +43,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "broadcast_bench: out of memory\n");
         return 1;
     }
-    double start = now(), in_stage = 0;
+    double start = bench_now(), in_stage = 0;
     for (uint32_t p = 0; p < n; p++) {
         sets[p] = dest_set_broadcast(p, n, true);
         reqs[p] = (RouteRequest){ p, dest_set_min(&sets[p]), p % 16, 0, &sets[p] };
@@ -70,9 +63,9 @@ int main(int argc, char **argv)
                     ;
             listed[arrived[i]] = 0;
         }
-        double stage_start = now();
+        double stage_start = bench_now();
         const NetStepResult *r = net_step(net, t);
-        in_stage += now() - stage_start;
+        in_stage += bench_now() - stage_start;
         narrived = 0;                   /* (each processor once) */
         for (size_t i = 0; i < r->nwoken; i++)
             if (!listed[r->woken[i]]) {
@@ -82,7 +75,7 @@ int main(int argc, char **argv)
         if (!r->busy)
             break;
     }
-    double secs = now() - start;
+    double secs = bench_now() - start;
     const NetStats *st = net_stats(net);
     printf("%-6s %-6s %-8s %10s %12s %10s %12s %14s\n", "N", "duplex", "routing", "copies",
            "hops", "timesteps", "hops/s", "stage hops/s");

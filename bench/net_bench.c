@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "net/net.h"
 #include "net/route.h"
+#include "bench/clock.h"
 
 static uint64_t rng = 12345;
 
@@ -25,13 +25,6 @@ static uint32_t draw(uint32_t n)
 {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)((rng >> 33) % n);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int main(int argc, char **argv)
@@ -70,7 +63,7 @@ int main(int argc, char **argv)
          * without a pass over all N * P ports. */
         uint32_t *arrived = NULL;
         size_t narrived = 0, arrived_cap = 0;
-        double start = now(), in_stage = 0;
+        double start = bench_now(), in_stage = 0;
         for (uint64_t t = 1; t <= steps; t++) {
             net_begin_timestep(net, t);
             size_t batch = 0;
@@ -91,9 +84,9 @@ int main(int argc, char **argv)
             router_route(router, reqs, batch, routes);
             for (size_t i = 0; i < batch; i++)
                 net_inject(net, &reqs[i], &routes[i], words[i], t);
-            double stage_start = now();
+            double stage_start = bench_now();
             net_step(net, t);
-            in_stage += now() - stage_start;
+            in_stage += bench_now() - stage_start;
             size_t nwoken;
             const uint32_t *woken = net_woken(net, &nwoken);
             if (nwoken > arrived_cap) {
@@ -107,7 +100,7 @@ int main(int argc, char **argv)
             narrived = nwoken;
             memcpy(arrived, woken, narrived * sizeof *arrived);
         }
-        double secs = now() - start;
+        double secs = bench_now() - start;
         const NetStats *st = net_stats(net);
         printf("%-6u %-6s %-10s %5.2f %12.3g %12.1f %14.3f %14.3g\n", n, full ? "full" : "half",
                routing_name(alg), loads[li], st->links_crossed / secs,
