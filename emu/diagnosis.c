@@ -165,12 +165,8 @@ static void flight_build(Flight *f, Machine *m)
             f->by_dest[f->ndest++] = (Dest){ pk->dst, pk->port, pk->id, i };
             continue;
         }
-        const DestSet *set = &pk->set;      /* a list, or a range but one */
-        for (uint32_t k = 0, d = set->lo; k < set->n; k++, d++) {
-            if (!set->members && d == set->except)
-                d++;
-            f->by_dest[f->ndest++] = (Dest){ set->members ? set->members[k] : d, pk->port, pk->id, i };
-        }
+        for (uint32_t k = 0; k < pk->set.n; k++)
+            f->by_dest[f->ndest++] = (Dest){ dest_set_member(&pk->set, k), pk->port, pk->id, i };
     }
     find_roots(f);
     qsort(f->by_dest, f->ndest, sizeof *f->by_dest, by_destination);
@@ -337,10 +333,7 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
             return;
         }
         char dst[160];
-        if (f->pk[x].multicast)
-            dest_set_format(dst, sizeof dst, &f->pk[x].set);
-        else
-            snprintf(dst, sizeof dst, "p%u", f->pk[x].dst);
+        dest_name(dst, sizeof dst, f->pk[x].multicast ? &f->pk[x].set : NULL, f->pk[x].dst);
         fprintf(out, ": its output slot holds #%llu for %s", (ull)f->pk[x].id, dst);
         chain(out, f, x, c);
         return;

@@ -24,11 +24,8 @@ typedef struct Emit {
 static void json_members(FILE *out, const DestSet *set)
 {
     fputc('[', out);
-    for (uint32_t i = 0, d = set->lo; i < set->n; i++) {
-        if (!set->members && d == set->except)
-            d++;
-        fprintf(out, "%s%u", i ? ", " : "", set->members ? set->members[i] : d++);
-    }
+    for (uint32_t i = 0; i < set->n; i++)
+        fprintf(out, "%s%u", i ? ", " : "", dest_set_member(set, i));
     fputc(']', out);
 }
 
@@ -47,10 +44,7 @@ static void packet_line(void *ctx, const NetPacket *pk)
         fprintf(e->out, ", \"port\": %u, \"data\": %d, \"sent\": %llu, \"place\": \"%s\"}",
                 pk->port, (int32_t)pk->data, (ull)pk->created, place);
     } else {
-        if (pk->multicast)
-            dest_set_format(dst, sizeof dst, &pk->set);
-        else
-            snprintf(dst, sizeof dst, "p%u", pk->dst);
+        dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
         fprintf(e->out, "  packet #%llu p%u->%s port %u data %d (sent at t=%llu): %s\n",
                 (ull)pk->id, pk->src, dst, pk->port, (int32_t)pk->data, (ull)pk->created,
                 place);

@@ -84,10 +84,7 @@ static void packet_line(void *ctx_, const NetPacket *pk)
     char place[96], route[96], dst[160];
     route_describe(route, sizeof route, &pk->route, 0, pk->multicast);
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    if (pk->multicast)
-        dest_set_format(dst, sizeof dst, &pk->set);
-    else
-        snprintf(dst, sizeof dst, "p%u", pk->dst);
+    dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
     fprintf(ctx->out, "  #%llu p%u->%s port %u data %d, %s: %s\n", (ull)pk->id, pk->src, dst,
             pk->port, (int32_t)pk->data, route, place);
 }
@@ -291,10 +288,7 @@ static void brief_packet_line(void *ctx_, const NetPacket *pk)
     if (ctx->shown++ >= ctx->room)
         return;
     net_place_name(ctx->m->net, pk, place, sizeof place);
-    if (pk->multicast)
-        dest_set_format(dst, sizeof dst, &pk->set);
-    else
-        snprintf(dst, sizeof dst, "p%u", pk->dst);
+    dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
     fprintf(ctx->out, "#%llu p%u->%s port %u data %d: %s\n", (ull)pk->id, pk->src,
             dst, pk->port, (int32_t)pk->data, place);
 }

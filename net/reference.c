@@ -196,20 +196,13 @@ void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const 
                                 NULL, 0 };
     if (route_is_multicast(req)) {              /* (a range becomes a list here) */
         const DestSet *set = req->set;
-        uint32_t *m = malloc((size_t)set->n * sizeof *m), n = 0;
+        uint32_t *m = malloc((size_t)set->n * sizeof *m);
         if (!m)
             abort();
-        for (uint32_t d = set->lo; n < set->n; d++) {
-            if (set->members)
-                m[n] = set->members[n];
-            else if (d == set->except)
-                continue;
-            else
-                m[n] = d;
-            n++;
-        }
+        for (uint32_t i = 0; i < set->n; i++)
+            m[i] = dest_set_member(set, i);
         r->packet[x].members = m;
-        r->packet[x].nmembers = n;
+        r->packet[x].nmembers = set->n;
     }
     r->slot[req->src] = x;
     r->stats.sent++;

@@ -60,12 +60,9 @@ static bool same_destinations(const NetPacket *pk, const RefPacket *rp)
     const DestSet *set = &pk->set;
     if (set->n != rp->nmembers)
         return false;
-    for (uint32_t i = 0, d = set->lo; i < set->n; i++) {
-        if (!set->members && d == set->except)
-            d++;
-        if ((set->members ? set->members[i] : d++) != rp->members[i])
+    for (uint32_t i = 0; i < set->n; i++)
+        if (dest_set_member(set, i) != rp->members[i])
             return false;
-    }
     return true;
 }
 

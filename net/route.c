@@ -227,20 +227,6 @@ DestSet dest_set_broadcast(uint32_t src, uint32_t bound, bool all)
     return (DestSet){ NULL, bound - (src < bound), 0, bound, src < bound ? src : DEST_NONE, all };
 }
 
-uint32_t dest_set_min(const DestSet *set)
-{
-    if (set->members)
-        return set->members[0];
-    return set->lo == set->except ? set->lo + 1 : set->lo;
-}
-
-uint32_t dest_set_max(const DestSet *set)
-{
-    if (set->members)
-        return set->members[set->n - 1];
-    return set->hi - 1 == set->except ? set->hi - 2 : set->hi - 1;
-}
-
 bool dest_set_has(const DestSet *set, uint32_t d)
 {
     if (!set->members)
@@ -272,20 +258,19 @@ void dest_set_format(char *buf, size_t size, const DestSet *set)
     }
     size_t used = (size_t)snprintf(buf, size, "{");
     uint32_t shown = 0;
-    for (uint32_t i = 0, d = set->lo; shown < set->n && shown < 8 && used < size; i++) {
-        uint32_t member;
-        if (set->members) {
-            member = set->members[i];
-        } else {
-            if (d == set->except)
-                d++;
-            member = d++;
-        }
-        used += (size_t)snprintf(buf + used, size - used, "%s%u", shown ? "," : "", member);
-        shown++;
-    }
+    for (; shown < set->n && shown < 8 && used < size; shown++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%u", shown ? "," : "",
+                                 dest_set_member(set, shown));
     if (used < size)
         snprintf(buf + used, size - used, set->n > shown ? ",...+%u}" : "}", set->n - shown);
+}
+
+void dest_name(char *buf, size_t size, const DestSet *set, uint32_t dst)
+{
+    if (set)
+        dest_set_format(buf, size, set);
+    else
+        snprintf(buf, size, "p%" PRIu32, dst);
 }
 
 /* The low `digits` bits of v in binary, most significant first, after "0b". */
@@ -326,10 +311,7 @@ void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
     char text[128], dst[160];
     bool multicast = route_is_multicast(req);
     route_describe(text, sizeof text, route, adaptive, multicast);
-    if (multicast)
-        dest_set_format(dst, sizeof dst, req->set);
-    else
-        snprintf(dst, sizeof dst, "p%" PRIu32, req->dst);
+    dest_name(dst, sizeof dst, multicast ? req->set : NULL, req->dst);
     snprintf(buf, size, "t=%" PRIu64 " route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 " %s",
              timestep, packet_id, req->src, dst, req->port, text);
 }

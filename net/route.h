@@ -58,9 +58,19 @@ static inline bool route_is_multicast(const RouteRequest *req)
  * (>= 1) but src; `all` when bound is the machine's size. */
 DestSet dest_set_broadcast(uint32_t src, uint32_t bound, bool all);
 
+/* Member i (0 <= i < n) of a set, members ascending; a range skips its
+ * exception. */
+static inline uint32_t dest_set_member(const DestSet *set, uint32_t i)
+{
+    if (set->members)
+        return set->members[i];
+    uint32_t d = set->lo + i;
+    return set->except >= set->lo && d >= set->except ? d + 1 : d;
+}
+
 /* A set's lowest and highest members. */
-uint32_t dest_set_min(const DestSet *set);
-uint32_t dest_set_max(const DestSet *set);
+static inline uint32_t dest_set_min(const DestSet *set) { return dest_set_member(set, 0); }
+static inline uint32_t dest_set_max(const DestSet *set) { return dest_set_member(set, set->n - 1); }
 
 /* Whether processor d is a member. */
 bool dest_set_has(const DestSet *set, uint32_t d);
@@ -72,6 +82,10 @@ unsigned dest_set_count(const DestSet *set, uint32_t src);
 /* A set as reports show it (multicast.md): "all", or "{1,4,5}" with its
  * members ascending, at most 8 then "...+N" for N more. */
 void dest_set_format(char *buf, size_t size, const DestSet *set);
+
+/* A packet's or request's destination as reports show it: its set when
+ * it is a multicast (set not NULL), else "p5" for processor dst. */
+void dest_name(char *buf, size_t size, const DestSet *set, uint32_t dst);
 
 typedef enum RoutingAlgorithm {
     ROUTING_BENES,        /* looping algorithm, plane split, early turn (default) */

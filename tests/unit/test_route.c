@@ -832,6 +832,17 @@ static void destination_sets(void)
     route_format(buf, sizeof buf, 5, 3, &req, &r, 0);
     CHECK_STR(buf, "t=5 route #3 p2->{0,1,2,3,4} port 3 plane 0 count 3 routing 0b01 "
                    "addressing -");
+    /* A range's members skip its exception, which a copy's part of a
+     * broadcast may leave below or above the range. */
+    set = (DestSet){ NULL, 3, 4, 8, 6, false };
+    CHECK(dest_set_member(&set, 0) == 4 && dest_set_member(&set, 1) == 5 &&
+          dest_set_member(&set, 2) == 7);
+    set = (DestSet){ NULL, 4, 4, 8, 2, false };
+    CHECK(dest_set_member(&set, 0) == 4 && dest_set_member(&set, 3) == 7);
+    set = (DestSet){ NULL, 4, 4, 8, 9, false };
+    CHECK_EQ(dest_set_max(&set), 7);
+    dest_name(buf, sizeof buf, NULL, 5);
+    CHECK_STR(buf, "p5");
 }
 
 /* A multicast is routed as a unicast to its lowest member at the same
