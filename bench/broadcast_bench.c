@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     while ((1u << k) < n)
         k++;
     n = 1u << k;
-    NetConfig cfg = { k, 2, full, 5, 16, 1, alg == ROUTING_ADAPTIVE };
+    NetConfig cfg = { k, 2, full, 5, 16, 1, alg == ROUTING_ADAPTIVE, 1 };
     Net *net = net_new(&cfg);
     Router *router = router_new(alg, k, 2, 1);
     DestSet *sets = malloc(n * sizeof *sets);

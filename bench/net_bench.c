@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     for (size_t li = 0; li < sizeof loads / sizeof loads[0]; li++) {
         if (only_load > 0 && loads[li] != only_load)
             continue;
-        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE };
+        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE, 1 };
         Net *net = net_new(&cfg);
         Router *router = router_new(alg, k, 2, 1);
         RouteRequest *reqs = malloc(n * sizeof *reqs);

@@ -198,7 +198,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         return -1;
     }
     NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
-                     cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE };
+                     cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE, cfg->vcs };
     /* One cache line per processor, aligned. */
     if (posix_memalign((void **)&m->cpus, 64, (size_t)m->nprocs * sizeof *m->cpus) != 0)
         m->cpus = NULL;
@@ -242,7 +242,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         net_observe(m->net, m->obs.event, m->obs.ctx);
     if (m->net && cfg->check_invariants && net_compare_with_reference(m->net) != 0)
         shares_ok = false;
-    if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
+    /* (The stage of virtual channels runs the planes on one thread.) */
+    if (shares_ok && threads > 1 && cfg->planes == 2 && cfg->vcs <= 1 && m->net && !m->obs.event)
         shares_ok = net_use_lanes(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
     if (shares_ok && threads > 1 && m->router)

@@ -60,6 +60,7 @@ typedef struct MachineConfig {
     uint64_t seed;             /* --seed */
     uint64_t max_steps;        /* --max-steps (0: none) */
     unsigned threads;          /* --threads */
+    unsigned vcs;              /* --vcs: virtual channels (channels.md) */
     uint32_t parallel_min;     /* split the processor stage only when at least
                                   this many processors run (tests set 1) */
     bool run_ahead;            /* processors may run ahead (off for --step) */
@@ -77,7 +78,7 @@ typedef struct MachineConfig {
 #define MACHINE_CONFIG_DEFAULT { \
     .procs = 0, .planes = 2, .full_duplex = false, .buffer = 5, .ports = 16, \
     .port_depth = 1, .mem_words = 200000, .routing = ROUTING_BENES, .seed = 1, \
-    .max_steps = 0, .threads = 1, .parallel_min = 1024, .run_ahead = true, \
+    .max_steps = 0, .threads = 1, .vcs = 1, .parallel_min = 1024, .run_ahead = true, \
     .check_invariants = MACHINE_CHECK_DEFAULT }
 
 typedef enum MachineEnd {

@@ -29,7 +29,7 @@ static int parse_number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 }
 
 typedef enum { OPT_PROCS, OPT_PLANES, OPT_BUFFER, OPT_PORTS, OPT_PORT_DEPTH, OPT_MEM,
-               OPT_SEED, OPT_MAX_STEPS, OPT_THREADS } NumberOption;
+               OPT_SEED, OPT_MAX_STEPS, OPT_THREADS, OPT_VCS } NumberOption;
 
 static const struct { const char *name; uint64_t lo, hi; const char *accepted; } numbers[] = {
     [OPT_PROCS]      = { "--procs", 1, 1u << 24, "1 .. 16777216" },
@@ -41,6 +41,7 @@ static const struct { const char *name; uint64_t lo, hi; const char *accepted; }
     [OPT_SEED]       = { "--seed", 0, UINT64_MAX, "0 .. 18446744073709551615" },
     [OPT_MAX_STEPS]  = { "--max-steps", 1, 1ull << 63, "1 .. 9223372036854775808" },
     [OPT_THREADS]    = { "--threads", 1, 256, "1 .. 256" },
+    [OPT_VCS]        = { "--vcs", 1, NET_MAX_VCS, "1 .. 8" },
 };
 
 static int bad_value(char *err, size_t size, const char *opt, const char *value,
@@ -68,6 +69,7 @@ static int set_number(EmuOptions *o, NumberOption which, const char *value, char
     case OPT_SEED:       mc->seed = v; break;
     case OPT_MAX_STEPS:  mc->max_steps = v; break;
     case OPT_THREADS:    mc->threads = (unsigned)v; break;
+    case OPT_VCS:        mc->vcs = (unsigned)v; break;
     }
     return 0;
 }

@@ -136,6 +136,9 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     fprintf(out, "port waits: %llu\n", (ull)st->port_waits);
     /* Worded apart from the state's "place 1 of 2", which counts the packets
      * present, not the places a buffer has. */
+    if (m->cfg.vcs > 1)
+        fprintf(out, "virtual channels: %u (a buffer per channel at every output port)\n",
+                m->cfg.vcs);
     fprintf(out, "largest buffer occupancy: %u packet%s (each buffer holds %u)\n",
             st->max_buffer, st->max_buffer == 1 ? "" : "s", m->cfg.buffer);
     fprintf(out, "collisions by layer   link up  link down  buffer up  buffer down\n");
@@ -145,6 +148,12 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
                 (ull)st->buffer_collisions[DIR_UP][l], (ull)st->buffer_collisions[DIR_DOWN][l]);
     fprintf(out, "link collisions: %llu\n", (ull)st->link_total);
     fprintf(out, "buffer collisions: %llu\n", (ull)st->buffer_total);
+    if (m->cfg.vcs > 1) {
+        fprintf(out, "collisions by channel  link  buffer\n");
+        for (unsigned v = 0; v < m->cfg.vcs; v++)
+            fprintf(out, "  vc%u             %10llu %7llu\n", v, (ull)st->vc_link[v],
+                    (ull)st->vc_buffer[v]);
+    }
 }
 
 /* A processor that halted, and its status. */
@@ -263,9 +272,13 @@ static void json_report(FILE *out, Machine *m)
         }
     fprintf(out, "}, \"links_crossed\": %llu, \"port_waits\": %llu, \"max_buffer\": %u, ",
             (ull)st->links_crossed, (ull)st->port_waits, st->max_buffer);
-    fprintf(out, "\"multicasts\": %llu, \"copies\": %llu, \"vcs\": 1, "
-            "\"collisions_by_vc\": {\"0\": {\"link\": %llu, \"buffer\": %llu}}, ",
-            (ull)st->multicasts, (ull)st->copies, (ull)st->link_total, (ull)st->buffer_total);
+    fprintf(out, "\"multicasts\": %llu, \"copies\": %llu, \"vcs\": %u, \"collisions_by_vc\": {",
+            (ull)st->multicasts, (ull)st->copies, m->cfg.vcs);
+    for (unsigned v = 0; v < m->cfg.vcs; v++)           /* (one channel: the totals) */
+        fprintf(out, "%s\"%u\": {\"link\": %llu, \"buffer\": %llu}", v ? ", " : "", v,
+                (ull)(m->cfg.vcs > 1 ? st->vc_link[v] : st->link_total),
+                (ull)(m->cfg.vcs > 1 ? st->vc_buffer[v] : st->buffer_total));
+    fprintf(out, "}, ");
     fprintf(out, "\"halted\": {");
     first = 1;
     for (uint32_t p = 0; p < m->programmed; p++)

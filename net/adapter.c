@@ -108,11 +108,15 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
         mc_make(net, x, route_is_multicast(req) ? req->set : NULL);
     if (net->reference)
         reference_inject(net->reference, info->id, req, route, timestep);
-    net->settled = false;
-    uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
-    IndexList *claimants = &net->lane[lane_index(net, h)].claimants[1];   /* (adapters: layer 1) */
-    net_list_reserve(claimants, claimants->n + 1);
-    claimants->items[claimants->n++] = h;
+    if (net->lay.vc) {
+        vc_injected(net, req->src);
+    } else {
+        net->settled = false;
+        uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
+        IndexList *claimants = &net->lane[lane_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+        net_list_reserve(claimants, claimants->n + 1);
+        claimants->items[claimants->n++] = h;
+    }
     if (net->event) {
         NetPacket made;
         net_describe(net, x, &made);

@@ -365,6 +365,44 @@ static int check_cleared(Audit *a)
     return 0;
 }
 
+/* ---- virtual channels (V > 1) ------------------------------------------------------ */
+
+/* Every lane and every channel buffer: each packet where its record says,
+ * found once, no buffer over B; then the channel stage's own bookkeeping. */
+static int check_channels(Audit *a)
+{
+    const Layout *lay = a->lay;
+    unsigned V = lay->cfg.vcs;
+    char name[64];
+    uint32_t lanes = 2 * lay->nswitches * (lay->cfg.full_duplex ? 2 : 1) * V;
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        uint32_t x = vc_lane_packet(lay->vc, lane);
+        if (x == NET_NIL)
+            continue;
+        if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || lay->pool[x].at != lane) {
+            net_link_name(a->net, channel_link(lay, lane / V), name, sizeof name);
+            return broken(a, "net/%s vc%u: lane holds a packet that is not there", name,
+                          lane % V);
+        }
+        a->seen[x] = 1;
+        a->in_flight++;
+    }
+    for (uint32_t cb = 0; cb < lay->nbuffers * V; cb++) {
+        uint32_t n = vc_buffer_count(lay->vc, cb);
+        if (n > lay->cfg.buffer)
+            return broken_at(a, cb, "overflow, %u packets in %u places", n, lay->cfg.buffer);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t x = vc_buffer_packet_at(lay->vc, cb, i);
+            if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_BUFFER ||
+                lay->pool[x].at != cb || !route_matches(lay, x))
+                return broken_at(a, cb, "place %u holds a packet that is not there", i + 1);
+            a->seen[x] = 1;
+            a->in_flight++;
+        }
+    }
+    return vc_check(a->net, a->err, a->size);
+}
+
 /* ---- input ports and totals ------------------------------------------------------ */
 
 /* Input port i (p * P + port): its FIFO's links, count and bound. */
@@ -431,9 +469,13 @@ int net_check(Net *net, char *err, size_t size)
         snprintf(err, size, "out of memory");
     } else {
         net_settle(net);
-        rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
-             check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
-             check_ports(&a) || check_totals(&a) ? -1 : 0;
+        if (net->lay.vc)
+            rc = check_output_slots(&a) || check_channels(&a) || check_ports(&a) ||
+                 check_totals(&a) ? -1 : 0;
+        else
+            rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
+                 check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
+                 check_ports(&a) || check_totals(&a) ? -1 : 0;
     }
     free(a.seen);
     free(a.listed);

@@ -11,30 +11,35 @@
  * may need both down buffers). Returns how many are written to deps; -1 if
  * x could move as soon as input ports were read (or at once). *all says
  * whether x needs every one of them to move (a multicast) or any one (an
- * adaptive packet). The network is settled. */
+ * adaptive packet). The network is settled. With virtual channels, what
+ * holds a packet up is on its own channel: the packet on its lane, the
+ * head of its channel's buffer; a claim on a free lane may lose the link
+ * to another channel, but the round-robin gives every channel its turn. */
 static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
 {
     *all = false;
-    Packet *pk = &net->lay.pool[x];
+    const Layout *lay = &net->lay;
+    const Packet *pk = &lay->pool[x];
+    unsigned V = lay->cfg.vcs, v = pk->port % V;
     if (pk->place == PLACE_SLOT ||
-        (pk->place == PLACE_BUFFER && buffer_packet_at(&net->lay, pk->at, 0) == x)) {
-        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(&net->lay, pk->plane, pk->at) : pk->at;
+        (pk->place == PLACE_BUFFER && buffer_packet_at(lay, pk->at, 0) == x)) {
+        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(lay, pk->plane, pk->at) : pk->at / V;
         unsigned layer, dir;
-        uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
-        uint32_t y = link_packet_at(net, link_channel(&net->lay, claim_link(&net->lay, h, heading, dir), dir));
-        if (y == NET_NIL && !net->lay.cfg.full_duplex)   /* the link's packet the other way */
-            y = link_packet_at(net, claim_link(&net->lay, h, heading, dir));
+        uint32_t heading = claim_heading(lay, h, &layer, &dir);
+        uint32_t link = claim_link(lay, h, heading, dir);
+        /* (With --duplex half, whichever way the lane's packet goes.) */
+        uint32_t y = link_packet_at(net, link_channel(lay, link, dir) * V + v);
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
         return 1;
     }
     if (pk->place == PLACE_BUFFER) {
-        deps[0] = buffer_packet_at(&net->lay, pk->at, 0);
+        deps[0] = buffer_packet_at(lay, pk->at, 0);
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
-    uint32_t link = channel_link(&net->lay, pk->at), s;
+    uint32_t link = channel_link(lay, pk->at / V), s;
     unsigned l;
     if (pk->dir == DIR_UP) {
         s = link >> 1;
@@ -43,27 +48,29 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         return -1;                       /* only an input port can hold it */
     } else {
         unsigned q;
-        s = down_target(&net->lay, link, pk->layer, &q);
+        s = down_target(lay, link, pk->layer, &q);
         l = pk->layer - 1u;
     }
     int n = 0;
     unsigned first, last;
     bool down = pk->dir == DIR_DOWN || l == pk->count;
-    if (down && net->lay.sets && net->lay.sets[x].hi != 0) {
+    if (down && lay->sets && lay->sets[x].hi != 0) {
         /* A multicast going down needs every buffer below which its set
          * has members: it waits for the full ones among them. */
         PacketSet part[2];
-        mc_split(net, &net->lay.sets[x], l, part);
-        for (unsigned out = 0; out < 2; out++)
-            if (part[out].hi != 0 && net->lay.senders[4 * s + out].count >= net->lay.cfg.buffer)
-                deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
+        mc_split(net, &lay->sets[x], l, part);
+        for (unsigned out = 0; out < 2; out++) {
+            uint32_t cb = (4 * s + out) * V + v;
+            if (part[out].hi != 0 && net_buffer_count(net, cb) >= lay->cfg.buffer)
+                deps[n++] = buffer_packet_at(lay, cb, 0);
+        }
         *all = true;
         return n ? n : -1;
     }
     if (pk->dir == DIR_UP && l < pk->count) {
         unsigned b = (pk->routing >> (l - 1)) & 1;
         first = last = 2 + b;
-        if (net->lay.cfg.adaptive) {
+        if (lay->cfg.adaptive) {
             first = 2;
             last = 3;
         }
@@ -71,10 +78,10 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        const Sender *f = &net->lay.senders[4 * s + out];
-        if (f->count < net->lay.cfg.buffer)
+        uint32_t cb = (4 * s + out) * V + v;
+        if (net_buffer_count(net, cb) < lay->cfg.buffer)
             return -1;
-        deps[n++] = buffer_packet_at(&net->lay, 4 * s + out, 0);
+        deps[n++] = buffer_packet_at(lay, cb, 0);
     }
     return n;
 }
@@ -128,7 +135,8 @@ bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
         x = net->lay.out_slot[pk->at];
     else if (pk->place == PLACE_LINK)
         x = link_packet_at(net, pk->at);
-    else if (pk->place == PLACE_BUFFER && pk->at < net->lay.nbuffers && pk->position >= 1)
+    else if (pk->place == PLACE_BUFFER && pk->at < net->lay.nbuffers * net->lay.cfg.vcs &&
+             pk->position >= 1)
         x = buffer_packet_at(&net->lay, pk->at, pk->position - 1);
     if (x == NET_NIL || x == NET_RESERVED || net->lay.info[x].id != pk->id)
         return false;

@@ -92,6 +92,8 @@ Net *net_new(const NetConfig *cfg)
     if (!net)
         return NULL;
     net->lay.cfg = *cfg;
+    if (net->lay.cfg.vcs == 0)
+        net->lay.cfg.vcs = 1;
     net->lay.nprocs = 1u << cfg->k;
     net->lay.half = net->lay.nprocs / 2;
     net->lay.nswitches = cfg->planes * cfg->k * net->lay.half;
@@ -125,6 +127,11 @@ Net *net_new(const NetConfig *cfg)
      * so the pages of unused links, buffers and ports are never touched. */
     net->nlanes = 1;
     net->lane[0].counts = &net->counts;
+    if (net->lay.cfg.vcs > 1 && !(net->lay.vc = vc_new(&net->lay))) {
+        net_free(net);
+        errno = ENOMEM;
+        return NULL;
+    }
     return net;
 }
 
@@ -172,6 +179,7 @@ void net_free(Net *net)
         counters_free(&ln->delta);
     }
     free(net->lane);
+    vc_free(net->lay.vc);
     reference_free(net->reference);
     free(net->reference_error);
     free(net);
@@ -179,7 +187,7 @@ void net_free(Net *net)
 
 int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
-    if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event)
+    if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event || net->lay.vc)
         return -1;
     for (unsigned i = 0; i < 2; i++)
         if (counters_init(&net->lane[i].delta, net->lay.cfg.k) != 0)

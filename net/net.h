@@ -25,7 +25,16 @@
  *   channel what a packet on a link occupies: with --duplex half one
  *           channel per link, shared by both directions (channel = link);
  *           with --duplex full one per direction, 2 * link + dir.
- *   port    p * P + n   input port n of processor p. */
+ *   port    p * P + n   input port n of processor p.
+ *
+ * With V > 1 virtual channels (channels.md) a buffer and a channel are
+ * each V places for packets, one per virtual channel v, and a packet's
+ * place and the functions below name them by
+ *
+ *   channel buffer  b * V + v    channel v's buffer of output port b
+ *   lane            c * V + v    lane v of channel c
+ *
+ * which, with V = 1, are b and c. */
 #ifndef NET_NET_H
 #define NET_NET_H
 
@@ -46,7 +55,11 @@ typedef struct NetConfig {
     unsigned ports;        /* input ports per processor, P */
     unsigned port_depth;   /* places per input port, D */
     bool adaptive;         /* up ports chosen as packets climb (--routing adaptive) */
+    unsigned vcs;          /* virtual channels V (channels.md), 1..8; 0 is 1 */
 } NetConfig;
+
+/* The most virtual channels a network may have. */
+enum { NET_MAX_VCS = 8 };
 
 /* "No packet": what net_take returns when the port is empty. */
 #define NET_NIL 0u
@@ -96,6 +109,8 @@ typedef struct NetStats {
     uint64_t *latency_hist;           /* [latency] = packets, grown on demand */
     size_t latency_hist_len;
     uint32_t max_buffer;              /* largest occupancy after stage d */
+    uint64_t vc_link[NET_MAX_VCS];    /* with V > 1: collisions by channel */
+    uint64_t vc_buffer[NET_MAX_VCS];  /* (with V = 1: link_total, buffer_total) */
 } NetStats;
 
 /* What happened to a packet, for --trace and --routes (adaptive choices). */
@@ -141,8 +156,8 @@ void net_observe(Net *net, NetEventFn *fn, void *ctx);
  * threads at once in every timestep with at least `parallel_min` packets to
  * handle (step.c explains why that changes nothing). Call before the first
  * packet is injected, with no observer. Returns 0, or -1 if memory cannot
- * be had, the network has one plane or an observer (nothing is changed
- * then). */
+ * be had, the network has one plane, an observer or virtual channels
+ * (nothing is changed then). */
 int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min);
 
 /* Runs the reference stage (reference.c: stage 4 as machine.md writes it,

@@ -255,6 +255,8 @@ typedef struct Layout {
     PacketSet *sets;                /* by pool index, from the first multicast on */
     InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
+    struct VcNet *vc;               /* with V > 1 virtual channels: their network
+                                       stage's state (vchannels.c), else NULL */
 } Layout;
 
 struct Net {
@@ -766,6 +768,25 @@ uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i);
  * after which the reference stage is not run again (net.c). */
 void net_step_reference(Net *net, uint64_t t);
 void net_reference_failed(Net *net, const char *what);
+
+/* Virtual channels, V > 1 (vchannels.c): the state of their network
+ * stage, which replaces step.c's; the packet just put in processor p's
+ * output slot; stage 4; and what is in channel buffer cb (its count, the
+ * packet at place i, 0 the head, or NET_NIL) and in a lane. */
+typedef struct VcNet VcNet;
+VcNet *vc_new(const Layout *lay);
+void vc_free(VcNet *vc);
+void vc_injected(Net *net, uint32_t p);
+void vc_step(Net *net);
+uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb);
+uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i);
+uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane);
+/* ...and its own bookkeeping true to that (the bitmaps, the claims and
+ * stage d's counts cleared): 0, or -1 with what is broken in err. */
+int vc_check(const Net *net, char *err, size_t size);
+
+/* Counts a delivered packet's latency (step.c). */
+void net_record_latency(NetStats *st, uint64_t latency);
 
 /* Makes room for n entries in a list (step.c); and appends to a list
  * that has room. */

@@ -38,23 +38,34 @@ void net_link_name(const Net *net, uint32_t link, char *buf, size_t size)
     }
 }
 
+/* With V > 1, " vc1" after a channel buffer's or a lane's name. */
+static const char *vc_suffix(const Net *net, uint32_t index, char *buf, size_t size)
+{
+    if (net->lay.cfg.vcs <= 1)
+        return "";
+    snprintf(buf, size, " vc%u", index % net->lay.cfg.vcs);
+    return buf;
+}
+
 void net_buffer_name(const Net *net, uint32_t b, char *buf, size_t size)
 {
-    char sw[48];
-    switch_name(net, b >> 2, sw, sizeof sw);
-    snprintf(buf, size, "%s.%s", sw, port_names[b & 3]);
+    char sw[48], vc[16];
+    unsigned V = net->lay.cfg.vcs;
+    switch_name(net, b / V >> 2, sw, sizeof sw);
+    snprintf(buf, size, "%s.%s%s", sw, port_names[b / V & 3], vc_suffix(net, b, vc, sizeof vc));
 }
 
 void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
 {
-    char name[64];
+    char name[64], vc[16];
     switch (pk->place) {
     case PLACE_SLOT:
         snprintf(buf, size, "output slot of p%u", pk->src);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(&net->lay, pk->at), name, sizeof name);
-        snprintf(buf, size, "link %s %s", name, pk->dir == DIR_UP ? "up" : "down");
+        net_link_name(net, channel_link(&net->lay, pk->at / net->lay.cfg.vcs), name, sizeof name);
+        snprintf(buf, size, "link %s %s%s", name, pk->dir == DIR_UP ? "up" : "down",
+                 vc_suffix(net, pk->at, vc, sizeof vc));
         return;
     case PLACE_BUFFER:
         net_buffer_name(net, pk->at, name, sizeof name);
@@ -71,7 +82,7 @@ void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
 
 void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
 {
-    char name[64];
+    char name[64], vc[16];
     if (ev->kind == EV_SPLIT) {
         switch_name(net, ev->place, name, sizeof name);
         snprintf(buf, size, "switch %s", name);
@@ -82,8 +93,9 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", ev->place);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(&net->lay, ev->place), name, sizeof name);
-        snprintf(buf, size, "link %s %s", name, ev->packet->dir == DIR_UP ? "up" : "down");
+        net_link_name(net, channel_link(&net->lay, ev->place / net->lay.cfg.vcs), name, sizeof name);
+        snprintf(buf, size, "link %s %s%s", name, ev->packet->dir == DIR_UP ? "up" : "down",
+                 vc_suffix(net, ev->place, vc, sizeof vc));
         return;
     case PLACE_BUFFER:
         net_buffer_name(net, ev->place, name, sizeof name);
@@ -110,6 +122,8 @@ uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i)
 
 uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i)
 {
+    if (lay->vc)
+        return vc_buffer_packet_at(lay->vc, b, i);
     if (i >= lay->senders[b].count)
         return NET_NIL;
     return place_packet(buffer_place_word(lay, b, i));
@@ -140,7 +154,7 @@ size_t sender_count(const Net *net)
 
 void net_settle(Net *net)
 {
-    if (net->settled)
+    if (net->settled || net->lay.vc)       /* (vchannels.c keeps the pool settled) */
         return;
     net->settled = true;
     if (net->in_flight == 0)
@@ -224,7 +238,7 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk)
     const Packet *p = &net->lay.pool[x];
     describe_fields(net, x, pk);
     if (p->place == PLACE_BUFFER) {
-        pk->queued = net->lay.senders[p->at].count;
+        pk->queued = net_buffer_count(net, p->at);
         pk->position = position_in(net, x, p->at, pk->queued, true);
     } else if (p->place == PLACE_PORT) {
         pk->queued = net->lay.ports[p->at].count;
@@ -240,11 +254,12 @@ void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk)
     for (uint32_t p = 0; p < net->lay.nprocs; p++)
         if (net_slot_packet(net, p, &pk))
             fn(ctx, &pk);
-    size_t channels = 2 * (size_t)net->lay.nswitches * (net->lay.cfg.full_duplex ? 2 : 1);
-    for (size_t c = 0; c < channels; c++)
+    unsigned V = net->lay.cfg.vcs;
+    size_t lanes = 2 * (size_t)net->lay.nswitches * (net->lay.cfg.full_duplex ? 2 : 1) * V;
+    for (size_t c = 0; c < lanes; c++)
         if (net_link_packet(net, (uint32_t)c, &pk))
             fn(ctx, &pk);
-    for (uint32_t b = 0; b < net->lay.nbuffers; b++)
+    for (uint32_t b = 0; b < net->lay.nbuffers * V; b++)
         for (uint32_t i = 0; net_buffer_packet(net, b, i, &pk); i++)
             fn(ctx, &pk);
 }
@@ -276,6 +291,8 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
 
 uint32_t link_packet_at(Net *net, uint32_t c)
 {
+    if (net->lay.vc)
+        return vc_lane_packet(net->lay.vc, c);
     net_settle(net);
     uint32_t x = net->lay.senders[channel_keeper(&net->lay, c)].slot_packet;
     if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
@@ -285,6 +302,8 @@ uint32_t link_packet_at(Net *net, uint32_t c)
 
 uint32_t net_buffer_count(const Net *net, uint32_t b)
 {
+    if (net->lay.vc)
+        return vc_buffer_count(net->lay.vc, b);
     return net->lay.senders[b].count;
 }
 
@@ -309,12 +328,13 @@ bool net_link_packet(Net *net, uint32_t c, NetPacket *pk)
 
 bool net_buffer_packet(Net *net, uint32_t b, uint32_t i, NetPacket *pk)
 {
-    if (i >= net->lay.senders[b].count)
+    uint32_t count = net_buffer_count(net, b);
+    if (i >= count)
         return false;
     net_settle(net);
     describe_fields(net, buffer_packet_at(&net->lay, b, i), pk);
     pk->position = i + 1;
-    pk->queued = net->lay.senders[b].count;
+    pk->queued = count;
     return true;
 }
 

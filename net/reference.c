@@ -12,7 +12,14 @@
  * * H + j, buffer 4S + q, link 2S + x (x the down port it is attached to),
  * channel = link (half duplex) or 2 * link + dir (full duplex). A
  * "sender" is what claims a link: buffer b, or (from 4 * switches on)
- * processor p's adapter. reference_step, at the end, is the stage list. */
+ * processor p's adapter. reference_step, at the end, is the stage list.
+ *
+ * With V > 1 virtual channels (channels.md) each buffer is V queues and
+ * each channel V lanes (reference.h numbers them), a packet keeps to
+ * channel port mod V, and claims are made only on free lanes: so stages c
+ * and d run first, as channels.md allows, and a and b then claim on the
+ * lanes left empty, with the buffers as they were at the start of stage
+ * 4 (reference_step_channels). */
 #include "net/reference.h"
 
 #include <stdio.h>
@@ -113,20 +120,24 @@ Reference *reference_new(const NetConfig *cfg)
     r->k = cfg->k;
     r->n = 1u << cfg->k;
     r->half = r->n / 2;
+    r->V = cfg->vcs ? cfg->vcs : 1;
     r->switches = cfg->planes * cfg->k * r->half;
     r->buffers = 4 * r->switches;
     r->channels = 2 * r->switches * (cfg->full_duplex ? 2 : 1);
     r->slot = nones(r->n);
-    r->main = nones(r->channels);
+    r->main = nones((size_t)r->channels * r->V);
     r->temp = nones(r->channels);
-    r->buffer = queues_new(r->buffers, cfg->buffer);
+    r->temp_lane = nones(r->channels);
+    r->buffer = queues_new((size_t)r->buffers * r->V, cfg->buffer);
+    r->pointer = calloc(r->buffers, 1);
+    r->held = calloc((size_t)r->buffers * r->V, sizeof *r->held);
     r->port = queues_new((size_t)r->n * cfg->ports, cfg->port_depth);
-    r->entered = malloc(4 * (size_t)r->channels * sizeof *r->entered);   /* (copies: 2 a link) */
+    r->entered = malloc(4 * (size_t)r->channels * r->V * sizeof *r->entered);   /* (copies: 2 a lane) */
     for (int d = 0; d < 2; d++) {
         r->stats.link_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
         r->stats.buffer_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
     }
-    if (!r->slot || !r->main || !r->temp || !r->buffer || !r->port || !r->entered ||
+    if (!r->slot || !r->main || !r->temp || !r->temp_lane || !r->pointer || !r->held || !r->buffer || !r->port || !r->entered ||
         !r->stats.link_collisions[0] || !r->stats.link_collisions[1] ||
         !r->stats.buffer_collisions[0] || !r->stats.buffer_collisions[1]) {
         reference_free(r);
@@ -146,6 +157,9 @@ void reference_free(Reference *r)
     free(r->slot);
     free(r->main);
     free(r->temp);
+    free(r->temp_lane);
+    free(r->pointer);
+    free(r->held);
     queues_free(r->buffer);
     queues_free(r->port);
     free(r->entered);
@@ -230,26 +244,45 @@ int reference_read(Reference *r, uint32_t p, uint32_t port, uint64_t id, char *e
 
 /* ---- the five sub-stages ----------------------------------------------------- */
 
-/* A claim by `sender` on its link's temp slot (stages a and b): it takes
- * the slot, or, if another claimed it in this timestep, fails at once: a
- * link collision, charged to the claimant's direction and the link's layer. */
+/* A link collision on `link` by a claimant going `dir`, on channel v. */
+static void link_collision(Reference *r, uint32_t link, unsigned dir, unsigned v)
+{
+    r->stats.link_collisions[dir][layer_of(r, link / 2)]++;
+    r->stats.link_total++;
+    r->stats.vc_link[v] += r->V > 1;
+}
+
+/* A buffer collision at buffer b, on channel v. */
+static void buffer_collision(Reference *r, uint32_t b, unsigned v)
+{
+    r->stats.buffer_collisions[b % 4 >= 2 ? DIR_UP : DIR_DOWN][layer_of(r, b / 4)]++;
+    r->stats.buffer_total++;
+    r->stats.vc_buffer[v] += r->V > 1;
+}
+
+/* Channel v's queue of buffer b. */
+static Queue *queue_of(Reference *r, uint32_t b, unsigned v) { return &r->buffer[b * r->V + v]; }
+
+/* A claim by `sender` on its link's temp slot (stages a and b, V = 1): it
+ * takes the slot, or, if another claimed it in this timestep, fails at
+ * once: a link collision, charged to the claimant's direction and the
+ * link's layer. */
 static void claim(Reference *r, uint32_t sender)
 {
     unsigned dir;
     uint32_t link = sender_link(r, sender, &dir), c = channel_of(r, link, dir);
-    if (r->temp[c] == REF_NONE) {
+    if (r->temp[c] == REF_NONE)
         r->temp[c] = sender;
-    } else {
-        r->stats.link_collisions[dir][layer_of(r, link / 2)]++;
-        r->stats.link_total++;
-    }
+    else
+        link_collision(r, link, dir, 0);
 }
 
-/* The output buffer that packet x, arriving at switch s going `dir`, enters
- * there: its route's up port below the turn (adaptive: the up buffer with
- * more free places, ties to bit l - 1 of the destination), else the down
- * port its addressing names. *up_port is the adaptive choice, or -1. */
-static uint32_t route_buffer(const Reference *r, uint32_t x, uint32_t s, unsigned dir,
+/* The output buffer that packet x, arriving at switch s going `dir` on
+ * channel v, enters there: its route's up port below the turn (adaptive:
+ * the up buffer whose channel v has more free places, ties to bit l - 1 of
+ * the destination), else the down port its addressing names. *up_port is
+ * the adaptive choice, or -1. */
+static uint32_t route_buffer(Reference *r, uint32_t x, uint32_t s, unsigned dir, unsigned v,
                              int *up_port)
 {
     const RefPacket *pk = &r->packet[x];
@@ -259,27 +292,27 @@ static uint32_t route_buffer(const Reference *r, uint32_t x, uint32_t s, unsigne
         return 4 * s + ((pk->route.addressing >> (l - 1)) & 1);
     if (!r->cfg.adaptive)
         return 4 * s + 2 + ((pk->route.routing >> (l - 1)) & 1);
-    unsigned c0 = r->buffer[4 * s + 2].count, c1 = r->buffer[4 * s + 3].count;
+    unsigned c0 = queue_of(r, 4 * s + 2, v)->count, c1 = queue_of(r, 4 * s + 3, v)->count;
     *up_port = c0 == c1 ? (int)((pk->dst >> (l - 1)) & 1) : c1 < c0;
     return 4 * s + 2 + (unsigned)*up_port;
 }
 
-/* Packet x (which has left its link) enters buffer b. */
-static void enter(Reference *r, uint32_t x, uint32_t b)
+/* Packet x (which has left its lane) enters channel v's queue of buffer b. */
+static void enter(Reference *r, uint32_t x, uint32_t b, unsigned v)
 {
     r->packet[x].dir = b % 4 >= 2 ? DIR_UP : DIR_DOWN;
-    queue_push(&r->buffer[b], x, r->cfg.buffer);
-    r->entered[2 * r->nentered] = b;
+    queue_push(queue_of(r, b, v), x, r->cfg.buffer);
+    r->entered[2 * r->nentered] = b * r->V + v;
     r->entered[2 * r->nentered++ + 1] = x;
     r->moved = true;
 }
 
-/* Stage d for a multicast packet x on channel c going down from switch s
- * (multicast.md): it needs the down buffers below which its set has
- * members; if all have room, it enters them, splitting in two when it
- * needs both (the copy, with the members of port d1, takes the next id);
- * else it stays, whole: one buffer collision. */
-static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t c)
+/* Stage d for a multicast packet x in lane `lane` (channel v) going down
+ * from switch s (multicast.md): it needs the down buffers below which its
+ * set has members; if all have room, it enters them, splitting in two
+ * when it needs both (the copy, with the members of port d1, takes the
+ * next id); else it stays, whole: one buffer collision. */
+static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t lane, unsigned v)
 {
     unsigned l = layer_of(r, s);
     uint32_t n = r->packet[x].nmembers, n0 = 0;
@@ -287,12 +320,11 @@ static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t c)
         n0++;                                   /* (ascending: d0's come first) */
     bool needs[2] = { n0 > 0, n0 < n };
     for (unsigned p = 0; p < 2; p++)
-        if (needs[p] && r->buffer[4 * s + p].count == r->cfg.buffer) {
-            r->stats.buffer_collisions[DIR_DOWN][l]++;
-            r->stats.buffer_total++;
+        if (needs[p] && queue_of(r, 4 * s + p, v)->count == r->cfg.buffer) {
+            buffer_collision(r, 4 * s + p, v);
             return;
         }
-    r->main[c] = REF_NONE;
+    r->main[lane] = REF_NONE;
     uint32_t *members = r->packet[x].members;
     if (needs[0] && needs[1]) {
         uint32_t y = packet_new(r);
@@ -303,64 +335,69 @@ static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t c)
         free(members);
         r->stats.copies++;
         r->in_flight++;
-        enter(r, x, 4 * s);
-        enter(r, y, 4 * s + 1);
+        enter(r, x, 4 * s, v);
+        enter(r, y, 4 * s + 1, v);
     } else {
-        enter(r, x, 4 * s + (needs[0] ? 0 : 1));
+        enter(r, x, 4 * s + (needs[0] ? 0 : 1), v);
     }
 }
 
-/* Stage d for the packet in the main slot of channel c of link `link`, if
- * it is not coming down to a processor: it enters the buffer its route
- * names in the switch ahead if that has room, else it stays (a buffer
- * collision). */
+/* Stage d for the packets in the lanes of channel c of link `link`, in
+ * channel order, but those coming down to a processor: each enters its
+ * channel's queue of the buffer its route names in the switch ahead if
+ * that has room, else it stays (a buffer collision). */
 static void forward(Reference *r, uint32_t link, uint32_t c)
 {
-    uint32_t x = r->main[c], s = link / 2;
-    if (x == REF_NONE)
-        return;
-    unsigned dir = r->packet[x].dir;
-    if (dir == DIR_DOWN) {
-        if (layer_of(r, s) == 1)
-            return;                                   /* stage c's */
-        unsigned l = layer_of(r, s);
-        s = switch_at(r, plane_of(r, s), l - 1, topo_down_switch(l, index_of(r, s), link % 2));
+    for (unsigned v = 0; v < r->V; v++) {
+        uint32_t lane = c * r->V + v, x = r->main[lane], s = link / 2;
+        if (x == REF_NONE)
+            continue;
+        unsigned dir = r->packet[x].dir;
+        if (dir == DIR_DOWN) {
+            if (layer_of(r, s) == 1)
+                continue;                                   /* stage c's */
+            unsigned l = layer_of(r, s);
+            s = switch_at(r, plane_of(r, s), l - 1, topo_down_switch(l, index_of(r, s), link % 2));
+        }
+        if (r->packet[x].nmembers &&
+            (dir == DIR_DOWN || layer_of(r, s) == r->packet[x].route.count)) {
+            forward_set(r, x, s, lane, v);
+            continue;
+        }
+        int up_port;
+        uint32_t b = route_buffer(r, x, s, dir, v, &up_port);
+        if (queue_of(r, b, v)->count == r->cfg.buffer) {
+            buffer_collision(r, b, v);
+            continue;
+        }
+        if (up_port >= 0)
+            r->packet[x].route.routing |= (uint32_t)up_port << (layer_of(r, s) - 1);
+        r->main[lane] = REF_NONE;
+        enter(r, x, b, v);
     }
-    if (r->packet[x].nmembers && (dir == DIR_DOWN || layer_of(r, s) == r->packet[x].route.count)) {
-        forward_set(r, x, s, c);
-        return;
-    }
-    int up_port;
-    uint32_t b = route_buffer(r, x, s, dir, &up_port);
-    Queue *q = &r->buffer[b];
-    unsigned into = b % 4 >= 2 ? DIR_UP : DIR_DOWN;
-    if (q->count == r->cfg.buffer) {
-        r->stats.buffer_collisions[into][layer_of(r, s)]++;
-        r->stats.buffer_total++;
-        return;
-    }
-    if (up_port >= 0)
-        r->packet[x].route.routing |= (uint32_t)up_port << (layer_of(r, s) - 1);
-    r->main[c] = REF_NONE;
-    enter(r, x, b);
 }
 
-/* Stage c for processor p: the packets coming down its links, oldest
- * first, enter their input ports if those have room; else they wait. */
+/* Stage c for processor p: the packets coming down the lanes of its
+ * links, oldest first, enter their input ports if those have room; else
+ * they wait. */
 static void deliver(Reference *r, uint32_t p, uint64_t t)
 {
-    uint32_t arriving[2], n = 0;
+    uint32_t arriving[2 * NET_MAX_VCS], n = 0;
     for (unsigned plane = 0; plane < r->cfg.planes; plane++) {
         uint32_t link = 2 * switch_at(r, plane, 1, p >> 1) + (p & 1);
-        uint32_t x = r->main[channel_of(r, link, DIR_DOWN)];
-        if (x != REF_NONE && r->packet[x].dir == DIR_DOWN)
-            arriving[n++] = channel_of(r, link, DIR_DOWN);
+        for (unsigned v = 0; v < r->V; v++) {
+            uint32_t lane = channel_of(r, link, DIR_DOWN) * r->V + v, x = r->main[lane];
+            if (x != REF_NONE && r->packet[x].dir == DIR_DOWN)
+                arriving[n++] = lane;
+        }
     }
-    if (n == 2 && r->packet[r->main[arriving[1]]].id < r->packet[r->main[arriving[0]]].id) {
-        uint32_t c = arriving[0];
-        arriving[0] = arriving[1];
-        arriving[1] = c;
-    }
+    for (uint32_t i = 1; i < n; i++)                  /* oldest first */
+        for (uint32_t j = i; j > 0 && r->packet[r->main[arriving[j]]].id <
+                                      r->packet[r->main[arriving[j - 1]]].id; j--) {
+            uint32_t lane = arriving[j];
+            arriving[j] = arriving[j - 1];
+            arriving[j - 1] = lane;
+        }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t x = r->main[arriving[i]];
         Queue *q = &r->port[(size_t)p * r->cfg.ports + r->packet[x].port];
@@ -392,9 +429,26 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
     }
 }
 
-/* Stage e for channel c of link `link`: its claimant moves onto the link
- * if the main slot is empty (the move is final), else goes back where it
- * came from: a link collision. */
+/* Moves the packet of `sender` (its output slot, or the head of channel
+ * v's queue of buffer `sender`) into lane `lane`, going `dir`. */
+static void move_onto(Reference *r, uint32_t sender, unsigned v, uint32_t lane, unsigned dir)
+{
+    uint32_t x;
+    if (sender >= r->buffers) {
+        x = r->slot[sender - r->buffers];
+        r->slot[sender - r->buffers] = REF_NONE;
+    } else {
+        x = queue_pop(queue_of(r, sender, v), r->cfg.buffer);
+    }
+    r->main[lane] = x;
+    r->packet[x].dir = dir;
+    r->stats.links_crossed++;
+    r->moved = true;
+}
+
+/* Stage e for channel c of link `link` (V = 1): its claimant moves onto
+ * the link if the main slot is empty (the move is final), else goes back
+ * where it came from: a link collision. */
 static void commit(Reference *r, uint32_t link, uint32_t c)
 {
     uint32_t sender = r->temp[c];
@@ -404,21 +458,10 @@ static void commit(Reference *r, uint32_t link, uint32_t c)
     unsigned claim_dir;
     sender_link(r, sender, &claim_dir);
     if (r->main[c] != REF_NONE) {
-        r->stats.link_collisions[claim_dir][layer_of(r, link / 2)]++;
-        r->stats.link_total++;
+        link_collision(r, link, claim_dir, 0);
         return;
     }
-    uint32_t x;
-    if (sender >= r->buffers) {
-        x = r->slot[sender - r->buffers];
-        r->slot[sender - r->buffers] = REF_NONE;
-    } else {
-        x = queue_pop(&r->buffer[sender], r->cfg.buffer);
-    }
-    r->main[c] = x;
-    r->packet[x].dir = claim_dir;
-    r->stats.links_crossed++;
-    r->moved = true;
+    move_onto(r, sender, 0, c, claim_dir);
 }
 
 /* Calls fn(r, link, channel) for every channel of every link in the
@@ -446,12 +489,113 @@ static void for_each_link(Reference *r, void (*fn)(Reference *, uint32_t, uint32
     }
 }
 
+/* The end of stage d, and stage e's last part: the largest occupancy; and
+ * the packets that entered a queue in stage d and queue behind another. */
+static void largest_occupancy(Reference *r)
+{
+    for (uint32_t b = 0; b < r->buffers * r->V; b++)
+        if (r->buffer[b].count > r->stats.max_buffer)
+            r->stats.max_buffer = r->buffer[b].count;
+}
+
+static void queued_behind(Reference *r)
+{
+    for (size_t i = 0; i < r->nentered; i++) {
+        uint32_t cb = r->entered[2 * i], x = r->entered[2 * i + 1];
+        if (queue_at(&r->buffer[cb], 0, r->cfg.buffer) != x)
+            buffer_collision(r, cb / r->V, cb % r->V);
+    }
+}
+
+/* ---- virtual channels: claims on free lanes (channels.md) ------------------------ */
+
+/* Stage a, V > 1: processor p's packet, on channel v = port mod V, claims
+ * its first link's temp slot if lane v is free; else a link collision. */
+static void claim_from_slot(Reference *r, uint32_t p)
+{
+    uint32_t sender = r->buffers + p, x = r->slot[p];
+    unsigned dir, v = r->packet[x].port % r->V;
+    uint32_t link = sender_link(r, sender, &dir), c = channel_of(r, link, dir);
+    if (r->main[c * r->V + v] != REF_NONE) {
+        link_collision(r, link, dir, v);
+        return;
+    }
+    r->temp[c] = sender;                  /* (stage a comes first: it is unclaimed) */
+    r->temp_lane[c] = c * r->V + v;
+}
+
+/* Stage b, V > 1: output port b's channel queues that held a packet at the
+ * start of stage 4, in round-robin order from its pointer. The first whose
+ * lane is free claims the temp slot unless another claimed it; every
+ * other one is held up: a link collision each. */
+static void claim_from_port(Reference *r, uint32_t b)
+{
+    unsigned dir;
+    uint32_t link = sender_link(r, b, &dir), c = channel_of(r, link, dir);
+    bool tried = false;
+    for (unsigned i = 0; i < r->V; i++) {
+        unsigned v = (r->pointer[b] + i) % r->V;
+        if (r->held[b * r->V + v] == 0)
+            continue;
+        uint32_t lane = c * r->V + v;
+        if (!tried && r->main[lane] == REF_NONE) {
+            tried = true;
+            if (r->temp[c] == REF_NONE) {
+                r->temp[c] = b;
+                r->temp_lane[c] = lane;
+                continue;
+            }
+        }
+        link_collision(r, link, dir, v);
+    }
+}
+
+/* Stage e, V > 1: every claim is final; the port's pointer moves past the
+ * channel that sent. */
+static void commit_lane(Reference *r, uint32_t link, uint32_t c)
+{
+    (void)link;
+    uint32_t sender = r->temp[c];
+    if (sender == REF_NONE)
+        return;
+    r->temp[c] = REF_NONE;
+    unsigned dir, v = r->temp_lane[c] % r->V;
+    sender_link(r, sender, &dir);
+    move_onto(r, sender, v, r->temp_lane[c], dir);
+    if (sender < r->buffers)
+        r->pointer[sender] = (uint8_t)((v + 1) % r->V);
+}
+
+static void reference_step_channels(Reference *r, uint64_t t)
+{
+    for (uint32_t cb = 0; cb < r->buffers * r->V; cb++)
+        r->held[cb] = r->buffer[cb].count;
+    /* c, d: they depend only on the state at the start of stage 4. */
+    for (uint32_t p = 0; p < r->n; p++)
+        deliver(r, p, t);
+    for_each_link(r, forward);
+    largest_occupancy(r);
+    /* a, b: claims on the lanes now known to be free. */
+    for (uint32_t p = 0; p < r->n; p++)
+        if (r->slot[p] != REF_NONE)
+            claim_from_slot(r, p);
+    for (uint32_t b = 0; b < r->buffers; b++)
+        claim_from_port(r, b);
+    /* e. */
+    for_each_link(r, commit_lane);
+    queued_behind(r);
+}
+
 void reference_step(Reference *r, uint64_t t)
 {
     r->moved = false;
     r->nentered = 0;
     if (r->in_flight == 0)
         return;                 /* no packet in a slot, on a link or in a buffer */
+    if (r->V > 1) {
+        reference_step_channels(r, t);
+        return;
+    }
     /* a. Adapters send. */
     for (uint32_t p = 0; p < r->n; p++)
         if (r->slot[p] != REF_NONE)
@@ -465,17 +609,9 @@ void reference_step(Reference *r, uint64_t t)
         deliver(r, p, t);
     /* d. Forwarding. */
     for_each_link(r, forward);
-    for (uint32_t b = 0; b < r->buffers; b++)
-        if (r->buffer[b].count > r->stats.max_buffer)
-            r->stats.max_buffer = r->buffer[b].count;
+    largest_occupancy(r);
     /* e. Collisions; then the packets that entered a buffer in stage d and
      * queue behind another packet. */
     for_each_link(r, commit);
-    for (size_t i = 0; i < r->nentered; i++) {
-        uint32_t b = r->entered[2 * i], x = r->entered[2 * i + 1];
-        if (queue_at(&r->buffer[b], 0, r->cfg.buffer) != x) {
-            r->stats.buffer_collisions[b % 4 >= 2 ? DIR_UP : DIR_DOWN][layer_of(r, b / 4)]++;
-            r->stats.buffer_total++;
-        }
-    }
+    queued_behind(r);
 }

@@ -35,11 +35,19 @@ struct Reference {
     NetConfig cfg;
     unsigned k;
     uint32_t n, half, switches, buffers, channels;
+    unsigned V;                /* virtual channels (channels.md): buffer b has V
+                                  queues, b * V + v, and channel c V lanes,
+                                  c * V + v; with V = 1 those are b and c */
     RefPacket *packet;         /* by packet number; a free number is reused */
     uint32_t npackets, cap, *free, nfree;
     uint32_t *slot;            /* per processor: its output slot's packet, or REF_NONE */
-    uint32_t *main, *temp;     /* per channel: its packet; the sender that claims it */
-    Queue *buffer;             /* per buffer, B places */
+    uint32_t *main;            /* per lane: its packet */
+    uint32_t *temp;            /* per channel: the sender that claims it */
+    uint32_t *temp_lane;       /* ...and, with V > 1, the lane it claims */
+    Queue *buffer;             /* per channel buffer, B places */
+    uint8_t *pointer;          /* per buffer b, with V > 1: the round-robin pointer */
+    unsigned *held;            /* per channel buffer, with V > 1: its count at
+                                  the start of stage 4 */
     Queue *port;               /* per input port p * P + n, D places */
     uint32_t *entered;         /* stage d's entries: buffer, packet, buffer, ... */
     size_t nentered;

@@ -25,11 +25,16 @@ static void place_name(const Reference *r, const Net *net, const Place *at, char
     case AT_SLOT:
         snprintf(buf, size, "the output slot of p%u", at->index);
         return;
-    case AT_CHANNEL:
-        net_link_name(net, r->cfg.full_duplex ? at->index / 2 : at->index, name, sizeof name);
-        snprintf(buf, size, "link %s%s", name,
-                 !r->cfg.full_duplex ? "" : at->index % 2 == DIR_UP ? " up" : " down");
+    case AT_CHANNEL: {
+        uint32_t c = at->index / r->V;          /* (a lane of it) */
+        char vc[16] = "";
+        if (r->V > 1)
+            snprintf(vc, sizeof vc, " vc%u", at->index % r->V);
+        net_link_name(net, r->cfg.full_duplex ? c / 2 : c, name, sizeof name);
+        snprintf(buf, size, "link %s%s%s", name,
+                 !r->cfg.full_duplex ? "" : c % 2 == DIR_UP ? " up" : " down", vc);
         return;
+    }
     case AT_BUFFER:
         net_buffer_name(net, at->index, name, sizeof name);
         snprintf(buf, size, "buffer %s, place %u", name, at->position);
@@ -139,6 +144,14 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
                         : same_count(what, f->buffer_collisions[d][l],
                                      g->buffer_collisions[d][l], err, size);
         }
+    for (unsigned v = 0; v < NET_MAX_VCS; v++) {
+        snprintf(what, sizeof what, "link collisions on channel %u", v);
+        if (same_count(what, f->vc_link[v], g->vc_link[v], err, size) != 0)
+            return -1;
+        snprintf(what, sizeof what, "buffer collisions on channel %u", v);
+        if (same_count(what, f->vc_buffer[v], g->vc_buffer[v], err, size) != 0)
+            return -1;
+    }
     size_t len = f->latency_hist_len > g->latency_hist_len ? f->latency_hist_len
                                                            : g->latency_hist_len;
     for (size_t i = 0; i < len; i++)
@@ -172,13 +185,13 @@ int reference_compare(const Reference *r, Net *net, char *err, size_t size)
         if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
             return -1;
     }
-    for (uint32_t c = 0; c < r->channels; c++) {
+    for (uint32_t c = 0; c < r->channels * r->V; c++) {
         Place at = { AT_CHANNEL, c, 0, 0 };
         bool any = net_link_packet(net, c, &pk);
         if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)
             return -1;
     }
-    for (uint32_t b = 0; b < r->buffers; b++) {
+    for (uint32_t b = 0; b < r->buffers * r->V; b++) {
         Place at = { AT_BUFFER, b, 0, 0 };
         if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at,
                        err, size) != 0)

@@ -291,7 +291,7 @@ static void settle_listed(Net *net, const OnLink *e, unsigned c)
     settle_on_link(net, e->packet, link, dir, AWAKE);
 }
 
-static void record_latency(NetStats *st, uint64_t latency)
+void net_record_latency(NetStats *st, uint64_t latency)
 {
     if (st->delivered == 1 || latency < st->latency_min)
         st->latency_min = latency;
@@ -360,7 +360,7 @@ static void deliver(Net *net, const OnLink *e)
     net->in_flight--;
     list_push(&net->woken, p);
     net->counts.stats.delivered++;
-    record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
+    net_record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
     net->moved = true;
     net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
@@ -1210,10 +1210,17 @@ const NetStepResult *net_step(Net *net, uint64_t t)
     net->moved = false;
     net->settled = false;
     net->woken.n = 0;
-    if (net->counts.asleep)
-        count_sleepers(net);                            /* they fail once more */
-    if (net->in_flight)
-        step_packets(net);
+    if (net->lay.vc) {
+        if (net->in_flight)
+            vc_step(net);                               /* virtual channels */
+        net->result.woken = net->woken.items;
+        net->result.nwoken = net->woken.n;
+    } else {
+        if (net->counts.asleep)
+            count_sleepers(net);                        /* they fail once more */
+        if (net->in_flight)
+            step_packets(net);
+    }
     if (net->reference)
         net_step_reference(net, t);
     net->result.moved = net->moved;

@@ -16,6 +16,9 @@ bad_option() {
 bad_option option_unknown "emu: unknown option '--fast' (see emu --help)" --fast $APPC
 bad_option option_routing "emu: --routing: 'fastest' is not a routing (accepted: benes, benes-full, greedy, valiant, random, dmodk, adaptive)" --routing fastest $APPC
 bad_option option_buffer_range "emu: --buffer: '0' is out of range (accepted: 1 .. 1024)" --buffer 0 $APPC
+bad_option option_vcs_zero "emu: --vcs: '0' is out of range (accepted: 1 .. 8)" --vcs 0 $APPC
+bad_option option_vcs_nine "emu: --vcs: '9' is out of range (accepted: 1 .. 8)" --vcs 9 $APPC
+bad_option option_vcs_number "emu: --vcs: 'two' is not a number (accepted: 1 .. 8)" --vcs two $APPC
 bad_option option_buffer_number "emu: --buffer: 'five' is not a number (accepted: 1 .. 1024)" --buffer five $APPC
 bad_option option_buffer_equals "emu: --buffer: '1025' is out of range (accepted: 1 .. 1024)" --buffer=1025 $APPC
 bad_option option_missing_value "emu: --procs needs a value (accepted: 1 .. 16777216)" $APPC --procs

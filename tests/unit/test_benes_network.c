@@ -86,7 +86,7 @@ static Net *rig_net(const NetConfig *cfg)
 static Rig rig_new(RoutingAlgorithm alg, unsigned k, unsigned planes, bool full,
                    unsigned buffer)
 {
-    NetConfig cfg = { k, planes, full, buffer, 16, 1, alg == ROUTING_ADAPTIVE };
+    NetConfig cfg = { k, planes, full, buffer, 16, 1, alg == ROUTING_ADAPTIVE, 1 };
     Rig r = { cfg, rig_net(&cfg), router_new(alg, k, planes, 1), k, planes, 0 };
     CHECK(r.net && r.router);
     return r;

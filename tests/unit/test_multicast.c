@@ -28,7 +28,7 @@ static uint32_t rnd(uint32_t n)
  * invariants are checked every 64th timestep instead of every one. */
 static Net *make(unsigned k, bool full, RoutingAlgorithm alg)
 {
-    NetConfig cfg = { k, 2, full, 2, 4, 1, alg == ROUTING_ADAPTIVE };
+    NetConfig cfg = { k, 2, full, 2, 4, 1, alg == ROUTING_ADAPTIVE, 1 };
     Net *net = net_new(&cfg);
     CHECK(net != NULL);
     if (k < 10)

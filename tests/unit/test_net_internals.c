@@ -13,7 +13,7 @@
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
 {
-    NetConfig cfg = { k, planes, full, buffer, 16, depth, false };
+    NetConfig cfg = { k, planes, full, buffer, 16, depth, false, 1 };
     return net_new(&cfg);
 }
 
@@ -90,7 +90,7 @@ static void hop_target_agrees_with_claim_heading(void)
 {
     for (unsigned k = 1; k <= 5; k++)
         for (int full = 0; full < 2; full++) {
-            NetConfig cfg = { k, 2, full, 5, 1, 1, false };
+            NetConfig cfg = { k, 2, full, 5, 1, 1, false, 1 };
             Net *net = net_new(&cfg);
             uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
             uint32_t pool_x = NET_NIL;
@@ -303,7 +303,7 @@ static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
 static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool adaptive,
                                     unsigned buffer, unsigned depth, unsigned steps)
 {
-    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive };
+    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive, 1 };
     Net *a = net_new(&cfg), *b = net_new(&cfg), *c = planes == 2 ? net_new(&cfg) : NULL;
     uint64_t events = 0;
     net_observe(b, count_events, &events);

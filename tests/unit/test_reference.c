@@ -106,7 +106,7 @@ static void random_set(RouteRequest *req, uint32_t n, DestSet *set, uint32_t *me
 static bool run(const Traffic *tr, int way)
 {
     NetConfig cfg = { tr->k, tr->planes, tr->full, tr->buffer, 4, tr->depth,
-                      tr->alg == ROUTING_ADAPTIVE };
+                      tr->alg == ROUTING_ADAPTIVE, 1 };
     Net *net = net_new(&cfg);
     Router *router = router_new(tr->alg == EXPLICIT ? ROUTING_BENES : (RoutingAlgorithm)tr->alg,
                                 tr->k, tr->planes, 1);

@@ -1,0 +1,622 @@
+/* Virtual channels (spec/channels.md, --vcs V with V > 1): every switch
+ * output port has V buffers, one per channel, and every link V lanes, one
+ * `main` slot per channel, with one `temp` slot that the lanes share (and,
+ * with --duplex half, both directions). A packet travels on channel
+ * `port mod V` for its whole path; a packet blocked on its channel no
+ * longer holds up the packets of the others.
+ *
+ * This is the network stage for V > 1; step.c is the one for V = 1, which
+ * keeps its tuned representation, and reference.c does both as the spec
+ * writes them (--check compares). Here every packet's record always says
+ * where it is (nothing sleeps, nothing is settled later), and the stage
+ * visits only what is busy: bitmaps of the busy output ports, of the
+ * links with a packet in a lane (numbered in the spec's link loop order),
+ * of the processors with a full output slot and of those with a packet
+ * coming down to them. Walking a bitmap's set bits upwards is the spec's
+ * loop order, so no list needs sorting.
+ *
+ * Numbering (net.h): channel buffer `b * V + v` is channel v's buffer of
+ * output port b; lane `c * V + v` is lane v of channel c (a link, or one
+ * direction of it). Those are the indices that a packet's place and the
+ * public functions use when V > 1.
+ *
+ * The order of the sub-stages. Stages c and d depend only on the state at
+ * the start of stage 4 (a claim frees no room before stage e), so they run
+ * first; then every lane whose packet is still there is known not to be
+ * free, and stages a and b make their claims on free lanes only; e makes
+ * them final (channels.md, "The timestep"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+/* ---- bitmaps ------------------------------------------------------------------ */
+
+static inline void bit_set(uint64_t *map, uint32_t i) { map[i >> 6] |= 1ull << (i & 63); }
+static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* Calls, for every set bit i of map (n bits) in ascending order, fn(net, i).
+ * The walk reads each word of the map once, when it comes to it: the
+ * body may clear bits it has passed, not set bits it has not. */
+#define FOR_EACH_BIT(map, n, i)                                                       \
+    for (uint32_t w_ = 0, nw_ = (uint32_t)(((n) + 63) >> 6); w_ < nw_; w_++)          \
+        for (uint64_t m_ = (map)[w_]; m_ != 0; m_ &= m_ - 1)                         \
+            for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
+                 once_ = 0)
+
+/* ---- the state ------------------------------------------------------------------ */
+
+/* A claim made in stage a or b, made final in stage e. */
+typedef struct VcClaim {
+    uint32_t sender;        /* a buffer (port) or an adapter */
+    uint32_t lane;          /* the lane it goes into */
+    uint32_t v;             /* its channel */
+} VcClaim;
+
+typedef struct VcEntered {
+    uint32_t cb, x;         /* channel buffer, packet */
+} VcEntered;
+
+struct VcNet {
+    unsigned V, B;
+    uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
+    uint32_t *ring;         /* channel buffer cb's places: ring[cb * B ...] */
+    uint16_t *head, *count; /* per channel buffer */
+    uint8_t *fresh;         /* per channel buffer: packets it took in this
+                               stage d, which stage b, before it in the
+                               spec, does not see */
+    uint32_t *main;         /* per lane: its packet, or NET_NIL */
+    uint32_t *temp;         /* per channel: 1 + the sender that claimed it, or 0 */
+    uint8_t *pointer;       /* per output port: the round-robin pointer */
+    uint32_t *position;     /* per channel: its place in the spec's link loop */
+    uint32_t *channel_at;   /* ...and back */
+    uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
+    uint64_t *busy_links;   /* by position: some lane of the channel holds one */
+    uint64_t *full_slots;   /* by processor: its output slot holds a packet */
+    uint64_t *arrivals;     /* by processor: a packet comes down a lane to it */
+    VcClaim *claims;
+    size_t nclaims, claims_cap;
+    VcEntered *entered;
+    size_t nentered, entered_cap;
+    uint32_t busy_lanes;    /* lanes holding a packet */
+};
+
+static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, sizeof(uint64_t)); }
+
+/* The spec's link loop (reference.c, for_each_link): processor links by
+ * processor then plane, then the links above each switch in switch
+ * order, u0 then u1; a link's up direction before its down direction. */
+static void number_links(VcNet *vc, const Layout *lay)
+{
+    uint32_t at = 0;
+    unsigned dirs = lay->cfg.full_duplex ? 2 : 1;
+    for (uint32_t p = 0; p < lay->nprocs; p++)
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
+            for (unsigned d = 0; d < dirs; d++)
+                vc->channel_at[at++] = link_channel(lay, proc_link(lay, p, plane), d);
+    for (uint32_t s = 0; s < lay->nswitches; s++) {
+        unsigned l = sw_layer(lay, s);
+        for (unsigned b = 0; b < 2 && l < lay->cfg.k; b++)
+            for (unsigned d = 0; d < dirs; d++)
+                vc->channel_at[at++] = link_channel(lay, up_link(lay, s, l, b), d);
+    }
+    for (uint32_t i = 0; i < at; i++)
+        vc->position[vc->channel_at[i]] = i;
+}
+
+void vc_free(VcNet *vc)
+{
+    if (!vc)
+        return;
+    free(vc->ring);
+    free(vc->head);
+    free(vc->count);
+    free(vc->fresh);
+    free(vc->main);
+    free(vc->temp);
+    free(vc->pointer);
+    free(vc->position);
+    free(vc->channel_at);
+    free(vc->busy_ports);
+    free(vc->busy_links);
+    free(vc->full_slots);
+    free(vc->arrivals);
+    free(vc->claims);
+    free(vc->entered);
+    free(vc);
+}
+
+VcNet *vc_new(const Layout *lay)
+{
+    VcNet *vc = calloc(1, sizeof *vc);
+    if (!vc)
+        return NULL;
+    vc->V = lay->cfg.vcs;
+    vc->B = lay->cfg.buffer;
+    vc->nchannels = 2 * lay->nswitches * (lay->cfg.full_duplex ? 2 : 1);
+    size_t cbs = (size_t)lay->nbuffers * vc->V, lanes = (size_t)vc->nchannels * vc->V;
+    vc->ring = calloc(cbs * vc->B, sizeof *vc->ring);
+    vc->head = calloc(cbs, sizeof *vc->head);
+    vc->count = calloc(cbs, sizeof *vc->count);
+    vc->fresh = calloc(cbs, sizeof *vc->fresh);
+    vc->main = calloc(lanes, sizeof *vc->main);
+    vc->temp = calloc(vc->nchannels, sizeof *vc->temp);
+    vc->pointer = calloc(lay->nbuffers, 1);
+    vc->position = calloc(vc->nchannels, sizeof *vc->position);
+    vc->channel_at = calloc(vc->nchannels, sizeof *vc->channel_at);
+    vc->busy_ports = bitmap_new(lay->nbuffers);
+    vc->busy_links = bitmap_new(vc->nchannels);
+    vc->full_slots = bitmap_new(lay->nprocs);
+    vc->arrivals = bitmap_new(lay->nprocs);
+    if (!vc->ring || !vc->head || !vc->count || !vc->fresh || !vc->main || !vc->temp || !vc->pointer ||
+        !vc->position || !vc->channel_at || !vc->busy_ports || !vc->busy_links ||
+        !vc->full_slots || !vc->arrivals) {
+        vc_free(vc);
+        return NULL;
+    }
+    number_links(vc, lay);
+    return vc;
+}
+
+/* ---- what others ask -------------------------------------------------------------- */
+
+uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb) { return vc->count[cb]; }
+
+uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
+{
+    if (i >= vc->count[cb])
+        return NET_NIL;
+    uint32_t at = vc->head[cb] + i;
+    return vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)];
+}
+
+uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane) { return vc->main[lane]; }
+
+/* ---- packets' places ------------------------------------------------------------ */
+
+static void place_on_lane(Net *net, uint32_t x, uint32_t link, unsigned dir, uint32_t lane)
+{
+    Packet *pk = &net->lay.pool[x];
+    unsigned l = sw_layer(&net->lay, link >> 1);
+    pk->place = PLACE_LINK;
+    pk->at = lane;
+    pk->dir = (uint8_t)dir;
+    pk->layer = (uint8_t)l;
+    pk->links = (uint8_t)links_on_link(l, dir, pk->count);
+}
+
+static void place_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t cb)
+{
+    Packet *pk = &net->lay.pool[x];
+    unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    pk->place = PLACE_BUFFER;
+    pk->at = cb;
+    pk->next = NET_NIL;
+    pk->dir = (uint8_t)dir;
+    pk->layer = (uint8_t)l;
+    pk->links = (uint8_t)links_in_buffer(l, dir, pk->count);
+}
+
+/* Whether some lane of channel c holds a packet; keeps its bit. */
+static void update_link_bit(VcNet *vc, uint32_t c)
+{
+    for (unsigned v = 0; v < vc->V; v++)
+        if (vc->main[(size_t)c * vc->V + v] != NET_NIL) {
+            bit_set(vc->busy_links, vc->position[c]);
+            return;
+        }
+    bit_clear(vc->busy_links, vc->position[c]);
+}
+
+/* ---- injection ------------------------------------------------------------------- */
+
+void vc_injected(Net *net, uint32_t p)
+{
+    bit_set(net->lay.vc->full_slots, p);
+}
+
+/* ---- counting ---------------------------------------------------------------------- */
+
+static void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigned v)
+{
+    NetStats *st = &net->counts.stats;
+    st->link_collisions[dir][layer]++;
+    st->link_total++;
+    st->vc_link[v]++;
+}
+
+static void count_buffer_collision(Net *net, uint32_t b, unsigned v)
+{
+    NetStats *st = &net->counts.stats;
+    unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    st->buffer_collisions[dir][l]++;
+    st->buffer_total++;
+    st->vc_buffer[v]++;
+}
+
+/* ---- c. delivery ------------------------------------------------------------------- */
+
+/* Stage c for processor p: the packets in the down lanes of its links,
+ * oldest first, enter their input ports if those have room. */
+static void deliver_to(Net *net, uint32_t p)
+{
+    VcNet *vc = net->lay.vc;
+    Layout *lay = &net->lay;
+    uint32_t lanes[2 * 8], n = 0;
+    for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
+        uint32_t c = link_channel(lay, proc_link(lay, p, plane), DIR_DOWN);
+        for (unsigned v = 0; v < vc->V; v++) {
+            uint32_t lane = c * vc->V + v, x = vc->main[lane];
+            if (x != NET_NIL && lay->pool[x].dir == DIR_DOWN) {
+                uint32_t i = n++;           /* insertion by id: oldest first */
+                while (i > 0 && lay->info[vc->main[lanes[i - 1]]].id > lay->info[x].id) {
+                    lanes[i] = lanes[i - 1];
+                    i--;
+                }
+                lanes[i] = lane;
+            }
+        }
+    }
+    bool waiting = false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = vc->main[lanes[i]];
+        Packet *pk = &lay->pool[x];
+        uint32_t slot = p * lay->cfg.ports + pk->port;
+        InputPort *port = &lay->ports[slot];
+        if (port->count >= lay->cfg.port_depth) {
+            net->counts.stats.port_waits++;
+            waiting = true;
+            net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+            continue;
+        }
+        vc->main[lanes[i]] = NET_NIL;
+        vc->busy_lanes--;
+        update_link_bit(vc, lanes[i] / vc->V);
+        pk->place = PLACE_PORT;
+        pk->at = slot;
+        pk->dir = DIR_DOWN;
+        pk->layer = 0;
+        pk->links = (uint8_t)(2 * pk->count);
+        pk->next = NET_NIL;
+        if (port->count++ == 0)
+            port->head = x;
+        else
+            lay->pool[port->tail].next = x;
+        port->tail = x;
+        net->in_flight--;
+        list_push(&net->woken, p);
+        net->counts.stats.delivered++;
+        net_record_latency(&net->counts.stats, net->timestep - lay->info[x].created);
+        net->moved = true;
+        net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+    }
+    if (!waiting)
+        bit_clear(vc->arrivals, p);
+}
+
+/* ---- d. forwarding ------------------------------------------------------------------ */
+
+/* Packet x enters channel buffer cb (of port b), which has room. */
+static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, bool report)
+{
+    VcNet *vc = net->lay.vc;
+    uint32_t at = vc->head[cb] + vc->count[cb];
+    vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)] = x;
+    if (++vc->count[cb] > net->counts.stats.max_buffer)
+        net->counts.stats.max_buffer = vc->count[cb];
+    bit_set(vc->busy_ports, b);
+    vc->fresh[cb]++;
+    vc->entered[vc->nentered++] = (VcEntered){ cb, x };
+    place_in_buffer(net, x, b, cb);
+    net->moved = true;
+    if (report)
+        net_emit(net, EV_ENTERED, x, cb, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+}
+
+/* Stage d for a multicast x on lane `lane` (channel v) that goes down from
+ * switch s of layer l: into every down buffer of its channel below which
+ * its set has members, all at once, or it stays whole (one buffer
+ * collision, at the first full one). The copy takes the next id: lanes are
+ * visited in the spec's loop order. */
+static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigned l, unsigned v)
+{
+    VcNet *vc = net->lay.vc;
+    PacketSet part[2];
+    mc_split(net, &net->lay.sets[x], l, part);
+    for (unsigned q = 0; q < 2; q++)
+        if (part[q].hi != 0 && vc->count[(4 * s + q) * vc->V + v] >= vc->B) {
+            count_buffer_collision(net, 4 * s + q, v);
+            net_emit(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
+            return;
+        }
+    vc->main[lane] = NET_NIL;
+    vc->busy_lanes--;
+    if (part[0].hi != 0 && part[1].hi != 0) {
+        uint32_t y = mc_divide(net, x, part);
+        net->lay.info[y].id = net->next_id++;
+        net->counts.stats.copies++;
+        net->in_flight++;
+        enter(net, x, 4 * s, 4 * s * vc->V + v, true);
+        enter(net, y, 4 * s + 1, (4 * s + 1) * vc->V + v, false);
+        if (net->event) {          /* (which reports the copy entering) */
+            Split split = { 0, x, y, s, (4 * s + 1) * vc->V + v };
+            net_emit_split(net, &split);
+        }
+        return;
+    }
+    unsigned q = part[0].hi != 0 ? 0 : 1;
+    enter(net, x, 4 * s + q, (4 * s + q) * vc->V + v, true);
+}
+
+/* Stage d for the packet x in lane `lane` of link `link`: into channel v's
+ * buffer of the output port its route names in the switch ahead, if that
+ * has room; else it stays (a buffer collision). */
+static void forward(Net *net, uint32_t x, uint32_t link, uint32_t lane, unsigned v)
+{
+    VcNet *vc = net->lay.vc;
+    Layout *lay = &net->lay;
+    Packet *pk = &lay->pool[x];
+    uint32_t s = link >> 1;
+    unsigned l = sw_layer(lay, s);
+    if (pk->dir == DIR_DOWN) {
+        unsigned q;
+        s = down_target(lay, link, l, &q);
+        l--;
+    }
+    bool down = pk->dir == DIR_DOWN || l == pk->count;
+    if (down && lay->sets && lay->sets[x].hi != 0) {
+        forward_set(net, x, lane, s, l, v);
+        return;
+    }
+    uint32_t b;
+    int chosen = -1;
+    if (down)
+        b = 4 * s + ((pk->addressing >> (l - 1)) & 1);
+    else if (!lay->cfg.adaptive)
+        b = 4 * s + 2 + ((pk->routing >> (l - 1)) & 1);
+    else {
+        unsigned c0 = vc->count[(4 * s + 2) * vc->V + v], c1 = vc->count[(4 * s + 3) * vc->V + v];
+        chosen = c0 == c1 ? (int)((lay->info[x].dst >> (l - 1)) & 1) : c1 < c0;
+        b = 4 * s + 2 + (unsigned)chosen;
+    }
+    uint32_t cb = b * vc->V + v;
+    if (vc->count[cb] >= vc->B) {
+        count_buffer_collision(net, b, v);
+        net_emit(net, EV_BUFFER_FULL, x, cb, PLACE_BUFFER, l, 0);
+        return;
+    }
+    if (chosen >= 0) {
+        pk->routing |= (uint32_t)chosen << (l - 1);
+        if (lay->compact)
+            lay->routes[x] = packet_route_word(lay, pk);
+    }
+    vc->main[lane] = NET_NIL;
+    vc->busy_lanes--;
+    enter(net, x, b, cb, true);
+    if (chosen >= 0)
+        net_emit(net, EV_ADAPTIVE_CHOICE, x, cb, PLACE_BUFFER, l, (unsigned)chosen);
+}
+
+static void stage_forward(Net *net)
+{
+    VcNet *vc = net->lay.vc;
+    FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
+        uint32_t c = vc->channel_at[pos], link = channel_link(&net->lay, c);
+        bool last = sw_layer(&net->lay, link >> 1) == 1;
+        for (unsigned v = 0; v < vc->V; v++) {
+            uint32_t lane = c * vc->V + v, x = vc->main[lane];
+            if (x == NET_NIL || (last && net->lay.pool[x].dir == DIR_DOWN))
+                continue;                               /* stage c's */
+            forward(net, x, link, lane, v);
+        }
+        update_link_bit(vc, c);
+    }
+}
+
+/* ---- a, b. claims ---------------------------------------------------------------- */
+
+static void claim(Net *net, uint32_t sender, uint32_t c, uint32_t lane, unsigned v)
+{
+    VcNet *vc = net->lay.vc;
+    vc->temp[c] = sender + 1;
+    vc->claims[vc->nclaims++] = (VcClaim){ sender, lane, v };
+}
+
+/* Stage a for processor p's output slot: its packet claims the temp slot
+ * of its first link if its lane is free (it always is unclaimed: stage a
+ * comes first); else a link collision. */
+static void adapter_claims(Net *net, uint32_t p)
+{
+    VcNet *vc = net->lay.vc;
+    uint32_t x = net->lay.out_slot[p];
+    const Packet *pk = &net->lay.pool[x];
+    unsigned v = pk->port % vc->V;
+    uint32_t c = link_channel(&net->lay, proc_link(&net->lay, p, pk->plane), DIR_UP);
+    uint32_t lane = c * vc->V + v;
+    if (vc->main[lane] == NET_NIL) {
+        claim(net, adapter_sender(&net->lay, pk->plane, p), c, lane, v);
+        return;
+    }
+    count_link_collision(net, DIR_UP, 1, v);
+    net_emit(net, EV_LINK_COLLISION, x, lane, PLACE_LINK, 1, 0);
+}
+
+/* Stage b for output port b: its non-empty channel buffers in round-robin
+ * order from its pointer; the first whose lane is free claims the temp
+ * slot (if it is still unclaimed), and every other one that holds a
+ * packet is held up: a link collision each. What held a packet is what
+ * held one at the start of stage 4: the packets that entered in this
+ * stage d come after. */
+static void port_claims(Net *net, uint32_t b)
+{
+    VcNet *vc = net->lay.vc;
+    unsigned layer, dir;
+    uint32_t heading = claim_heading(&net->lay, b, &layer, &dir);
+    uint32_t c = link_channel(&net->lay, claim_link(&net->lay, b, heading, dir), dir);
+    bool tried = false;
+    for (unsigned i = 0; i < vc->V; i++) {
+        unsigned v = (vc->pointer[b] + i) % vc->V;
+        uint32_t cb = b * vc->V + v, lane = c * vc->V + v;
+        if (vc->count[cb] == vc->fresh[cb])
+            continue;
+        if (!tried && vc->main[lane] == NET_NIL) {
+            tried = true;
+            if (vc->temp[c] == 0) {
+                claim(net, b, c, lane, v);
+                continue;
+            }
+        }
+        count_link_collision(net, dir, layer, v);
+        net_emit(net, EV_LINK_COLLISION, vc_buffer_packet_at(vc, cb, 0), lane, PLACE_LINK, layer, 0);
+    }
+}
+
+/* ---- e. claims made final ------------------------------------------------------------ */
+
+static void commit(Net *net, const VcClaim *cl)
+{
+    VcNet *vc = net->lay.vc;
+    Layout *lay = &net->lay;
+    uint32_t x, h = cl->sender;
+    if (is_adapter(lay, h)) {
+        uint32_t p = adapter_proc(lay, h);
+        x = lay->out_slot[p];
+        lay->out_slot[p] = NET_NIL;
+        bit_clear(vc->full_slots, p);
+        list_push(&net->woken, p);
+    } else {
+        uint32_t cb = h * vc->V + cl->v;
+        x = vc_buffer_packet_at(vc, cb, 0);
+        vc->head[cb] = (uint16_t)(vc->head[cb] + 1u == vc->B ? 0 : vc->head[cb] + 1u);
+        vc->count[cb]--;
+        vc->pointer[h] = (uint8_t)((cl->v + 1) % vc->V);
+        bool busy = false;
+        for (unsigned v = 0; v < vc->V && !busy; v++)
+            busy = vc->count[h * vc->V + v] != 0;
+        if (!busy)
+            bit_clear(vc->busy_ports, h);
+    }
+    uint32_t c = cl->lane / vc->V;
+    vc->temp[c] = 0;
+    unsigned layer, dir;
+    uint32_t heading = claim_heading(lay, h, &layer, &dir);
+    uint32_t link = claim_link(lay, h, heading, dir);
+    vc->main[cl->lane] = x;
+    vc->busy_lanes++;
+    bit_set(vc->busy_links, vc->position[c]);
+    if (dir == DIR_DOWN && layer == 1)
+        bit_set(vc->arrivals, heading_value(heading) & (lay->nprocs - 1));
+    place_on_lane(net, x, link, dir, cl->lane);
+    net->counts.stats.links_crossed++;
+    net->moved = true;
+    net_emit(net, EV_CLAIMED, x, cl->lane, PLACE_LINK, layer, 0);
+}
+
+/* After stage e: a packet that entered a buffer in stage d and is not at
+ * its head now queues behind another packet: a buffer collision. */
+static void queued_collisions(Net *net)
+{
+    VcNet *vc = net->lay.vc;
+    for (size_t i = 0; i < vc->nentered; i++) {
+        const VcEntered *e = &vc->entered[i];
+        vc->fresh[e->cb] = 0;
+        if (vc_buffer_packet_at(vc, e->cb, 0) == e->x)
+            continue;
+        count_buffer_collision(net, e->cb / vc->V, e->cb % vc->V);
+        net_emit(net, EV_QUEUED, e->x, e->cb, PLACE_BUFFER, sw_layer(&net->lay, e->cb / vc->V >> 2), 0);
+    }
+}
+
+static void *grow(void *items, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap)
+        return items;
+    size_t c = *cap ? *cap : 256;
+    while (c < n)
+        c *= 2;
+    void *p = realloc(items, c * size);
+    if (!p)
+        abort();            /* a few bytes per packet in flight: cannot fail in practice */
+    *cap = c;
+    return p;
+}
+
+void vc_step(Net *net)
+{
+    VcNet *vc = net->lay.vc;
+    Layout *lay = &net->lay;
+    /* Each packet on a lane enters at most one list entry in stage d (two,
+     * split), and each slot or port makes at most one claim. */
+    vc->entered = grow(vc->entered, &vc->entered_cap, 2 * (size_t)vc->busy_lanes + 2,
+                       sizeof *vc->entered);
+    vc->claims = grow(vc->claims, &vc->claims_cap, net->in_flight + 1, sizeof *vc->claims);
+    net_list_reserve(&net->woken, 2 * net->in_flight + 2);
+    if (lay->sets)
+        pool_reserve(net, vc->busy_lanes);
+    vc->nentered = 0;
+    vc->nclaims = 0;
+    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
+        deliver_to(net, p);
+    stage_forward(net);                                             /* d */
+    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)                    /* a */
+        adapter_claims(net, p);
+    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)                  /* b */
+        port_claims(net, b);
+    for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
+        commit(net, &vc->claims[i]);
+    queued_collisions(net);
+}
+
+/* ---- its invariants ----------------------------------------------------------------- */
+
+static bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] >> (i & 63) & 1; }
+
+int vc_check(const Net *net, char *err, size_t size)
+{
+    const VcNet *vc = net->lay.vc;
+    const Layout *lay = &net->lay;
+    char name[64];
+    uint32_t lanes = 0;
+    for (uint32_t c = 0; c < vc->nchannels; c++) {
+        bool busy = false;
+        for (unsigned v = 0; v < vc->V; v++)
+            if (vc->main[c * vc->V + v] != NET_NIL) {
+                busy = true;
+                lanes++;
+            }
+        if (busy != bit_is(vc->busy_links, vc->position[c]) || vc->temp[c] != 0) {
+            net_link_name(net, channel_link(lay, c), name, sizeof name);
+            snprintf(err, size, "net/%s: its lanes' busy bit or temp slot is wrong", name);
+            return -1;
+        }
+    }
+    if (lanes != vc->busy_lanes) {
+        snprintf(err, size, "net: %u lanes hold packets, %u counted", lanes, vc->busy_lanes);
+        return -1;
+    }
+    for (uint32_t b = 0; b < lay->nbuffers; b++) {
+        bool busy = false;
+        for (unsigned v = 0; v < vc->V; v++) {
+            busy |= vc->count[b * vc->V + v] != 0;
+            if (vc->fresh[b * vc->V + v] != 0) {
+                net_buffer_name(net, b * vc->V + v, name, sizeof name);
+                snprintf(err, size, "net/%s: stage d's count left set", name);
+                return -1;
+            }
+        }
+        if (busy != bit_is(vc->busy_ports, b) || vc->pointer[b] >= vc->V) {
+            net_buffer_name(net, b * vc->V, name, sizeof name);
+            snprintf(err, size, "net/%s: its port's busy bit or pointer is wrong", name);
+            return -1;
+        }
+    }
+    for (uint32_t p = 0; p < lay->nprocs; p++) {
+        uint32_t x = lay->out_slot[p];
+        if ((x != NET_NIL) != bit_is(vc->full_slots, p)) {
+            snprintf(err, size, "net/p%u: its output slot's bit is wrong", p);
+            return -1;
+        }
+    }
+    return 0;
+}
