@@ -204,6 +204,24 @@ static void multicast_sets(void)
     check_file("tests/programs/examples/multicast_sets.expected", &o);
 }
 
+/* The fast stream's shortest and longest trip with two virtual channels,
+ * where nothing holds it up: both are a lone packet's trip, 7 timesteps
+ * in the network (4c - 1, c = 2) and 13 of the sender's and the reader's
+ * instructions around it, from the sender's TIME to its OUT and from the
+ * reader's IN to its TIME (a run of the program with the slow stream
+ * taken out, traced, shows the 13). Then the slow reader's sum. */
+static void head_of_line(void)
+{
+    Out o = {0};
+    int lone_trip = 7 + 13, sum = 0;
+    for (int k = 0; k < 20; k++)
+        sum += k;
+    out_line(&o, 3, lone_trip);
+    out_line(&o, 3, lone_trip);
+    out_line(&o, 2, sum);
+    check_file("tests/programs/examples/head_of_line.expected", &o);
+}
+
 static void appendix_c(void)        /* prints nothing */
 {
     Out o = {0};
@@ -225,6 +243,7 @@ int main(void)
     RUN(broadcast);
     RUN(broadcast_tree);
     RUN(multicast_sets);
+    RUN(head_of_line);
     RUN(appendix_c);
     RUN(baseline);
     return check_failed_tests != 0;

@@ -38,6 +38,7 @@ typedef struct Traffic {
     unsigned steps;        /* timesteps with sends; then it drains */
     uint64_t t0;           /* the first timestep is t0 + 1 */
     bool mcast;            /* a quarter of the sends are multicasts */
+    unsigned vcs;          /* virtual channels (0: 1) */
 } Traffic;
 
 static uint64_t deadlocks, events;
@@ -105,8 +106,8 @@ static void random_set(RouteRequest *req, uint32_t n, DestSet *set, uint32_t *me
 /* Runs one traffic one way; returns false after reporting a difference. */
 static bool run(const Traffic *tr, int way)
 {
-    NetConfig cfg = { tr->k, tr->planes, tr->full, tr->buffer, 4, tr->depth,
-                      tr->alg == ROUTING_ADAPTIVE, 1 };
+    NetConfig cfg = { tr->k, tr->planes, tr->full, tr->buffer, tr->vcs > 4 ? 8 : 4, tr->depth,
+                      tr->alg == ROUTING_ADAPTIVE, tr->vcs };
     Net *net = net_new(&cfg);
     Router *router = router_new(tr->alg == EXPLICIT ? ROUTING_BENES : (RoutingAlgorithm)tr->alg,
                                 tr->k, tr->planes, 1);
@@ -188,7 +189,7 @@ static bool run(const Traffic *tr, int way)
 
 static void run_every_way(const Traffic *tr)
 {
-    if (run(tr, PLAIN) && run(tr, OBSERVED) && tr->planes == 2)
+    if (run(tr, PLAIN) && run(tr, OBSERVED) && tr->planes == 2 && tr->vcs <= 1)
         run(tr, LANES);
 }
 
@@ -201,7 +202,7 @@ static void small_networks_agree(void)
         for (unsigned alg = 0; alg <= EXPLICIT; alg++)
             for (int full = 0; full <= 1; full++) {
                 Traffic tr = { k, 1 + (turn % 3 != 0), full, 1 + turn % 5, 1 + turn % 2, alg,
-                               k <= 4 ? 300 : 120, 0, false };
+                               k <= 4 ? 300 : 120, 0, false, 0 };
                 turn++;
                 run_every_way(&tr);
             }
@@ -211,10 +212,10 @@ static void small_networks_agree(void)
 static void large_networks_agree(void)
 {
     static const Traffic big[] = {
-        { 10, 2, false, 5, 1, ROUTING_BENES, 60, 0, false },
-        { 10, 2, true, 2, 2, ROUTING_ADAPTIVE, 60, 0, false },
-        { 10, 2, false, 1, 1, EXPLICIT, 60, 0, false },
-        { 10, 1, true, 3, 1, ROUTING_VALIANT, 60, 0, false },
+        { 10, 2, false, 5, 1, ROUTING_BENES, 60, 0, false, 0 },
+        { 10, 2, true, 2, 2, ROUTING_ADAPTIVE, 60, 0, false, 0 },
+        { 10, 2, false, 1, 1, EXPLICIT, 60, 0, false, 0 },
+        { 10, 1, true, 3, 1, ROUTING_VALIANT, 60, 0, false, 0 },
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
         run(&big[i], i % 2 ? PLAIN : LANES);
@@ -226,12 +227,12 @@ static void large_networks_agree(void)
 static void deep_buffers_and_late_timesteps_agree(void)
 {
     static const Traffic deep[] = {
-        { 5, 2, false, 13, 2, ROUTING_BENES, 400, 0, false },
-        { 5, 2, true, 9, 2, ROUTING_ADAPTIVE, 400, 0, false },
-        { 5, 2, true, 1024, 2, ROUTING_VALIANT, 400, 0, false },
-        { 4, 2, false, 7, 1, EXPLICIT, 400, 0, false },
-        { 5, 2, true, 1, 2, ROUTING_DMODK, 300, (1ull << 32) - 150, false },
-        { 5, 2, false, 2, 1, EXPLICIT, 300, (1ull << 32) - 150, false },
+        { 5, 2, false, 13, 2, ROUTING_BENES, 400, 0, false, 0 },
+        { 5, 2, true, 9, 2, ROUTING_ADAPTIVE, 400, 0, false, 0 },
+        { 5, 2, true, 1024, 2, ROUTING_VALIANT, 400, 0, false, 0 },
+        { 4, 2, false, 7, 1, EXPLICIT, 400, 0, false, 0 },
+        { 5, 2, true, 1, 2, ROUTING_DMODK, 300, (1ull << 32) - 150, false, 0 },
+        { 5, 2, false, 2, 1, EXPLICIT, 300, (1ull << 32) - 150, false, 0 },
     };
     for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++)
         run_every_way(&deep[i]);
@@ -246,12 +247,36 @@ static void multicasts_agree(void)
         for (unsigned alg = 0; alg <= EXPLICIT; alg++)
             for (int full = 0; full <= 1; full++) {
                 Traffic tr = { k, 1 + (turn % 3 != 0), full, 1 + turn % 5, 1 + turn % 2, alg,
-                               k <= 4 ? 150 : 60, 0, true };
+                               k <= 4 ? 150 : 60, 0, true, 0 };
                 turn++;
                 run_every_way(&tr);
             }
-    Traffic big = { 8, 2, true, 2, 2, ROUTING_BENES, 30, 0, true };
+    Traffic big = { 8, 2, true, 2, 2, ROUTING_BENES, 30, 0, true, 0 };
     run(&big, PLAIN);
+}
+
+/* Virtual channels (channels.md): V = 2 to 8 with every routing and
+ * explicit routes, both duplex modes, N = 2 to 64, multicasts among the
+ * traffic in turn; then N = 1,024 with V = 2 to 8, both duplex modes. The
+ * comparison after every timestep, and the invariants -- conservation,
+ * never more than B packets in a channel buffer -- hold throughout. */
+static void virtual_channels_agree(void)
+{
+    unsigned turn = 0;
+    for (unsigned k = 1; k <= 6; k++)
+        for (unsigned alg = 0; alg <= EXPLICIT; alg++)
+            for (int full = 0; full <= 1; full++) {
+                Traffic tr = { k, 1 + (turn % 3 != 0), full, 1 + turn % 4, 1 + turn % 2, alg,
+                               k <= 4 ? 200 : 100, 0, turn % 2 == 0, 2 + turn % 7 };
+                turn++;
+                run_every_way(&tr);
+            }
+    for (unsigned v = 2; v <= 8; v++)
+        for (int full = 0; full <= 1; full++) {
+            Traffic big = { 10, 2, full, 1 + v % 3, 1, v % 2 ? ROUTING_ADAPTIVE : ROUTING_BENES,
+                            40, 0, v == 3, v };
+            run(&big, PLAIN);
+        }
 }
 
 /* The runs met what makes the fast stage differ from the spec's words:
@@ -270,6 +295,7 @@ int main(void)
     RUN(large_networks_agree);
     RUN(deep_buffers_and_late_timesteps_agree);
     RUN(multicasts_agree);
+    RUN(virtual_channels_agree);
     RUN(the_runs_were_hard);
     return CHECK_EXIT();
 }
