@@ -13,7 +13,8 @@
 #   make bench    builds and runs the benchmarks in bench/
 #
 # Sources are found by directory: every .c file in cpu/ net/ compiler/ emu/
-# goes into one library (build/libmachine.a) except the two front ends
+# and bench/lib/ (the JSON reader and SVG writer of the sweep tools) goes
+# into one library (build/libmachine.a) except the two front ends
 # (emu/main.c, compiler/xc_main.c). Every tests/unit/*.c is its own test
 # program linked with that library. The default target reads nothing outside
 # the repository.
@@ -32,7 +33,7 @@ DEFS    ?=
 CFLAGS  = $(CFLAGS_STRICT) $(OPT) $(SAN) $(DEFS) -MMD -MP -I.
 LDFLAGS = -pthread $(SAN)
 
-LIB_DIRS  = cpu net compiler emu
+LIB_DIRS  = cpu net compiler emu bench/lib
 MAINS     = emu/main.c compiler/xc_main.c
 LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
