@@ -1,0 +1,219 @@
+/* The SVG writer of svg.h. Coordinates are worked out here, in pixels, and
+ * written with one decimal, so that a plot is the same file on every
+ * machine and a test can compare it byte for byte. */
+#include "bench/lib/svg.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The layout, in pixels: panels side by side, the legend to their right. */
+enum {
+    LEFT = 80,           /* room for the y tick labels and the y label */
+    TOP = 56,            /* the plot's title, then the panels' */
+    PANEL_W = 360,
+    PANEL_H = 260,
+    GAP = 36,            /* between panels */
+    BOTTOM = 56,         /* the x tick labels and the x label */
+    LEGEND_W = 170,
+    MAX_NAMES = 64       /* distinct series names given distinct colours */
+};
+
+static const char *const palette[] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+
+void svg_text(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        switch (*text) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*text, out); break;
+        }
+    }
+}
+
+double svg_tick_step(double max)
+{
+    if (!(max > 0))
+        return 1;
+    /* max / 5 lies in [step, 10 step), so max / step in [5, 50) */
+    double step = pow(10, floor(log10(max / 5)));
+    static const double times[] = { 1, 2, 5, 10 };
+    size_t i = 0;
+    while (i < 3 && max / (step * times[i]) > 5)
+        i++;
+    return step * times[i];
+}
+
+/* A tick's label: 2500000 as 2.5M, 16384 as 16k, 0.25 as it is. */
+static void number(char *buf, size_t size, double v)
+{
+    if (v >= 1e6)
+        snprintf(buf, size, "%gM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, size, "%gk", v / (v >= 16384 && fmod(v, 1024) == 0 ? 1024 : 1e3));
+    else
+        snprintf(buf, size, "%g", v);
+}
+
+/* The names of every panel's series, in their first order: their colours. */
+typedef struct Names {
+    const char *name[MAX_NAMES];
+    size_t n;
+} Names;
+
+static size_t colour_of(Names *names, const char *name)
+{
+    for (size_t i = 0; i < names->n; i++)
+        if (strcmp(names->name[i], name) == 0)
+            return i;
+    if (names->n < MAX_NAMES)
+        names->name[names->n++] = name;
+    return names->n - 1;
+}
+
+/* The ranges of both axes over every panel: x in log2, y from 0. */
+typedef struct Scale {
+    double xmin, xmax;   /* log2 of the smallest and largest x */
+    double ytop, ystep;
+} Scale;
+
+static Scale scale_of(const SvgPlot *plot)
+{
+    Scale s = { INFINITY, -INFINITY, 0, 1 };
+    double ymax = 0;
+    for (size_t p = 0; p < plot->npanels; p++)
+        for (size_t i = 0; i < plot->panels[p].nseries; i++) {
+            const SvgSeries *se = &plot->panels[p].series[i];
+            for (size_t j = 0; j < se->n; j++) {
+                s.xmin = fmin(s.xmin, log2(se->x[j]));
+                s.xmax = fmax(s.xmax, log2(se->x[j]));
+                ymax = fmax(ymax, se->hi ? fmax(se->hi[j], se->y[j]) : se->y[j]);
+            }
+        }
+    if (!(s.xmin <= s.xmax))
+        s.xmin = 0, s.xmax = 1;
+    if (s.xmin == s.xmax)
+        s.xmin -= 1, s.xmax += 1;
+    s.ystep = svg_tick_step(ymax);
+    s.ytop = fmax(1, ceil(ymax / s.ystep)) * s.ystep;
+    return s;
+}
+
+static double px(const Scale *s, double left, double x)
+{
+    return left + (log2(x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
+}
+
+static double py(const Scale *s, double y)
+{
+    return TOP + PANEL_H - y / s->ytop * PANEL_H;
+}
+
+/* The frame, the grid and the tick labels of the panel whose left edge is
+ * at left. */
+static void axes(FILE *out, const Scale *s, double left, const char *title)
+{
+    char label[32];
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">",
+            left + PANEL_W / 2.0, TOP - 8);
+    svg_text(out, title ? title : "");
+    fprintf(out, "</text>\n<path class=\"grid\" stroke=\"#dddddd\" fill=\"none\" d=\"");
+    for (double y = s->ystep; y < s->ytop + s->ystep / 2; y += s->ystep)
+        fprintf(out, "M%.1f %.1fH%.1f", left, py(s, y), left + PANEL_W);
+    fprintf(out, "\"/>\n<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+            "stroke=\"#888888\"/>\n", left, TOP, PANEL_W, PANEL_H);
+    for (double y = 0; y < s->ytop + s->ystep / 2; y += s->ystep) {
+        number(label, sizeof label, y);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left - 6,
+                py(s, y) + 4, label);
+    }
+    int first = (int)ceil(s->xmin), last = (int)floor(s->xmax);
+    int every = last - first + 1 > 8 ? 2 : 1;
+    for (int e = first; e <= last; e++) {
+        double x = px(s, left, pow(2, e));
+        fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
+        if ((e - first) % every)
+            continue;
+        number(label, sizeof label, pow(2, e));
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
+                TOP + PANEL_H + 18, label);
+    }
+}
+
+/* One series: its error bars, its line (one path, named by a title that
+ * browsers show on hovering) and a dot at each point. */
+static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
+                   const char *colour)
+{
+    if (se->lo && se->hi) {
+        fprintf(out, "<path class=\"error\" stroke=\"%s\" d=\"", colour);
+        for (size_t j = 0; j < se->n; j++)
+            if (se->hi[j] > se->lo[j])
+                fprintf(out, "M%.1f %.1fV%.1fm-3 0h6M%.1f %.1fh6",
+                        px(s, left, se->x[j]), py(s, se->lo[j]), py(s, se->hi[j]),
+                        px(s, left, se->x[j]) - 3, py(s, se->lo[j]));
+        fprintf(out, "\"/>\n");
+    }
+    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"",
+            colour);
+    for (size_t j = 0; j < se->n; j++)
+        fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', px(s, left, se->x[j]), py(s, se->y[j]));
+    fprintf(out, "\"><title>");
+    svg_text(out, se->name);
+    fprintf(out, "</title></path>\n<g fill=\"%s\">", colour);
+    for (size_t j = 0; j < se->n; j++)
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px(s, left, se->x[j]),
+                py(s, se->y[j]));
+    fprintf(out, "</g>\n");
+}
+
+void svg_plot(FILE *out, const SvgPlot *plot)
+{
+    Scale s = scale_of(plot);
+    Names names = { { 0 }, 0 };
+    size_t np = plot->npanels ? plot->npanels : 1;
+    double width = LEFT + (double)np * PANEL_W + (double)(np - 1) * GAP + LEGEND_W;
+    double height = TOP + PANEL_H + BOTTOM;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+            "<text class=\"title\" x=\"%.1f\" y=\"20\" text-anchor=\"middle\" "
+            "font-size=\"15\">", width, height, width, height, (LEFT + width - LEGEND_W) / 2);
+    svg_text(out, plot->title ? plot->title : "");
+    fprintf(out, "</text>\n");
+    for (size_t p = 0; p < plot->npanels; p++) {
+        const SvgPanel *panel = &plot->panels[p];
+        double left = LEFT + (double)p * (PANEL_W + GAP);
+        fprintf(out, "<g class=\"panel\">\n");
+        axes(out, &s, left, panel->title);
+        for (size_t i = 0; i < panel->nseries; i++) {
+            size_t c = colour_of(&names, panel->series[i].name);
+            series(out, &s, left, &panel->series[i],
+                   palette[c % (sizeof palette / sizeof *palette)]);
+        }
+        fprintf(out, "</g>\n");
+    }
+    fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
+            (LEFT + width - LEGEND_W) / 2, height - 12);
+    svg_text(out, plot->xlabel ? plot->xlabel : "");
+    fprintf(out, "</text>\n<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
+            "text-anchor=\"middle\">", TOP + PANEL_H / 2.0);
+    svg_text(out, plot->ylabel ? plot->ylabel : "");
+    fprintf(out, "</text>\n<g class=\"legend\">\n");
+    double lx = width - LEGEND_W + 16;
+    for (size_t i = 0; i < names.n; i++) {
+        double y = TOP + 10 + 20.0 * (double)i;
+        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1fh24\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\">", palette[i % (sizeof palette / sizeof *palette)],
+                lx, y, lx + 30, y + 4);
+        svg_text(out, names.name[i]);
+        fprintf(out, "</text>\n");
+    }
+    fprintf(out, "</g>\n</svg>\n");
+}

@@ -1,0 +1,44 @@
+/* A writer of line plots as SVG, for the sweep tools (bench/collect): one or
+ * more panels side by side, sharing a y axis that starts at 0; in each, one
+ * line per series through its points, with an error bar from lo to hi at
+ * each point, and a legend. The x axis is logarithmic in base 2, as machine
+ * sizes are powers of two. The output is plain SVG 1.1 that browsers and
+ * GitHub show as it is: no script, no external style sheet, no font file. */
+#ifndef BENCH_SVG_H
+#define BENCH_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct SvgSeries {
+    const char *name;        /* in the legend */
+    size_t n;                /* points */
+    const double *x;         /* positive, ascending */
+    const double *y;
+    const double *lo, *hi;   /* the error bar at each point; both NULL for none */
+} SvgSeries;
+
+typedef struct SvgPanel {
+    const char *title;       /* above the panel */
+    size_t nseries;
+    const SvgSeries *series; /* the same names in every panel get the same colour */
+} SvgPanel;
+
+typedef struct SvgPlot {
+    const char *title;
+    const char *xlabel, *ylabel;
+    size_t npanels;
+    const SvgPanel *panels;
+} SvgPlot;
+
+/* Writes the plot as a whole SVG document. */
+void svg_plot(FILE *out, const SvgPlot *plot);
+
+/* Writes text with &, <, > and " escaped for XML. */
+void svg_text(FILE *out, const char *text);
+
+/* The step between the y axis's ticks: the least of 1, 2 or 5 times a
+ * power of ten that goes from 0 to max in at most five steps. */
+double svg_tick_step(double max);
+
+#endif

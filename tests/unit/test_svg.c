@@ -1,0 +1,194 @@
+/* Unit tests of the SVG writer of the sweep tools (bench/lib/svg.h): the
+ * document is well-formed XML (checked here by a small reader of XML's
+ * elements, attributes and entities), with one line per series in each
+ * panel, the axes' labels and the legend, names escaped, and the y axis's
+ * ticks at round numbers. */
+#include <stdlib.h>
+
+#include "bench/lib/svg.h"
+#include "tests/check.h"
+
+/* Whether text is well-formed XML as svg_plot writes it: an optional
+ * <?xml ...?> declaration, then one element, every tag closed in order,
+ * attributes quoted, and & only in the five predefined entities. */
+static int well_formed(const char *text)
+{
+    const char *stack[64];
+    size_t lens[64];
+    int depth = 0, roots = 0;
+    const char *p = text;
+    if (strncmp(p, "<?xml ", 6) == 0) {
+        p = strstr(p, "?>");
+        if (!p)
+            return 0;
+        p += 2;
+    }
+    while (*p) {
+        if (*p == '&') {
+            const char *ents[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+            size_t i = 0;
+            while (i < 5 && strncmp(p, ents[i], strlen(ents[i])) != 0)
+                i++;
+            if (i == 5)
+                return 0;
+            p += strlen(ents[i]);
+            continue;
+        }
+        if (*p == '>')
+            return 0;
+        if (*p != '<') {
+            if (depth == 0 && *p != '\n' && *p != ' ')
+                return 0;             /* text outside the root element */
+            p++;
+            continue;
+        }
+        int closing = p[1] == '/';
+        p += 1 + closing;
+        const char *name = p;
+        while (*p && strchr(" />\n", *p) == NULL)
+            p++;
+        size_t len = (size_t)(p - name);
+        if (len == 0)
+            return 0;
+        if (closing) {
+            if (depth == 0 || lens[depth - 1] != len || strncmp(stack[depth - 1], name, len))
+                return 0;
+            depth--;
+            if (*p++ != '>')
+                return 0;
+            continue;
+        }
+        for (;;) {                    /* attributes: name="value" */
+            while (*p == ' ' || *p == '\n')
+                p++;
+            if (*p == '>' || (p[0] == '/' && p[1] == '>'))
+                break;
+            while (*p && strchr(" =/>\"<", *p) == NULL)
+                p++;
+            if (p[0] != '=' || p[1] != '"')
+                return 0;
+            p += 2;
+            while (*p && *p != '"' && *p != '<')
+                p++;
+            if (*p++ != '"')
+                return 0;
+        }
+        if (*p == '/') {
+            p += 2;
+            roots += depth == 0;
+            continue;
+        }
+        p++;
+        if (depth == 0)
+            roots++;
+        if (depth == 64)
+            return 0;
+        stack[depth] = name;
+        lens[depth++] = len;
+    }
+    return depth == 0 && roots == 1;
+}
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+static void checker_finds_mistakes(void)
+{
+    CHECK(well_formed("<svg a=\"1\"><g><path d=\"M0 0\"/></g><text>a &amp; b</text></svg>\n"));
+    CHECK(!well_formed("<svg><g></svg></g>"));
+    CHECK(!well_formed("<svg><text>a & b</text></svg>"));
+    CHECK(!well_formed("<svg a=1></svg>"));
+    CHECK(!well_formed("<svg><text>a < b</text></svg>"));
+    CHECK(!well_formed("<svg></svg><svg></svg>"));
+    CHECK(!well_formed("<svg>"));
+}
+
+/* The plot's document as a string, to be freed. */
+static char *plot_text(const SvgPlot *plot)
+{
+    FILE *f = tmpfile();
+    if (!f)
+        return calloc(1, 1);
+    svg_plot(f, plot);
+    long size = ftell(f);
+    char *text = calloc((size_t)size + 1, 1);
+    rewind(f);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size)
+        text[0] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void two_panels(void)
+{
+    static const double x[] = { 16, 64, 256, 1024 };
+    static const double y1[] = { 0, 10, 30, 120 }, lo1[] = { 0, 8, 20, 100 },
+                        hi1[] = { 0, 12, 40, 150 };
+    static const double y2[] = { 5, 5, 5, 5 };
+    SvgSeries half[] = { { "benes", 4, x, y1, lo1, hi1 }, { "dmodk", 4, x, y2, NULL, NULL },
+                         { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
+    SvgSeries full[] = { { "dmodk", 3, x, y2, NULL, NULL }, { "benes", 4, x, y1, lo1, hi1 },
+                         { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
+    SvgPanel panels[] = { { "half duplex", 3, half }, { "full duplex", 3, full } };
+    SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_EQ(count(svg, "<path class=\"line\""), 6);
+    CHECK_EQ(count(svg, "<g class=\"panel\">"), 2);
+    CHECK_CONTAINS(svg, "<title>benes</title>");
+    CHECK_CONTAINS(svg, "<title>a&lt;b &amp; &quot;c&quot;</title>");
+    CHECK_CONTAINS(svg, ">Collisions &amp; N</text>");
+    CHECK_CONTAINS(svg, "class=\"xlabel\"");
+    CHECK_CONTAINS(svg, ">processors (N)</text>");
+    CHECK_CONTAINS(svg, ">collisions</text>");
+    CHECK_CONTAINS(svg, ">half duplex</text>");
+    CHECK_CONTAINS(svg, ">full duplex</text>");
+    CHECK_CONTAINS(svg, ">1024</text>");
+    CHECK_CONTAINS(svg, ">150</text>");       /* the y axis's top tick */
+    /* a name gets one colour however the panels order it: three legend lines */
+    CHECK_EQ(count(svg, "h24\"/>"), 3);
+    CHECK_EQ(count(svg, "<path class=\"error\""), 2);
+    free(svg);
+}
+
+static void empty_and_flat(void)
+{
+    static const double x[] = { 8 }, y[] = { 0 };
+    SvgSeries one[] = { { "benes", 1, x, y, NULL, NULL } };
+    SvgPanel panels[] = { { NULL, 1, one } };
+    SvgPlot plot = { NULL, NULL, NULL, 1, panels };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_EQ(count(svg, "<path class=\"line\""), 1);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    free(svg);
+    SvgPlot none = { "nothing", "x", "y", 0, NULL };
+    svg = plot_text(&none);
+    CHECK(well_formed(svg));
+    free(svg);
+}
+
+static void tick_steps(void)
+{
+    CHECK(svg_tick_step(0) == 1);
+    CHECK(svg_tick_step(150) == 50);
+    CHECK(svg_tick_step(120) == 50);
+    CHECK(svg_tick_step(100) == 20);
+    CHECK(svg_tick_step(99) == 20);
+    CHECK(svg_tick_step(5) == 1);
+    CHECK(svg_tick_step(73589653) == 20000000);
+}
+
+int main(void)
+{
+    RUN(checker_finds_mistakes);
+    RUN(two_panels);
+    RUN(empty_and_flat);
+    RUN(tick_steps);
+    return CHECK_EXIT();
+}
