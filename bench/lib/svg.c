@@ -145,12 +145,15 @@ static void axes(FILE *out, const Scale *s, double left, const char *title)
     }
 }
 
-/* One series: its error bars, its line (one path, named by a title that
+/* One series: its error bars (if any has a length), its line (one path, named by a title that
  * browsers show on hovering) and a dot at each point. */
 static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
                    const char *colour)
 {
-    if (se->lo && se->hi) {
+    size_t bars = 0;
+    for (size_t j = 0; se->lo && se->hi && j < se->n; j++)
+        bars += se->hi[j] > se->lo[j];
+    if (bars) {
         fprintf(out, "<path class=\"error\" stroke=\"%s\" d=\"", colour);
         for (size_t j = 0; j < se->n; j++)
             if (se->hi[j] > se->lo[j])

@@ -152,20 +152,21 @@ static void two_panels(void)
     CHECK_CONTAINS(svg, ">150</text>");       /* the y axis's top tick */
     /* a name gets one colour however the panels order it: three legend lines */
     CHECK_EQ(count(svg, "h24\"/>"), 3);
-    CHECK_EQ(count(svg, "<path class=\"error\""), 2);
+    CHECK_EQ(count(svg, "<path class=\"error\""), 2);   /* benes's, in each panel */
     free(svg);
 }
 
 static void empty_and_flat(void)
 {
     static const double x[] = { 8 }, y[] = { 0 };
-    SvgSeries one[] = { { "benes", 1, x, y, NULL, NULL } };
+    SvgSeries one[] = { { "benes", 1, x, y, y, y } };     /* bars of no length */
     SvgPanel panels[] = { { NULL, 1, one } };
     SvgPlot plot = { NULL, NULL, NULL, 1, panels };
     char *svg = plot_text(&plot);
     CHECK(well_formed(svg));
     CHECK_EQ(count(svg, "<path class=\"line\""), 1);
     CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    CHECK(strstr(svg, "class=\"error\"") == NULL && strstr(svg, "d=\"\"") == NULL);
     free(svg);
     SvgPlot none = { "nothing", "x", "y", 0, NULL };
     svg = plot_text(&none);
