@@ -1,0 +1,92 @@
+# bench/sweep: the plan, the jobs and their Makefile; --plan-only runs
+# nothing; a sweep runs every job once and, run again, only the jobs whose
+# report is missing; the Slurm script runs the line of its task; --vcs and
+# the other options reach bin/emu only when asked; progress on a terminal
+# only. The emulator is a wrapper that logs each run's options.
+. tests/lib.sh
+SWEEP=bench/sweep
+ROUTINGS=benes,benes-full,greedy,valiant,random,dmodk,adaptive
+APPC=programs/appendix_c.x
+cat >"$TMP/emu" <<WRAP
+#!/bin/sh
+echo "\$*" >>"$TMP/log"
+exec "$EMU" "\$@"
+WRAP
+chmod +x "$TMP/emu"
+: >"$TMP/log"
+# reports D: the reports present under D, one a line
+reports() { find "$1/runs" -name '*.json' | sort; }
+
+D=$TMP/plan
+run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu" --plan-only
+expect_status plan_only_status 0
+expect_grep plan_only_summary "$D/jobs.txt: 14 jobs, 14 to run" "$TMP/out"
+if [ ! -s "$TMP/log" ] && [ -z "$(reports "$D")" ]; then pass plan_only_runs_nothing
+else fail plan_only_runs_nothing "$(cat "$TMP/log")" "$(reports "$D")"; fi
+if [ "$(wc -l <"$D/jobs.txt")" -eq 14 ] && [ "$(grep -c -- "$TMP/emu --json --routing [a-z-]* --duplex [a-z]* $APPC >" "$D/jobs.txt")" -eq 14 ]
+then pass jobs_one_emu_command_a_line; else fail jobs_one_emu_command_a_line "$(head -n 2 "$D/jobs.txt")"; fi
+if [ "$(head -n 1 "$D/plan.csv")" = "program,report,routing,duplex" ] &&
+   [ "$(sed -n 2p "$D/plan.csv")" = "$APPC,$D/runs/appendix_c/routing-benes_duplex-half.json,benes,half" ]
+then pass plan_rows; else fail plan_rows "$(head -n 2 "$D/plan.csv")"; fi
+if [ "$(grep -c '^[^ 	#].*\.json:$' "$D/Makefile")" -eq 14 ]; then pass makefile_a_target_a_job
+else fail makefile_a_target_a_job "$(head -n 12 "$D/Makefile")"; fi
+if grep -q -- --vcs "$D/jobs.txt" || grep -q -- --seed "$D/jobs.txt"; then
+    fail options_only_when_asked "$(head -n 1 "$D/jobs.txt")"; else pass options_only_when_asked; fi
+run "$SWEEP" $APPC --vcs 1,2 --seed 3..5 --out "$TMP/vcs" --plan-only
+if [ "$(grep -c -- '--seed [345] --vcs [12] ' "$TMP/vcs/jobs.txt")" -eq 6 ]; then pass vcs_passed_when_asked
+else fail vcs_passed_when_asked "$(cat "$TMP/vcs/jobs.txt")"; fi
+
+# The Slurm array's script runs line $SLURM_ARRAY_TASK_ID of jobs.txt, and
+# only it.
+line5=$(sed -n 5p "$D/jobs.txt" | sed 's/^o=\([^;]*\);.*/\1/')
+SLURM_ARRAY_TASK_ID=5 sh "$D/slurm.sh" >"$TMP/out" 2>"$TMP/err"
+if [ "$(reports "$D")" = "$line5" ] && [ "$(cat "$TMP/log")" = "--json --routing greedy --duplex half $APPC" ]
+then pass slurm_runs_its_line; else fail slurm_runs_its_line "$(cat "$TMP/log")" "$(reports "$D")"; fi
+expect_grep slurm_array_size "#SBATCH --array=1-14" "$D/slurm.sh"
+if [ "$(wc -l <"$D/slurm.sh")" -eq 3 ]; then pass slurm_three_lines; else fail slurm_three_lines; fi
+
+# A whole sweep, then again after two reports are deleted.
+: >"$TMP/log"
+run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu" -j 2
+expect_status sweep_status 0
+expect_grep sweep_summary "$D: 14 of 14 runs done" "$TMP/out"
+expect_empty sweep_no_progress_off_a_terminal "$TMP/err"
+if [ "$(reports "$D" | wc -l)" -eq 14 ] && [ "$(wc -l <"$TMP/log")" -eq 13 ]; then
+    pass sweep_runs_each_job_once; else fail sweep_runs_each_job_once "$(cat "$TMP/log")"; fi
+rm "$D/runs/appendix_c/routing-greedy_duplex-full.json" "$D/runs/appendix_c/routing-dmodk_duplex-half.json"
+: >"$TMP/log"
+run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu"
+expect_grep resume_summary "14 jobs, 2 to run" "$TMP/out"
+sort "$TMP/log" >"$TMP/ran"
+printf '%s\n' "--json --routing dmodk --duplex half $APPC" "--json --routing greedy --duplex full $APPC" >"$TMP/want"
+expect_same resume_runs_exactly_the_missing "$TMP/want" "$TMP/ran"
+: >"$TMP/log"
+run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu"
+if [ "$STATUS" -eq 0 ] && [ ! -s "$TMP/log" ]; then pass resume_nothing_left
+else fail resume_nothing_left "$(cat "$TMP/log")"; fi
+
+# A run that does not start (a bad routing) writes no report and fails
+# the sweep; a deadlock is a result, kept.
+run "$SWEEP" $APPC --routing nosuch --out "$TMP/bad"
+if [ "$STATUS" -ne 0 ] && [ -z "$(reports "$TMP/bad")" ]; then pass failed_run_no_report
+else fail failed_run_no_report "status $STATUS" "$(reports "$TMP/bad")"; fi
+expect_grep failed_run_message "routing" "$TMP/err"
+run "$SWEEP" tests/data/network_deadlock.x --routing greedy --buffer 1 --out "$TMP/dl"
+if [ "$STATUS" -eq 0 ] &&
+   grep -q '"end": "deadlock"' "$TMP/dl/runs/network_deadlock/routing-greedy_buffer-1.json"
+then pass deadlock_is_a_result; else fail deadlock_is_a_result "status $STATUS" "$(cat "$TMP/err")"; fi
+
+# Bad command lines.
+run "$SWEEP" $APPC --seed 5..3 --out "$TMP/x"
+expect_status bad_range_status 1
+expect_grep bad_range_message "'5..3' is an empty range" "$TMP/err"
+run "$SWEEP" $APPC --routing benes
+expect_grep no_out_message "no --out DIR" "$TMP/err"
+run "$SWEEP" $APPC --colour red --out "$TMP/x"
+expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
+
+if command -v script >/dev/null 2>&1; then
+    # On a terminal (a pseudo-terminal made by script), jobs done of total.
+    script -qec "$SWEEP $APPC --routing $ROUTINGS --out $TMP/tty" /dev/null >"$TMP/tty.out" 2>&1
+    expect_grep progress_on_a_terminal "jobs 7/7" "$TMP/tty.out"
+fi
