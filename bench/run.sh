@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.." || exit 1
 echo "# $(date -u +%Y-%m-%d) on $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 for b in "$BUILD"/bench/*; do
     [ -x "$b" ] && [ -f "$b" ] || continue
+    # collect is a tool of bench/sweep, not a benchmark
+    [ "$(basename "$b")" = collect ] && continue
     echo "== $(basename "$b")"
     if [ "$(basename "$b")" = bench ]; then
         "$b" ${BENCH_ARGS:-} || exit 1

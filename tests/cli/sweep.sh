@@ -90,3 +90,64 @@ if command -v script >/dev/null 2>&1; then
     script -qec "$SWEEP $APPC --routing $ROUTINGS --out $TMP/tty" /dev/null >"$TMP/tty.out" 2>&1
     expect_grep progress_on_a_terminal "jobs 7/7" "$TMP/tty.out"
 fi
+
+# ---- bench/collect ------------------------------------------------------------------
+COLLECT=${BUILD:-build}/bench/collect
+run "$COLLECT" "$D"
+expect_status collect_status 0
+# Each row of the table is what a single run of bin/emu reports, read here
+# from its JSON by name (the first member of that name is the top level's).
+tail -n +2 "$D/results.csv" >"$TMP/rows"
+keys=$(head -n 1 "$D/results.csv" | cut -d, -f4- | tr , ' ')
+while IFS=, read -r prog routing duplex rest; do
+    "$EMU" --json --routing "$routing" --duplex "$duplex" "$prog" | tail -n 1 >"$TMP/single.json"
+    row=$prog,$routing,$duplex
+    for key in $keys; do
+        v=$(grep -o "\"$key\": [^,}]*" "$TMP/single.json" | head -n 1 |
+            sed 's/^[^:]*: //; s/"//g; s/^null$//')
+        row="$row,$v"
+    done
+    echo "$row"
+done <"$TMP/rows" >"$TMP/singles"
+if [ "$(wc -l <"$TMP/rows")" -eq 14 ]; then pass collect_a_row_a_run; else fail collect_a_row_a_run; fi
+expect_same collect_rows_equal_single_runs "$TMP/singles" "$TMP/rows"
+if [ "$(head -n 1 "$D/results.csv" | cut -d, -f1-6)" = "program,routing,duplex,end,exit_status,processors" ]
+then pass collect_columns; else fail collect_columns "$(head -n 1 "$D/results.csv")"; fi
+
+# The plots: two panels side by side, one line per routing in each, the
+# axes' labels and a legend of the seven routings.
+for stat in collisions timesteps; do
+    svg=$D/appendix_c.$stat.svg
+    lines=$(grep -c '<path class="line"' "$svg")
+    panels=$(grep -c '<g class="panel">' "$svg")
+    if [ "$lines" -eq 14 ] && [ "$panels" -eq 2 ] &&
+       grep -q '>half duplex</text>' "$svg" && grep -q '>full duplex</text>' "$svg"
+    then pass "plot_${stat}_a_line_a_routing"; else fail "plot_${stat}_a_line_a_routing" "$lines lines, $panels panels"; fi
+    for r in $(echo $ROUTINGS | tr , ' '); do
+        [ "$(grep -c "<title>$r</title>" "$svg")" -eq 2 ] || fail "plot_${stat}_routing_$r"
+    done
+    expect_grep "plot_${stat}_xlabel" 'class="xlabel"' "$svg"
+    expect_grep "plot_${stat}_xlabel_text" '>processors (N)</text>' "$svg"
+    expect_grep "plot_${stat}_ylabel" ">$stat (mean; bars: least to greatest)</text>" "$svg"
+    if [ "$(tail -n 1 "$svg")" = "</svg>" ]; then pass "plot_${stat}_closed"; else fail "plot_${stat}_closed"; fi
+done
+# The plots of a table written before are the same bytes.
+mkdir "$TMP/again"
+run "$COLLECT" --csv "$D/results.csv" "$TMP/again"
+expect_same plots_from_the_csv_collisions "$D/appendix_c.collisions.svg" "$TMP/again/appendix_c.collisions.svg"
+expect_same plots_from_the_csv_timesteps "$D/appendix_c.timesteps.svg" "$TMP/again/appendix_c.timesteps.svg"
+
+# Seeds: one point per N, the mean of the seeds' runs, with a bar from the
+# least to the greatest when they differ.
+"$SWEEP" $APPC --routing valiant --procs 8,16 --seed 1..4 --out "$TMP/seeds" >/dev/null 2>&1
+run "$COLLECT" "$TMP/seeds"
+if [ "$(grep -o "<circle" "$TMP/seeds/appendix_c.collisions.svg" | wc -l)" -eq 2 ] &&
+   grep -q '<path class="error"' "$TMP/seeds/appendix_c.collisions.svg"
+then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_bars; fi
+
+# A report missing: the table holds the others, and collect says so.
+rm "$D/runs/appendix_c/routing-random_duplex-full.json"
+run "$COLLECT" "$D"
+expect_status collect_missing_status 1
+expect_grep collect_missing_message "1 of 14 runs have no report yet" "$TMP/err"
+if [ "$(wc -l <"$D/results.csv")" -eq 14 ]; then pass collect_missing_rows; else fail collect_missing_rows; fi

@@ -1,0 +1,388 @@
+/* The second half of a sweep (bench/sweep): gathers the JSON reports of its
+ * runs into one table and draws it. The table, DIR/results.csv, has one row
+ * per run: the program, the value of each option the sweep varied, then
+ * each statistic of emu's report (emu/report.c), in the order of `stats`
+ * below. The plots, DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg,
+ * show each statistic against the machine's size N, one line per routing
+ * (and per value of the other options varied), one panel per duplex mode
+ * side by side. Runs that differ only in their seed are one point: their
+ * mean, with a bar from the least to the greatest.
+ *
+ *   collect DIR                 the reports listed in DIR/plan.csv
+ *   collect --csv FILE DIR      the plots of a table written before
+ *
+ * Both the table and the plots are the same bytes on every machine, so
+ * that a test can hold a committed plot to the table it came from. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/lib/json.h"
+#include "bench/lib/svg.h"
+
+/* The statistics of a report that the table keeps, in its column order:
+ * the scalars at the top level of emu's JSON. */
+static const char *const stats[] = {
+    "end", "exit_status", "processors", "programmed", "timesteps", "collisions",
+    "link_collisions", "buffer_collisions", "instructions", "stalls_in", "stalls_out",
+    "packets_sent", "packets_delivered", "packets_read", "latency_min", "latency_mean",
+    "latency_max", "links_crossed", "port_waits", "max_buffer", "multicasts", "copies",
+    "vcs", "network_deadlock",
+};
+enum { NSTATS = sizeof stats / sizeof *stats, MAX_COLS = 64 };
+
+/* A CSV table read into memory: every cell a string. */
+typedef struct Table {
+    size_t ncols;
+    char *head[MAX_COLS];
+    size_t nrows;
+    char ***rows;            /* rows[r][c] */
+} Table;
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t size = 0, cap = 4096;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + size, 1, cap - size - 1, f)) > 0; ) {
+        size += got;
+        if (size + 1 == cap) {
+            char *more = realloc(text, cap *= 2);
+            if (!more)
+                free(text);
+            text = more;
+        }
+    }
+    fclose(f);
+    if (text)
+        text[size] = '\0';
+    return text;
+}
+
+/* Splits a line at its commas (cells hold none: they are names, numbers
+ * and paths that bench/sweep accepts) into at most max cells. */
+static size_t split(char *line, char **cells, size_t max)
+{
+    size_t n = 0;
+    for (char *c = line; n < max; c++) {
+        cells[n++] = c;
+        c = strchr(c, ',');
+        if (!c)
+            break;
+        *c = '\0';
+    }
+    return n;
+}
+
+/* Reads a CSV written by bench/sweep or by this program; the text stays
+ * allocated, the cells pointing into it. */
+static int table_read(Table *t, const char *path)
+{
+    char *text = read_file(path);
+    if (!text) {
+        fprintf(stderr, "collect: %s: cannot read: %s\n", path, strerror(errno));
+        return 1;
+    }
+    memset(t, 0, sizeof *t);
+    size_t lines = 0;
+    for (char *c = text; *c; c++)
+        lines += *c == '\n';
+    t->rows = calloc(lines + 1, sizeof *t->rows);
+    char *line = text;
+    for (size_t i = 0; t->rows && *line; i++) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *cells[MAX_COLS];
+        size_t n = split(line, cells, MAX_COLS);
+        if (i == 0) {
+            t->ncols = n;
+            memcpy(t->head, cells, n * sizeof *cells);
+        } else if (n != t->ncols) {
+            fprintf(stderr, "collect: %s:%zu: %zu cells, the header has %zu\n", path, i + 1, n,
+                    t->ncols);
+            return 1;
+        } else if ((t->rows[t->nrows] = malloc(n * sizeof *cells))) {
+            memcpy(t->rows[t->nrows++], cells, n * sizeof *cells);
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return t->rows ? 0 : 1;
+}
+
+static int column(const Table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->head[c], name) == 0)
+            return (int)c;
+    return -1;
+}
+
+/* ---- the table of results ------------------------------------------------------- */
+
+/* Writes DIR/results.csv from DIR/plan.csv and the reports it names. A
+ * statistic with the name of an option varied (vcs) is the option's column. */
+static int write_results(const char *dir, const char *csv_path)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/plan.csv", dir);
+    Table plan;
+    if (table_read(&plan, path))
+        return 1;
+    int report = column(&plan, "report");
+    if (report < 0 || column(&plan, "program") < 0) {
+        fprintf(stderr, "collect: %s: no program or report column\n", path);
+        return 1;
+    }
+    FILE *out = fopen(csv_path, "w");
+    if (!out) {
+        fprintf(stderr, "collect: %s: cannot write: %s\n", csv_path, strerror(errno));
+        return 1;
+    }
+    bool keep[NSTATS];
+    const char *sep = "";
+    for (size_t c = 0; c < plan.ncols; c++, sep = ",")
+        if ((int)c != report)
+            fprintf(out, "%s%s", sep, plan.head[c]);
+    for (size_t s = 0; s < NSTATS; s++)
+        if ((keep[s] = column(&plan, stats[s]) < 0))
+            fprintf(out, ",%s", stats[s]);
+    fputc('\n', out);
+    size_t missing = 0, bad = 0;
+    for (size_t r = 0; r < plan.nrows; r++) {
+        char *text = read_file(plan.rows[r][report]);
+        const char *obj = text ? json_last_object(text) : NULL;
+        if (!text || !obj || !json_valid(obj)) {
+            missing += !text;
+            if (text)
+                fprintf(stderr, "collect: %s: no JSON report\n", plan.rows[r][report]), bad++;
+            free(text);
+            continue;
+        }
+        sep = "";
+        for (size_t c = 0; c < plan.ncols; c++, sep = ",")
+            if ((int)c != report)
+                fprintf(out, "%s%s", sep, plan.rows[r][c]);
+        for (size_t s = 0; s < NSTATS; s++) {
+            char value[64];
+            if (!keep[s])
+                continue;
+            JsonType type = json_member(obj, stats[s], value, sizeof value);
+            fprintf(out, ",%s", type == JSON_NULL || type == JSON_NONE ? "" : value);
+        }
+        fputc('\n', out);
+        free(text);
+    }
+    if (fclose(out) != 0) {
+        fprintf(stderr, "collect: %s: cannot write\n", csv_path);
+        return 1;
+    }
+    if (missing)
+        fprintf(stderr, "collect: %zu of %zu runs have no report yet (run the sweep again)\n",
+                missing, plan.nrows);
+    return missing || bad;
+}
+
+/* ---- the plots ----------------------------------------------------------------------- */
+
+/* The columns that set a plot apart (program), a panel (duplex), the x axis
+ * (processors) and the runs averaged (seed); every other option splits the
+ * lines. */
+static bool names_a_line(const Table *t, size_t c, size_t first_stat)
+{
+    const char *h = t->head[c];
+    return c < first_stat && strcmp(h, "program") && strcmp(h, "duplex") &&
+           strcmp(h, "procs") && strcmp(h, "seed");
+}
+
+/* The name of row r's line: the values of the options that split lines. */
+static void line_name(const Table *t, size_t r, size_t first_stat, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t c = 0; c < first_stat; c++)
+        if (names_a_line(t, c, first_stat)) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, size - len, "%s%s", len ? " " : "", t->rows[r][c]);
+        }
+    if (!buf[0])
+        snprintf(buf, size, "runs");
+}
+
+/* A list of distinct strings in their first order. */
+typedef struct Keys {
+    char **key;
+    size_t n;
+} Keys;
+
+static size_t key_index(Keys *k, const char *s)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->key[i], s) == 0)
+            return i;
+    k->key[k->n] = strdup(s);
+    return k->n++;
+}
+
+static void keys_free(Keys *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->key[i]);
+    free(k->key);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The runs of one point: their sum, least and greatest value, and count. */
+typedef struct Point {
+    double sum, lo, hi;
+    size_t n;
+} Point;
+
+/* Draws statistic `stat` of the rows of one program into path: panels
+ * by duplex mode, lines by the other options, points by N. */
+static int plot_one(const Table *t, const char *program, const char *stat, const char *path)
+{
+    int prog = column(t, "program"), duplex = column(t, "duplex");
+    int xcol = column(t, "processors"), ycol = column(t, stat);
+    size_t first_stat = (size_t)column(t, "end");
+    size_t n = t->nrows;
+    Keys panels = { calloc(n + 1, sizeof(char *)), 0 }, lines = { calloc(n + 1, sizeof(char *)), 0 };
+    double *xs = calloc(n + 1, sizeof *xs);
+    size_t nx = 0;
+    char name[512];
+    for (size_t r = 0; r < n; r++) {
+        if (strcmp(t->rows[r][prog], program) != 0)
+            continue;
+        key_index(&panels, duplex < 0 ? "" : t->rows[r][duplex]);
+        line_name(t, r, first_stat, name, sizeof name);
+        key_index(&lines, name);
+        double x = atof(t->rows[r][xcol]);
+        size_t i = 0;
+        while (i < nx && xs[i] != x)
+            i++;
+        if (i == nx)
+            xs[nx++] = x;
+    }
+    qsort(xs, nx, sizeof *xs, by_value);
+    size_t np = panels.n, nl = lines.n;
+    Point *grid = calloc(np * nl * nx + 1, sizeof *grid);   /* [panel][line][x] */
+    for (size_t r = 0; r < n; r++) {
+        if (strcmp(t->rows[r][prog], program) != 0 || !t->rows[r][ycol][0])
+            continue;
+        size_t p = key_index(&panels, duplex < 0 ? "" : t->rows[r][duplex]);
+        line_name(t, r, first_stat, name, sizeof name);
+        size_t l = key_index(&lines, name);
+        double x = atof(t->rows[r][xcol]), y = atof(t->rows[r][ycol]);
+        size_t i = 0;
+        while (xs[i] != x)
+            i++;
+        Point *pt = &grid[(p * nl + l) * nx + i];
+        pt->lo = pt->n ? (y < pt->lo ? y : pt->lo) : y;
+        pt->hi = pt->n ? (y > pt->hi ? y : pt->hi) : y;
+        pt->sum += y;
+        pt->n++;
+    }
+    /* The series: for each, its points with at least one run, in four
+     * arrays of nx places. */
+    SvgSeries *series = calloc(np * nl + 1, sizeof *series);
+    double *values = calloc(4 * (np * nl * nx + 1), sizeof *values);
+    SvgPanel *svg_panels = calloc(np + 1, sizeof *svg_panels);
+    char (*titles)[64] = calloc(np + 1, sizeof *titles);
+    for (size_t p = 0; p < np; p++) {
+        for (size_t l = 0; l < nl; l++) {
+            SvgSeries *se = &series[p * nl + l];
+            double *v = values + 4 * (p * nl + l) * nx;
+            se->name = lines.key[l];
+            se->x = v, se->y = v + nx, se->lo = v + 2 * nx, se->hi = v + 3 * nx;
+            for (size_t i = 0; i < nx; i++) {
+                const Point *pt = &grid[(p * nl + l) * nx + i];
+                if (!pt->n)
+                    continue;
+                v[se->n] = xs[i];
+                v[nx + se->n] = pt->sum / (double)pt->n;
+                v[2 * nx + se->n] = pt->lo;
+                v[3 * nx + se->n++] = pt->hi;
+            }
+        }
+        if (panels.key[p][0])
+            snprintf(titles[p], sizeof titles[p], "%s duplex", panels.key[p]);
+        svg_panels[p] = (SvgPanel){ titles[p], nl, &series[p * nl] };
+    }
+    char title[600], ylabel[128];
+    const char *base = strrchr(program, '/') ? strrchr(program, '/') + 1 : program;
+    snprintf(title, sizeof title, "%s: %s by machine size", base, stat);
+    snprintf(ylabel, sizeof ylabel, "%s (mean; bars: least to greatest)", stat);
+    SvgPlot plot = { title, "processors (N)", ylabel, np, svg_panels };
+    FILE *out = fopen(path, "w");
+    int status = 0;
+    if (out) {
+        svg_plot(out, &plot);
+        status = fclose(out) != 0;
+    }
+    if (!out || status)
+        fprintf(stderr, "collect: %s: cannot write\n", path), status = 1;
+    free(titles), free(svg_panels), free(values), free(series), free(grid), free(xs);
+    keys_free(&panels);
+    keys_free(&lines);
+    return status;
+}
+
+/* Draws the collisions and timesteps of every program of the table into
+ * DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg, PROG the program's
+ * file name without its extension. */
+static int plot_all(const char *csv_path, const char *dir)
+{
+    Table t;
+    if (table_read(&t, csv_path))
+        return 1;
+    if (column(&t, "program") < 0 || column(&t, "end") < 0 || column(&t, "processors") < 0) {
+        fprintf(stderr, "collect: %s: not a table of results\n", csv_path);
+        return 1;
+    }
+    Keys programs = { calloc(t.nrows + 1, sizeof(char *)), 0 };
+    int prog = column(&t, "program"), status = 0;
+    for (size_t r = 0; r < t.nrows; r++)
+        key_index(&programs, t.rows[r][prog]);
+    for (size_t i = 0; i < programs.n; i++) {
+        const char *base = strrchr(programs.key[i], '/');
+        base = base ? base + 1 : programs.key[i];
+        size_t len = strcspn(base, ".");
+        static const char *const drawn[] = { "collisions", "timesteps" };
+        for (size_t s = 0; s < 2; s++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%.*s.%s.svg", dir, (int)len, base, drawn[s]);
+            status |= plot_one(&t, programs.key[i], drawn[s], path);
+        }
+    }
+    keys_free(&programs);
+    return status;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: collect DIR            (DIR/plan.csv and its reports: "
+            "DIR/results.csv and the plots)\n"
+            "       collect --csv FILE DIR   (the plots of a results table, into DIR)\n");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && argv[1][0] != '-') {
+        char csv[4096];
+        snprintf(csv, sizeof csv, "%s/results.csv", argv[1]);
+        int status = write_results(argv[1], csv);
+        return plot_all(csv, argv[1]) || status;
+    }
+    if (argc == 4 && strcmp(argv[1], "--csv") == 0)
+        return plot_all(argv[2], argv[3]);
+    return usage();
+}
