@@ -67,11 +67,11 @@ else fail resume_nothing_left "$(cat "$TMP/log")"; fi
 
 # A run that does not start (a bad routing) writes no report and fails
 # the sweep; a deadlock is a result, kept.
-run "$SWEEP" $APPC --routing nosuch --out "$TMP/bad"
+run "$SWEEP" $APPC --routing nosuch --out "$TMP/bad" --emu "$EMU"
 if [ "$STATUS" -ne 0 ] && [ -z "$(reports "$TMP/bad")" ]; then pass failed_run_no_report
 else fail failed_run_no_report "status $STATUS" "$(reports "$TMP/bad")"; fi
 expect_grep failed_run_message "routing" "$TMP/err"
-run "$SWEEP" tests/data/network_deadlock.x --routing greedy --buffer 1 --out "$TMP/dl"
+run "$SWEEP" tests/data/network_deadlock.x --routing greedy --buffer 1 --out "$TMP/dl" --emu "$EMU"
 if [ "$STATUS" -eq 0 ] &&
    grep -q '"end": "deadlock"' "$TMP/dl/runs/network_deadlock/routing-greedy_buffer-1.json"
 then pass deadlock_is_a_result; else fail deadlock_is_a_result "status $STATUS" "$(cat "$TMP/err")"; fi
@@ -87,7 +87,7 @@ expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
 
 if command -v script >/dev/null 2>&1; then
     # On a terminal (a pseudo-terminal made by script), jobs done of total.
-    script -qec "$SWEEP $APPC --routing $ROUTINGS --out $TMP/tty" /dev/null >"$TMP/tty.out" 2>&1
+    script -qec "$SWEEP $APPC --routing $ROUTINGS --out $TMP/tty --emu $EMU" /dev/null >"$TMP/tty.out" 2>&1
     expect_grep progress_on_a_terminal "jobs 7/7" "$TMP/tty.out"
 fi
 
@@ -139,7 +139,7 @@ expect_same plots_from_the_csv_timesteps "$D/appendix_c.timesteps.svg" "$TMP/aga
 
 # Seeds: one point per N, the mean of the seeds' runs, with a bar from the
 # least to the greatest when they differ.
-"$SWEEP" $APPC --routing valiant --procs 8,16 --seed 1..4 --out "$TMP/seeds" >/dev/null 2>&1
+"$SWEEP" $APPC --routing valiant --procs 8,16 --seed 1..4 --out "$TMP/seeds" --emu "$EMU" >/dev/null 2>&1
 run "$COLLECT" "$TMP/seeds"
 if [ "$(grep -o "<circle" "$TMP/seeds/appendix_c.collisions.svg" | wc -l)" -eq 2 ] &&
    grep -q '<path class="error"' "$TMP/seeds/appendix_c.collisions.svg"
