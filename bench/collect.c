@@ -6,14 +6,16 @@
  * show each statistic against the machine's size N, one line per routing
  * (and per value of the other options varied), one panel per duplex mode
  * side by side. Runs that differ only in their seed are one point: their
- * mean, with a bar from the least to the greatest.
+ * mean, with a bar from the least to the greatest. DIR/tables.md holds the
+ * same figures at the largest N as Markdown tables, program by routing.
  *
  *   collect DIR                 the reports listed in DIR/plan.csv
- *   collect --csv FILE DIR      the plots of a table written before
+ *   collect --csv FILE DIR      the plots and tables of a table written before
  *
  * Both the table and the plots are the same bytes on every machine, so
  * that a test can hold a committed plot to the table it came from. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,9 +337,119 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
     return status;
 }
 
+/* ---- the tables ------------------------------------------------------------------------ */
+
+/* n with a comma between each group of three digits: 1,234,567. */
+static void with_commas(char *buf, size_t size, unsigned long long n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", n);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < size; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+/* One cell: the mean of the runs of a program, line and duplex mode at N,
+ * as an integer when they agree and to one decimal when they do not, and
+ * how many of them ended in deadlock. */
+static void cell(const Table *t, const char *program, const char *line, const char *duplex,
+                 double n, const char *stat, char *buf, size_t size)
+{
+    int prog = column(t, "program"), dcol = column(t, "duplex"), xcol = column(t, "processors");
+    int ycol = column(t, stat), end = column(t, "end");
+    size_t first_stat = (size_t)end, runs = 0, deadlocks = 0;
+    double sum = 0, lo = 0, hi = 0;
+    char name[512];
+    for (size_t r = 0; r < t->nrows; r++) {
+        line_name(t, r, first_stat, name, sizeof name);
+        if (strcmp(t->rows[r][prog], program) || strcmp(name, line) ||
+            (dcol >= 0 && strcmp(t->rows[r][dcol], duplex)) || atof(t->rows[r][xcol]) != n)
+            continue;
+        double y = atof(t->rows[r][ycol]);
+        lo = runs && lo < y ? lo : y;
+        hi = runs && hi > y ? hi : y;
+        sum += y;
+        runs++;
+        deadlocks += strcmp(t->rows[r][end], "deadlock") == 0;
+    }
+    if (!runs) {
+        snprintf(buf, size, "-");
+        return;
+    }
+    char mean[64];
+    snprintf(mean, sizeof mean, "%.1f", lo == hi ? lo : sum / (double)runs);
+    with_commas(buf, size, strtoull(mean, NULL, 10));
+    size_t len = strlen(buf);
+    if (lo != hi)
+        snprintf(buf + len, size - len, "%s", strchr(mean, '.'));
+    len = strlen(buf);
+    if (deadlocks == runs)
+        snprintf(buf + len, size - len, " (deadlock)");
+    else if (deadlocks)
+        snprintf(buf + len, size - len, " (%zu of %zu deadlock)", deadlocks, runs);
+}
+
+/* DIR/tables.md: for collisions and timesteps and each duplex mode, a
+ * Markdown table of the programs (rows) by the lines of the plots
+ * (columns, the routings) at the largest N of the table. */
+static int write_tables(const Table *t, const char *path)
+{
+    int prog = column(t, "program"), dcol = column(t, "duplex"), xcol = column(t, "processors");
+    size_t first_stat = (size_t)column(t, "end");
+    Keys programs = { calloc(t->nrows + 1, sizeof(char *)), 0 };
+    Keys lines = { calloc(t->nrows + 1, sizeof(char *)), 0 };
+    Keys duplexes = { calloc(t->nrows + 1, sizeof(char *)), 0 };
+    double n = 0;
+    char name[512], buf[64];
+    for (size_t r = 0; r < t->nrows; r++) {
+        key_index(&programs, t->rows[r][prog]);
+        line_name(t, r, first_stat, name, sizeof name);
+        key_index(&lines, name);
+        key_index(&duplexes, dcol < 0 ? "" : t->rows[r][dcol]);
+        n = fmax(n, atof(t->rows[r][xcol]));
+    }
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "collect: %s: cannot write: %s\n", path, strerror(errno));
+        return 1;
+    }
+    static const char *const shown[] = { "collisions", "timesteps" };
+    with_commas(buf, sizeof buf, (unsigned long long)n);
+    for (size_t s = 0; s < 2; s++)
+        for (size_t d = 0; d < duplexes.n; d++) {
+            fprintf(out, "%s%s at N = %s%s%s%s:\n\n| program |", s || d ? "\n" : "",
+                    shown[s], buf, duplexes.key[d][0] ? ", " : "", duplexes.key[d],
+                    duplexes.key[d][0] ? " duplex" : "");
+            for (size_t l = 0; l < lines.n; l++)
+                fprintf(out, " `%s` |", lines.key[l]);
+            fprintf(out, "\n|---|");
+            for (size_t l = 0; l < lines.n; l++)
+                fprintf(out, "---:|");
+            fputc('\n', out);
+            for (size_t p = 0; p < programs.n; p++) {
+                const char *base = strrchr(programs.key[p], '/');
+                base = base ? base + 1 : programs.key[p];
+                fprintf(out, "| `%s` |", base);
+                for (size_t l = 0; l < lines.n; l++) {
+                    char c[96];
+                    cell(t, programs.key[p], lines.key[l], duplexes.key[d], n, shown[s], c,
+                         sizeof c);
+                    fprintf(out, " %s |", c);
+                }
+                fputc('\n', out);
+            }
+        }
+    keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
+    return fclose(out) != 0;
+}
+
 /* Draws the collisions and timesteps of every program of the table into
  * DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg, PROG the program's
- * file name without its extension. */
+ * file name without its extension, and writes DIR/tables.md. */
 static int plot_all(const char *csv_path, const char *dir)
 {
     Table t;
@@ -363,14 +475,17 @@ static int plot_all(const char *csv_path, const char *dir)
         }
     }
     keys_free(&programs);
-    return status;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tables.md", dir);
+    return write_tables(&t, path) || status;
 }
 
 static int usage(void)
 {
     fprintf(stderr, "usage: collect DIR            (DIR/plan.csv and its reports: "
-            "DIR/results.csv and the plots)\n"
-            "       collect --csv FILE DIR   (the plots of a results table, into DIR)\n");
+            "DIR/results.csv, the plots and tables.md)\n"
+            "       collect --csv FILE DIR   (the plots and tables.md of a results table, "
+            "into DIR)\n");
     return 1;
 }
 

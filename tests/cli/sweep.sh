@@ -131,11 +131,17 @@ for stat in collisions timesteps; do
     expect_grep "plot_${stat}_ylabel" ">$stat (mean; bars: least to greatest)</text>" "$svg"
     if [ "$(tail -n 1 "$svg")" = "</svg>" ]; then pass "plot_${stat}_closed"; else fail "plot_${stat}_closed"; fi
 done
+# The tables: Appendix C at N = 8, the figures of docs/routing.md.
+expect_grep tables_heading "collisions at N = 8, half duplex:" "$D/tables.md"
+expect_grep tables_columns '| program | `benes` | `benes-full` | `greedy` | `valiant` | `random` | `dmodk` | `adaptive` |' "$D/tables.md"
+expect_grep tables_appendix_c_collisions '| `appendix_c.x` | 0 | 0 | 4 | 9 | 2 | 2 | 0 |' "$D/tables.md"
+expect_grep tables_appendix_c_timesteps '| `appendix_c.x` | 35 | 35 |' "$D/tables.md"
 # The plots of a table written before are the same bytes.
 mkdir "$TMP/again"
 run "$COLLECT" --csv "$D/results.csv" "$TMP/again"
 expect_same plots_from_the_csv_collisions "$D/appendix_c.collisions.svg" "$TMP/again/appendix_c.collisions.svg"
 expect_same plots_from_the_csv_timesteps "$D/appendix_c.timesteps.svg" "$TMP/again/appendix_c.timesteps.svg"
+expect_same tables_from_the_csv "$D/tables.md" "$TMP/again/tables.md"
 
 # Seeds: one point per N, the mean of the seeds' runs, with a bar from the
 # least to the greatest when they differ.
@@ -144,6 +150,9 @@ run "$COLLECT" "$TMP/seeds"
 if [ "$(grep -o "<circle" "$TMP/seeds/appendix_c.collisions.svg" | wc -l)" -eq 2 ] &&
    grep -q '<path class="error"' "$TMP/seeds/appendix_c.collisions.svg"
 then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_bars; fi
+# valiant's collisions at N = 16 (the largest) are 3, 11, 5 and 7 by seed:
+# their mean, to one decimal
+expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
 
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"
