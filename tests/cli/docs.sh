@@ -2,16 +2,18 @@
 #
 # An example is an indented block (4 spaces) whose first line starts with
 # "$ ": each "$ command" is run from the repository root (bin/ is where the
-# binaries under test are) and the indented lines after it, up to the next
-# "$ " or the end of the block, are its expected stdout. A last line "..."
-# means the output may go on; a line "[exit N]" gives the expected status
-# (0 otherwise). Blocks that do not start with "$ " are not run.
+# binaries under test are, build/ the build they come from) and the indented
+# lines after it, up to the next "$ " or the end of the block, are its
+# expected stdout. A last line "..." means the output may go on; a line
+# "[exit N]" gives the expected status (0 otherwise). Blocks that do not
+# start with "$ " are not run.
 #
 # A file a command names under /tmp/ is made in this test's own temporary
 # directory instead, and the output names it as /tmp/ again: the docs show
 # what a user types, and the tests leave nothing in /tmp, where another run
 # may be using the same name.
 . tests/lib.sh
+B=${BUILD:-build}
 TMP_PATTERN=$(printf '%s' "$TMP" | sed 's/[.]/\\./g')
 
 check_block() {   # $1 = doc name, $2 = command, $3 = file of expected lines
@@ -26,7 +28,7 @@ check_block() {   # $1 = doc name, $2 = command, $3 = file of expected lines
         prefix=1
         sed '$d' "$want" >"$want.tmp"; mv "$want.tmp" "$want"
     fi
-    cmd_run=$(printf '%s' "$cmd" | sed "s#^bin/#$BIN/#; s# bin/# $BIN/#g; s#/tmp/#$TMP/#g")
+    cmd_run=$(printf '%s' "$cmd" | sed "s#^bin/#$BIN/#; s# bin/# $BIN/#g; s#^build/#$B/#; s# build/# $B/#g; s#/tmp/#$TMP/#g")
     sh -c "$cmd_run" >"$TMP/got.raw" 2>"$TMP/got_err"
     got_status=$?
     sed "s#$TMP_PATTERN/#/tmp/#g" "$TMP/got.raw" >"$TMP/got"

@@ -160,3 +160,28 @@ run "$COLLECT" "$D"
 expect_status collect_missing_status 1
 expect_grep collect_missing_message "1 of 14 runs have no report yet" "$TMP/err"
 if [ "$(wc -l <"$D/results.csv")" -eq 14 ]; then pass collect_missing_rows; else fail collect_missing_rows; fi
+
+# ---- docs/results.md: the example programs by routing and size -------------------
+# The committed plots and tables are what collect draws from the committed
+# CSV, the tables are in the doc as they are, and the CSV's rows at N = 32
+# are what the programs do now (the whole sweep to 65,536 takes longer).
+R=docs/results
+mkdir "$TMP/docs"
+run "$COLLECT" --csv $R/programs.csv "$TMP/docs"
+expect_status results_plots_status 0
+stale=""
+for f in "$TMP"/docs/*.svg "$TMP/docs/tables.md"; do
+    cmp -s "$f" "$R/$(basename "$f")" || stale="$stale $(basename "$f")"
+done
+if [ -z "$stale" ] && [ "$(ls "$TMP"/docs/*.svg | wc -l)" -eq 24 ]; then pass results_plots_from_the_csv
+else fail results_plots_from_the_csv "differ from $R:$stale"; fi
+if grep -qF "$(tr '\n' '\001' <$R/tables.md)" "$(tr '\n' '\001' <docs/results.md >"$TMP/doc1"; echo "$TMP/doc1")"
+then pass results_tables_in_the_doc; else fail results_tables_in_the_doc "docs/results.md does not hold $R/tables.md as it is"; fi
+run "$SWEEP" programs/*.x --routing $ROUTINGS --duplex half,full --procs 32 --seed 1..3 --out "$TMP/d32" --emu "$EMU"
+run "$COLLECT" "$TMP/d32"
+awk -F, '$4 == 32' $R/programs.csv >"$TMP/want32"
+awk -F, '$4 == 32' "$TMP/d32/results.csv" >"$TMP/got32"
+if [ "$(wc -l <"$TMP/want32")" -eq 504 ]; then pass results_csv_rows_at_32; else fail results_csv_rows_at_32; fi
+expect_same results_csv_is_what_the_programs_do "$TMP/want32" "$TMP/got32"
+if [ "$(head -n 1 $R/programs.csv)" = "$(head -n 1 "$TMP/d32/results.csv")" ]; then pass results_csv_columns
+else fail results_csv_columns; fi
