@@ -35,6 +35,7 @@ enum { NSTATS = sizeof stats / sizeof *stats, MAX_COLS = 64 };
 
 /* A CSV table read into memory: every cell a string. */
 typedef struct Table {
+    char *text;              /* the file, cut into cells in place */
     size_t ncols;
     char *head[MAX_COLS];
     size_t nrows;
@@ -78,6 +79,14 @@ static size_t split(char *line, char **cells, size_t max)
     return n;
 }
 
+static void table_free(Table *t)
+{
+    for (size_t r = 0; r < t->nrows; r++)
+        free(t->rows[r]);
+    free(t->rows);
+    free(t->text);
+}
+
 /* Reads a CSV written by bench/sweep or by this program; the text stays
  * allocated, the cells pointing into it. */
 static int table_read(Table *t, const char *path)
@@ -88,6 +97,7 @@ static int table_read(Table *t, const char *path)
         return 1;
     }
     memset(t, 0, sizeof *t);
+    t->text = text;
     size_t lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';
@@ -105,6 +115,7 @@ static int table_read(Table *t, const char *path)
         } else if (n != t->ncols) {
             fprintf(stderr, "collect: %s:%zu: %zu cells, the header has %zu\n", path, i + 1, n,
                     t->ncols);
+            table_free(t);
             return 1;
         } else if ((t->rows[t->nrows] = malloc(n * sizeof *cells))) {
             memcpy(t->rows[t->nrows++], cells, n * sizeof *cells);
@@ -126,24 +137,28 @@ static int column(const Table *t, const char *name)
 
 /* ---- the table of results ------------------------------------------------------- */
 
-/* Writes DIR/results.csv from DIR/plan.csv and the reports it names. A
- * statistic with the name of an option varied (vcs) is the option's column. */
+/* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
+ * or 1 when some runs have no report (the table holds the others), or 2
+ * when there is no table. A statistic with the name of an option varied
+ * (vcs) is the option's column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/plan.csv", dir);
     Table plan;
     if (table_read(&plan, path))
-        return 1;
+        return 2;
     int report = column(&plan, "report");
     if (report < 0 || column(&plan, "program") < 0) {
         fprintf(stderr, "collect: %s: no program or report column\n", path);
-        return 1;
+        table_free(&plan);
+        return 2;
     }
     FILE *out = fopen(csv_path, "w");
     if (!out) {
         fprintf(stderr, "collect: %s: cannot write: %s\n", csv_path, strerror(errno));
-        return 1;
+        table_free(&plan);
+        return 2;
     }
     bool keep[NSTATS];
     const char *sep = "";
@@ -179,14 +194,16 @@ static int write_results(const char *dir, const char *csv_path)
         fputc('\n', out);
         free(text);
     }
+    size_t runs = plan.nrows;
+    table_free(&plan);
     if (fclose(out) != 0) {
         fprintf(stderr, "collect: %s: cannot write\n", csv_path);
-        return 1;
+        return 2;
     }
     if (missing)
         fprintf(stderr, "collect: %zu of %zu runs have no report yet (run the sweep again)\n",
-                missing, plan.nrows);
-    return missing || bad;
+                missing, runs);
+    return missing || bad ? 1 : 0;
 }
 
 /* ---- the plots ----------------------------------------------------------------------- */
@@ -415,6 +432,7 @@ static int write_tables(const Table *t, const char *path)
     FILE *out = fopen(path, "w");
     if (!out) {
         fprintf(stderr, "collect: %s: cannot write: %s\n", path, strerror(errno));
+        keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
         return 1;
     }
     static const char *const shown[] = { "collisions", "timesteps" };
@@ -457,6 +475,7 @@ static int plot_all(const char *csv_path, const char *dir)
         return 1;
     if (column(&t, "program") < 0 || column(&t, "end") < 0 || column(&t, "processors") < 0) {
         fprintf(stderr, "collect: %s: not a table of results\n", csv_path);
+        table_free(&t);
         return 1;
     }
     Keys programs = { calloc(t.nrows + 1, sizeof(char *)), 0 };
@@ -477,7 +496,9 @@ static int plot_all(const char *csv_path, const char *dir)
     keys_free(&programs);
     char path[4096];
     snprintf(path, sizeof path, "%s/tables.md", dir);
-    return write_tables(&t, path) || status;
+    status |= write_tables(&t, path);
+    table_free(&t);
+    return status;
 }
 
 static int usage(void)
@@ -495,7 +516,7 @@ int main(int argc, char **argv)
         char csv[4096];
         snprintf(csv, sizeof csv, "%s/results.csv", argv[1]);
         int status = write_results(argv[1], csv);
-        return plot_all(csv, argv[1]) || status;
+        return status == 2 || plot_all(csv, argv[1]) || status;
     }
     if (argc == 4 && strcmp(argv[1], "--csv") == 0)
         return plot_all(argv[2], argv[3]);
