@@ -185,3 +185,10 @@ if [ "$(wc -l <"$TMP/want32")" -eq 504 ]; then pass results_csv_rows_at_32; else
 expect_same results_csv_is_what_the_programs_do "$TMP/want32" "$TMP/got32"
 if [ "$(head -n 1 $R/programs.csv)" = "$(head -n 1 "$TMP/d32/results.csv")" ]; then pass results_csv_columns
 else fail results_csv_columns; fi
+
+# A directory without a plan: one message naming it, status 1.
+mkdir "$TMP/empty"
+run "$COLLECT" "$TMP/empty"
+expect_status collect_no_plan_status 1
+if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "empty/plan.csv: cannot read" "$TMP/err"
+then pass collect_no_plan_one_message; else fail collect_no_plan_one_message "$(cat "$TMP/err")"; fi
