@@ -36,7 +36,14 @@ LDFLAGS = -pthread $(SAN)
 LIB_DIRS  = cpu net compiler emu bench/lib
 MAINS     = emu/main.c compiler/xc_main.c
 LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The web page of --html: plain files in emu/page/, made into C strings by
+# emu/page/embed.sh (sed only) and built into the library.
+PAGE      = html_page_head emu/page/head.html html_page_css emu/page/page.css \
+            html_page_body emu/page/body.html html_page_js emu/page/page.js
+PAGE_OBJ  = $(BUILD)/gen/page.o
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(PAGE_OBJ)
+TOOL_SRC  = $(wildcard tests/tools/*.c)
+TOOL_BIN  = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIB       = $(BUILD)/libmachine.a
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 UNIT_BIN  = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -54,6 +61,13 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+$(BUILD)/gen/page.c: $(filter emu/page/%,$(PAGE)) emu/page/embed.sh
+	@mkdir -p $(dir $@)
+	sh emu/page/embed.sh $(PAGE) >$@.tmp && mv $@.tmp $@
+
+$(PAGE_OBJ): $(BUILD)/gen/page.c
+	$(CC) $(CFLAGS) -c $< -o $@
+
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -67,6 +81,11 @@ $(BIN)/xc: $(BUILD)/compiler/xc_main.o $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ -o $@ -lm
+
+# Tools the shell tests run (tests/tools/), linked with the library.
+$(BUILD)/tools/%: $(BUILD)/tests/tools/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
@@ -98,7 +117,7 @@ $(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
 # same tests against the sanitizer build; tests/cli/broadcast.sh runs the
 # broadcast bench at small sizes, tests/cli/sweep.sh bench/sweep and
 # bench/collect.
-test: all $(UNIT_BIN) $(FUZZ_BIN) $(MUTANT) $(BUILD)/bench/broadcast $(BUILD)/bench/collect
+test: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOL_BIN) $(MUTANT) $(BUILD)/bench/broadcast $(BUILD)/bench/collect
 	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) tests/run.sh
 
 check:

@@ -20,6 +20,7 @@
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "cpu/lines.h"
+#include "emu/html.h"
 #include "emu/machine.h"
 #include "emu/options.h"
 #include "emu/report.h"
@@ -39,6 +40,7 @@ static void on_sigint(int sig)
 typedef struct RunView {
     FILE *out;
     FILE *trace;
+    HtmlRecorder *html;       /* --html */
     EmuOptions *opt;
     Machine *m;
 } RunView;
@@ -67,6 +69,8 @@ static void show_event(void *ctx, const NetEvent *ev)
     RunView *run = ctx;
     if (run->trace)
         trace_write(run->trace, run->m->net, ev);
+    if (run->html)
+        html_event(run->html, ev);
     if (ev->kind == EV_ADAPTIVE_CHOICE && run->opt->routes)
         fprintf(run->out, "t=%llu route #%llu p%u->p%u layer %u up port %u\n",
                 (unsigned long long)ev->timestep, (unsigned long long)ev->packet->id,
@@ -211,7 +215,7 @@ static int wants_state(Machine *m, const EmuOptions *opt, uint64_t t, size_t *ne
     return wanted;
 }
 
-static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
+static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *out)
 {
     size_t next_state = 0;
     uint64_t before_prompt = 0;      /* timesteps left before --step asks */
@@ -219,6 +223,8 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
     /* --state's timesteps get the full state; --step's stops get the compact
      * one, unless the full one was just printed. */
     bool full = wants_state(m, opt, 0, &next_state);
+    if (html)
+        html_timestep(html, m);
     if (full)
         state_print(out, m);
     if (opt->step) {
@@ -231,6 +237,8 @@ static void run_machine(Machine *m, EmuOptions *opt, FILE *out)
         if (interrupted && m->end == END_RUNNING)
             m->end = END_INTERRUPTED;
         progress_tick(&progress, m);
+        if (html)
+            html_timestep(html, m);
         full = wants_state(m, opt, m->t, &next_state);
         if (full)
             state_print(out, m);
@@ -289,7 +297,8 @@ int main(int argc, char **argv)
         options_free(&opt);
         return 0;
     }
-    if (opt.trace_path && output_is_program("--trace", opt.trace_path, opt.program)) {
+    if ((opt.trace_path && output_is_program("--trace", opt.trace_path, opt.program))
+        || (opt.html_path && output_is_program("--html", opt.html_path, opt.program))) {
         options_free(&opt);
         return 1;
     }
@@ -303,10 +312,12 @@ int main(int argc, char **argv)
         options_free(&opt);
         return 0;
     }
-    RunView run = { stdout, NULL, &opt, &m };
-    opt.machine.run_ahead = !opt.step;    /* every stepped state is exact */
+    RunView run = { stdout, NULL, NULL, &opt, &m };
+    /* Every stepped or recorded state is exact. */
+    opt.machine.run_ahead = !opt.step && !opt.html_path;
     MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
-                            opt.trace_path || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
+                            opt.trace_path || opt.html_path
+                            || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
                             ? show_event : NULL };
     if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {
         fprintf(stderr, "emu: %s\n", err);
@@ -333,11 +344,30 @@ int main(int argc, char **argv)
         }
         fputs(trace_header, run.trace);
     }
+    FILE *html_file = NULL;
+    if (opt.html_path) {
+        run.html = html_new(&m, opt.program, err, sizeof err);
+        html_file = run.html ? fopen(opt.html_path, "w") : NULL;
+        if (!html_file) {
+            if (run.html)
+                fprintf(stderr, "emu: --html: cannot write '%s': %s\n", opt.html_path,
+                        strerror(errno));
+            else
+                fprintf(stderr, "emu: %s\n", err);
+            html_free(run.html);
+            if (run.trace)
+                fclose(run.trace);
+            machine_free(&m);
+            lines_free(lines);
+            options_free(&opt);
+            return 1;
+        }
+    }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_sigint;          /* no SA_RESTART: a blocked read returns */
     sigaction(SIGINT, &sa, NULL);
 
-    run_machine(&m, &opt, stdout);
+    run_machine(&m, &opt, run.html, stdout);
     if (opt.report.json)
         fflush(stdout);
     report_write(stdout, &m, &opt.report);
@@ -348,11 +378,19 @@ int main(int argc, char **argv)
     int trace_failed = run.trace && (fflush(run.trace) != 0 || ferror(run.trace));
     if (run.trace)
         trace_failed |= fclose(run.trace) != 0;
+    int html_failed = 0;
+    if (html_file) {
+        html_failed = html_write(run.html, &m, html_file) != 0;
+        html_failed |= fflush(html_file) != 0 || ferror(html_file);
+        html_failed |= fclose(html_file) != 0;
+        html_free(run.html);
+    }
     machine_free(&m);
     lines_free(lines);
     options_free(&opt);
-    if (fflush(stdout) != 0 || ferror(stdout) || trace_failed) {
-        fprintf(stderr, "emu: cannot write the output%s\n", trace_failed ? " (--trace file)" : "");
+    if (fflush(stdout) != 0 || ferror(stdout) || trace_failed || html_failed) {
+        fprintf(stderr, "emu: cannot write the output%s\n", trace_failed ? " (--trace file)"
+                : html_failed ? " (--html file)" : "");
         return 1;
     }
     return status;

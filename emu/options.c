@@ -171,7 +171,8 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
                              : !strcmp(name, "--routing") ? "benes, benes-full, greedy, valiant, random, dmodk, adaptive"
                              : !strcmp(name, "--duplex") ? "half, full"
                              : !strcmp(name, "--state") ? "timesteps 0 .. 18446744073709551615, separated by commas"
-                             : !strcmp(name, "--trace") ? "a file name" : NULL;
+                             : !strcmp(name, "--trace") ? "a file name"
+                             : !strcmp(name, "--html") ? "a file name" : NULL;
         if (!accepted) {
             snprintf(err, size, "unknown option '%s' (see emu --help)", arg);
             return -1;
@@ -199,7 +200,10 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
         } else {
             if (!*value)
                 return bad_value(err, size, name, value, "is empty", accepted);
-            o->trace_path = value;
+            if (!strcmp(name, "--html"))
+                o->html_path = value;
+            else
+                o->trace_path = value;
         }
     }
     if (!o->program && !o->help && !o->version) {

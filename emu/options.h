@@ -20,6 +20,7 @@ typedef struct EmuOptions {
     uint64_t *states;         /* --state timesteps, sorted, without repeats */
     size_t nstates;
     const char *trace_path;   /* --trace FILE */
+    const char *html_path;    /* --html FILE */
     const char *program;      /* the .x or .hex file */
 } EmuOptions;
 
