@@ -3,7 +3,8 @@
 #
 # Each test program (build/tests/*), each fuzzer (build/fuzz/*, a fixed number
 # of iterations from fixed seeds) and each shell test (tests/cli/*.sh) prints
-# one "PASS name" or "FAIL name" line per test; a program that crashes or
+# one "PASS name" or "FAIL name" line per test (and a "NOTE ..." line, shown
+# as it is, for a test that could not run here); a program that crashes or
 # exits non-zero without printing a FAIL line counts as one failure itself.
 # Environment: BUILD and BIN name the build to test (set by the Makefile, so
 # `make check` runs the same tests on the sanitizer build).
@@ -36,6 +37,7 @@ run_one() {
     else
         echo "== $name: $p passed"
     fi
+    grep '^NOTE ' "$log"
 }
 
 for t in "$BUILD"/tests/*; do
