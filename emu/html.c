@@ -85,6 +85,7 @@ typedef struct Seen {
 
 struct HtmlRecorder {
     const char *program;
+    unsigned vcs;          /* virtual channels: places name lanes when > 1 */
     uint64_t max_steps;    /* timesteps it records after timestep 0 */
     uint64_t recorded;     /* timesteps recorded so far, after timestep 0 */
     Seen *seen;            /* by packet id */
@@ -117,6 +118,7 @@ HtmlRecorder *html_new(const Machine *m, const char *program, char *err, size_t 
     }
     rec->program = program;
     rec->max_steps = HTML_MAX_WORK / m->nprocs;
+    rec->vcs = m->cfg.vcs;
     for (uint32_t p = 0; p < m->nprocs; p++)
         rec->status[p][0] = -1;
     return rec;
@@ -174,19 +176,28 @@ void html_event(HtmlRecorder *rec, const NetEvent *ev)
         return;
     if (!recording(rec, ev->timestep))
         return;
+    /* (The link or buffer of a lane or channel buffer: the page marks it.) */
+    bool laned = kind == HTML_EV_LINK_COLLISION || kind == HTML_EV_BUFFER_FULL ||
+                 kind == HTML_EV_QUEUED;
     text_printf(&rec->step_events, "%s%d,%llu,%u,%llu", rec->step_events.len ? "," : "",
-                kind, (ull)ev->packet->id, ev->place,
+                kind, (ull)ev->packet->id, laned ? ev->place / rec->vcs : ev->place,
                 ev->kind == EV_SPLIT ? (ull)ev->copy->id : 0ull);
 }
 
 /* ---- the state after a timestep ------------------------------------------------- */
 
-static uint64_t place_code(const NetPacket *pk)
+static uint64_t place_code(const NetPacket *pk, unsigned vcs)
 {
     uint64_t kind = pk->place == PLACE_SLOT ? HTML_SLOT : pk->place == PLACE_LINK ? HTML_LINK
                   : pk->place == PLACE_BUFFER ? HTML_BUFFER : HTML_PORT;
-    uint64_t lane = 0;
-    return (((uint64_t)pk->at * HTML_LANES + lane) * 2 + pk->dir) * 4 + kind;
+    /* With V > 1 a link's or buffer's place is a lane or channel buffer
+     * (net.h): the channel or buffer, and the lane. */
+    uint64_t at = pk->at, lane = 0;
+    if ((kind == HTML_LINK || kind == HTML_BUFFER) && vcs > 1) {
+        at = pk->at / vcs;
+        lane = pk->at % vcs;
+    }
+    return ((at * HTML_LANES + lane) * 2 + pk->dir) * 4 + kind;
 }
 
 static bool same_route(const Route *a, const Route *b)
@@ -273,7 +284,7 @@ static void visit_packet(void *ctx, const NetPacket *pk)
         write_dst(&rec->step_routes, pk, dst);
         s->route = *r;
     }
-    uint64_t place = place_code(pk);
+    uint64_t place = place_code(pk, rec->vcs);
     if (s->place != place)
         text_printf(&rec->step_moves, "%s%llu,%llu", rec->step_moves.len ? "," : "",
                     (ull)pk->id, (ull)place);
@@ -405,10 +416,10 @@ static void write_json(HtmlRecorder *rec, Machine *m, FILE *out)
     const MachineConfig *c = &m->cfg;
     fprintf(out, "{\"version\":1,\"program\":%s,\n\"config\":{\"procs\":%u,\"programmed\":%u,"
             "\"k\":%u,\"planes\":%u,\"duplex\":\"%s\",\"buffer\":%u,\"ports\":%u,"
-            "\"port_depth\":%u,\"routing\":\"%s\",\"lanes\":1},\n\"recorded\":%llu,\n",
+            "\"port_depth\":%u,\"routing\":\"%s\",\"lanes\":%u},\n\"recorded\":%llu,\n",
             name.failed ? "\"\"" : name.s, m->nprocs, m->programmed, m->k, c->planes,
             c->full_duplex ? "full" : "half", c->buffer, c->ports, c->port_depth,
-            routing_name(c->routing), (ull)rec->recorded);
+            routing_name(c->routing), c->vcs, (ull)rec->recorded);
     free(name.s);
     write_report(out, m);
     const struct { const char *key; Text *text; } parts[] = {

@@ -9,7 +9,7 @@
  * html_state.c reads back:
  *
  *   config    the machine: procs, programmed, k, planes, duplex, buffer,
- *             ports, port_depth, routing, lanes (1 until channels land)
+ *             ports, port_depth, routing, lanes (the virtual channels, --vcs)
  *   packets   [id, src, dst, port, data, created, plane, count, routing,
  *             addressing] once per packet, when first seen; dst is a
  *             string ("{1,4,5}", "all") for a multicast
@@ -35,7 +35,9 @@
  *
  * kind 0 output slot (at: processor), 1 link (at: channel), 2 buffer (at:
  * buffer), 3 input port (at: p * P + port); dir is DIR_UP or DIR_DOWN;
- * lane is 0 (room for the virtual channel a packet holds). A packet's
+ * lane is the virtual channel of a packet on a link or in a buffer (0
+ * with one channel). An event's place is a link's channel or a buffer,
+ * without the lane. A packet's
  * place in a FIFO (buffer or input port) is not recorded: packets enter
  * in the order the moves list them, so their order of entry gives it. */
 #ifndef EMU_HTML_H

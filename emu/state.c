@@ -91,24 +91,42 @@ static void packet_line(void *ctx_, const NetPacket *pk)
 
 /* ---- the drawing -------------------------------------------------------------- */
 
-/* What is on link `link`: ".", "#3^", "#5v" or, in full duplex, both. */
+/* What is on link `link`: ".", "#3^", "#5v" or, in full duplex, both;
+ * with virtual channels, each lane's, separated by '/'. */
 static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
 {
     Net *net = m->net;
+    unsigned V = m->cfg.vcs;
     size_t used = 0;
     buf[0] = 0;
-    for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u); dir++) {
-        NetPacket pk;
-        if (net_link_packet(net, m->cfg.full_duplex ? 2 * link + dir : link, &pk))
-            used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
-                                     (ull)pk.id, pk.dir == DIR_UP ? '^' : 'v');
+    for (unsigned v = 0; v < V && used < size; v++) {
+        size_t lane_start = used;
+        if (v > 0)
+            used += (size_t)snprintf(buf + used, size - used, "/");
+        for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u) && used < size; dir++) {
+            NetPacket pk;
+            uint32_t c = m->cfg.full_duplex ? 2 * link + dir : link;
+            if (net_link_packet(net, c * V + v, &pk))
+                used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
+                                         (ull)pk.id, pk.dir == DIR_UP ? '^' : 'v');
+        }
+        if (used == lane_start + (v > 0) && used < size)
+            used += (size_t)snprintf(buf + used, size - used, ".");
     }
-    if (used == 0)
-        snprintf(buf, size, ".");
+}
+
+/* The packets in output port b's buffer, or with virtual channels in each
+ * channel's, separated by '/'. */
+static void buffer_cell(Machine *m, uint32_t b, char *buf, size_t size)
+{
+    size_t used = 0;
+    for (unsigned v = 0; v < m->cfg.vcs && used < size; v++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%u", v ? "/" : "",
+                                 net_buffer_count(m->net, b * m->cfg.vcs + v));
 }
 
 /* One layer's row of switch boxes and row of down-link cells. */
-enum { CELL = 100 };   /* room for any box, link cell, or pair of cells */
+enum { CELL = 160 };   /* room for any box, link cell, or pair of cells */
 
 typedef struct LayerRows {
     char boxes[STATE_DRAW_MAX_PROCS / 2][CELL];
@@ -120,13 +138,13 @@ static void layer_rows(Machine *m, unsigned plane, unsigned l, LayerRows *r)
     uint32_t half = m->nprocs / 2;
     for (uint32_t j = 0; j < half; j++) {
         uint32_t s = (plane * m->k + l - 1) * half + j;
-        uint32_t count[4];
+        char count[4][2 * NET_MAX_VCS];
         for (unsigned q = 0; q < 4; q++)
-            count[q] = net_buffer_count(m->net, 4 * s + q);
+            buffer_cell(m, 4 * s + q, count[q], sizeof count[q]);
         if (l == m->k)
-            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%u %u]", j, count[0], count[1]);
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[- -|%s %s]", j, count[0], count[1]);
         else
-            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%u %u|%u %u]", j, count[2],
+            snprintf(r->boxes[j], sizeof r->boxes[j], "s%u[%s %s|%s %s]", j, count[2],
                      count[3], count[0], count[1]);
         for (unsigned x = 0; x < 2; x++) {
             char what[32];
@@ -171,6 +189,9 @@ void state_draw_network(FILE *out, Machine *m)
         fprintf(out, "plane %u   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each\n"
                      "          switch its down links: #id^ going up, #idv going down, . empty\n",
                 plane);
+        if (m->cfg.vcs > 1)
+            fprintf(out, "          (%u virtual channels: a/b/... = channel 0, 1, ... of each "
+                         "buffer and link)\n", m->cfg.vcs);
         for (unsigned l = k; l >= 1; l--) {
             char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][CELL];
             snprintf(lead, sizeof lead, "  layer %-2u ", l);

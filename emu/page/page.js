@@ -25,6 +25,7 @@
   const R = JSON.parse(document.getElementById("run").textContent);
   const C = R.config;
   const N = C.procs, K = C.k, H = N / 2, P = C.ports, FULL = C.duplex === "full";
+  const V = C.lanes;           // virtual channels: a lane per channel on every link
   const LAST = R.recorded;
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = function (id) { return document.getElementById(id); };
@@ -121,11 +122,14 @@
     return "p" + sw.plane + ".l" + sw.layer + ".s" + sw.j + "." + PORT_NAMES[b & 3];
   }
 
+  function laneName(where) { return V > 1 ? " vc" + where.lane : ""; }
+
   function placeName(pk, where, position, queued) {
     switch (where.kind) {
     case 0: return "output slot of p" + pk.src;
-    case 1: return "link " + linkName(FULL ? where.at >> 1 : where.at) + (where.dir ? " down" : " up");
-    case 2: return "buffer " + bufferName(where.at) + " place " + position + " of " + queued;
+    case 1: return "link " + linkName(FULL ? where.at >> 1 : where.at) + (where.dir ? " down" : " up") +
+                   laneName(where);
+    case 2: return "buffer " + bufferName(where.at) + laneName(where) + " place " + position + " of " + queued;
     default: return "input port " + (where.at % P) + " of p" + Math.floor(where.at / P);
     }
   }
@@ -227,7 +231,9 @@
     for (let q = 0; q < (sw.layer === K ? 2 : 4); q++) {
       const box = bufferBox(4 * s + q);
       el(g, "rect", { class: "buffer", x: box.x, y: box.y, width: box.w, height: box.h });
-      fills[4 * s + q] = el(g, "rect", { class: "fill", x: box.x, y: box.y, width: 0, height: box.h });
+      for (let v = 0; v < V; v++)        // a strip per channel's buffer
+        fills[(4 * s + q) * V + v] = el(g, "rect", { class: "fill", x: box.x, y: box.y + v * box.h / V,
+                                                     width: 0, height: box.h / V });
     }
   }
   for (let plane = 0; plane < PLANES; plane++)
@@ -255,7 +261,7 @@
     for (const [id, v] of s.at) {
       const w = decode(v.code);
       if (w.kind < 2) continue;
-      const key = w.kind * 1e12 + w.at;
+      const key = (w.kind * 1e12 + w.at) * 8 + w.lane;
       if (!q.has(key)) q.set(key, []);
       q.get(key).push(id);
     }
@@ -271,13 +277,14 @@
     if (w.kind === 1) {
       const link = FULL ? w.at >> 1 : w.at;
       const [a, b] = linkEnds(link);
-      const f = FULL ? (w.dir ? 0.62 : 0.38) : 0.5;
+      // Lanes side by side along the link, channel 0 nearest the bottom end.
+      const f = (FULL ? (w.dir ? 0.62 : 0.38) : 0.5) + (w.lane - (V - 1) / 2) * 0.1;
       return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
     }
     if (w.kind === 2) {
       const box = bufferBox(w.at);
       const step = Math.min(7, (box.w - 6) / Math.max(1, queued - 1));
-      return [box.x + 3 + (position - 1) * step, box.y + box.h / 2];
+      return [box.x + 3 + (position - 1) * step, box.y + (w.lane + 0.5) * box.h / V];
     }
     const p = Math.floor(w.at / P);
     return [procX(p) - W / 2 + 6 + (position - 1) * 5, TOP + PH / 2 - 7];
@@ -302,7 +309,7 @@
       const pk = packets.get(id), w = decode(v.code);
       let position = 1, queued = 1;
       if (w.kind >= 2) {
-        const list = q.get(w.kind * 1e12 + w.at);
+        const list = q.get((w.kind * 1e12 + w.at) * 8 + w.lane);
         position = list.indexOf(id) + 1;
         queued = list.length;
       }
@@ -325,13 +332,13 @@
         show(now);
       });
     }
-    // Buffers: the fraction of their places that are taken.
-    for (let b = 0; b < fills.length; b++) {
-      if (!fills[b]) continue;
-      const list = q.get(2e12 + b), n = list ? list.length : 0;
+    // Buffers: the fraction of their places that are taken, channel by channel.
+    for (let i = 0; i < fills.length; i++) {
+      if (!fills[i]) continue;
+      const b = Math.floor(i / V), list = q.get((2e12 + b) * 8 + i % V), n = list ? list.length : 0;
       const box = bufferBox(b);
-      fills[b].setAttribute("width", (box.w * Math.min(1, n / C.buffer)).toFixed(1));
-      fills[b].dataset.count = n;
+      fills[i].setAttribute("width", (box.w * Math.min(1, n / C.buffer)).toFixed(1));
+      fills[i].dataset.count = n;
     }
     if (chosen !== null && s.at.has(chosen)) {
       const pk = packets.get(chosen);
@@ -547,7 +554,7 @@
   const cfg = R.config;
   $("title").textContent = R.program + ": " + cfg.procs + " processors, --routing " + cfg.routing +
     ", --duplex " + cfg.duplex + ", --planes " + cfg.planes + ", --buffer " + cfg.buffer +
-    "; ended " + R.report.end + " after " + R.report.timesteps + " timesteps";
+    (V > 1 ? ", --vcs " + V : "") + "; ended " + R.report.end + " after " + R.report.timesteps + " timesteps";
   document.title = R.program + " (" + cfg.routing + ")";
   $("last").textContent = LAST;
   slider.max = LAST;

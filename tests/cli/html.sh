@@ -1,6 +1,6 @@
 # bin/emu --html: the page's recording is the run. For every timestep of
 # Appendix C under every routing (and in full duplex, and on one plane), and
-# for two larger programs, build/tools/html_state reads the JSON inside the
+# for larger programs, two of them with virtual channels, build/tools/html_state reads the JSON inside the
 # page back and prints what --state T prints of it -- each processor's
 # status, slot and ports, every packet with its place -- and the counts
 # the report closes with; both must be the emulator's own. Then the
@@ -48,6 +48,9 @@ same_as_state html_state_appendix_c_one_plane --planes 1 --routing greedy progra
 same_as_state html_state_matvec --routing dmodk programs/matvec.x
 same_as_state html_state_multicast_sets programs/multicast_sets.x
 same_as_state html_state_unread_and_limit --max-steps 40 --port-depth 2 tests/data/stop.x
+# Virtual channels: places name lanes and channel buffers.
+same_as_state html_state_head_of_line_vcs_2 --vcs 2 programs/head_of_line.x
+same_as_state html_state_multicast_vcs_3_full --vcs 3 --duplex full --routing adaptive programs/multicast_sets.x
 
 # Appendix C's page is small, and the same bytes every time.
 "$EMU" -q --html "$TMP/a.html" programs/appendix_c.x >/dev/null

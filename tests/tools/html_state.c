@@ -156,7 +156,14 @@ static unsigned nports;
 
 enum { KIND_SLOT, KIND_LINK, KIND_BUFFER, KIND_PORT };
 static unsigned kind_of(uint64_t c) { return (unsigned)(c % 4); }
-static uint64_t at_of(uint64_t c) { return c / 64; }
+static unsigned lanes;
+/* The lane or channel buffer (net.h) of a place on a link or in a buffer,
+ * else what it names. */
+static uint64_t at_of(uint64_t c)
+{
+    return kind_of(c) == KIND_LINK || kind_of(c) == KIND_BUFFER ? c / 64 * lanes + c / 8 % 8
+                                                                : c / 64;
+}
 
 /* The packets present at the end of the timestep being printed. */
 static size_t *live;
@@ -305,8 +312,10 @@ int main(int argc, char **argv)
                      strcmp(member(cfg, "duplex")->str, "full") == 0,
                      (unsigned)num(member(cfg, "buffer")), (unsigned)num(member(cfg, "ports")),
                      (unsigned)num(member(cfg, "port_depth")),
-                     strcmp(member(cfg, "routing")->str, "adaptive") == 0 };
+                     strcmp(member(cfg, "routing")->str, "adaptive") == 0,
+                     (unsigned)num(member(cfg, "lanes")) };
     net = must(net_new(&nc));
+    lanes = nc.vcs;
     nports = nc.ports;
     uint32_t nprocs = (uint32_t)num(member(cfg, "procs"));
     uint32_t programmed = (uint32_t)num(member(cfg, "programmed"));
