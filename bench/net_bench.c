@@ -8,6 +8,7 @@
  *
  *   net_bench [--procs N] [--duplex half|full] [--routing NAME] [--steps S]
  *             [--load L]   (L one of the table's loads: that row only)
+ *             [--vcs V]    (virtual channels, spec/channels.md)
  *
  * Load L means each processor with an empty output slot sends a packet in
  * a timestep with probability L, to a uniformly random destination. */
@@ -34,12 +35,14 @@ int main(int argc, char **argv)
     RoutingAlgorithm alg = ROUTING_BENES;
     uint64_t steps = 2000;
     double only_load = 0;
+    unsigned vcs = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--procs")) n = (uint32_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--duplex")) full = !strcmp(argv[i + 1], "full");
         else if (!strcmp(argv[i], "--routing")) routing_parse(argv[i + 1], &alg);
         else if (!strcmp(argv[i], "--steps")) steps = (uint64_t)atoll(argv[i + 1]);
         else if (!strcmp(argv[i], "--load")) only_load = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "--vcs")) vcs = (unsigned)atoi(argv[i + 1]);
     }
     unsigned k = 0;
     while ((1u << k) < n)
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
     for (size_t li = 0; li < sizeof loads / sizeof loads[0]; li++) {
         if (only_load > 0 && loads[li] != only_load)
             continue;
-        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE, 1 };
+        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE, vcs };
         Net *net = net_new(&cfg);
         Router *router = router_new(alg, k, 2, 1);
         RouteRequest *reqs = malloc(n * sizeof *reqs);

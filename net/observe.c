@@ -154,9 +154,13 @@ size_t sender_count(const Net *net)
 
 void net_settle(Net *net)
 {
-    if (net->settled || net->lay.vc)       /* (vchannels.c keeps the pool settled) */
+    if (net->settled)
         return;
     net->settled = true;
+    if (net->lay.vc) {
+        vc_settle(net);
+        return;
+    }
     if (net->in_flight == 0)
         return;
     /* Slots: those of refused packets are kept; the rest are written from
@@ -291,9 +295,9 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
 
 uint32_t link_packet_at(Net *net, uint32_t c)
 {
+    net_settle(net);
     if (net->lay.vc)
         return vc_lane_packet(net->lay.vc, c);
-    net_settle(net);
     uint32_t x = net->lay.senders[channel_keeper(&net->lay, c)].slot_packet;
     if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
         return x;

@@ -7,13 +7,16 @@
  *
  * This is the network stage for V > 1; step.c is the one for V = 1, which
  * keeps its tuned representation, and reference.c does both as the spec
- * writes them (--check compares). Here every packet's record always says
- * where it is (nothing sleeps, nothing is settled later), and the stage
- * visits only what is busy: bitmaps of the busy output ports, of the
- * links with a packet in a lane (numbered in the spec's link loop order),
- * of the processors with a full output slot and of those with a packet
- * coming down to them. Walking a bitmap's set bits upwards is the spec's
- * loop order, so no list needs sorting.
+ * writes them (--check compares). Here nothing sleeps: the stage visits
+ * what is busy, by bitmaps of the busy output ports, of the links with a
+ * packet in a lane (numbered in the spec's link loop order), of the
+ * processors with a full output slot and of those with a packet coming
+ * down to them. Walking a bitmap's set bits upwards is the spec's loop
+ * order, so no list needs sorting. A lane keeps its packet's direction
+ * beside it, and routes are read from the route words (net_internal.h),
+ * so that a packet that moves between links and buffers has its record in
+ * the pool written only when somebody asks where it is (vc_settle), or
+ * at once when an observer watches every event.
  *
  * Numbering (net.h): channel buffer `b * V + v` is channel v's buffer of
  * output port b; lane `c * V + v` is lane v of channel c (a link, or one
@@ -47,6 +50,8 @@ static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull 
 
 /* ---- the state ------------------------------------------------------------------ */
 
+enum { FRESH_POPPED = 0x80 };
+
 /* A claim made in stage a or b, made final in stage e. */
 typedef struct VcClaim {
     uint32_t sender;        /* a buffer (port) or an adapter */
@@ -54,8 +59,15 @@ typedef struct VcClaim {
     uint32_t v;             /* its channel */
 } VcClaim;
 
+/* A packet in a lane, listed for stage d: the lane, its word (main) and
+ * its link. */
+typedef struct VcLaneEntry {
+    uint32_t lane, word, link;
+} VcLaneEntry;
+
 typedef struct VcEntered {
     uint32_t cb, x;         /* channel buffer, packet */
+    uint32_t behind;        /* packets ahead of it as it entered */
 } VcEntered;
 
 struct VcNet {
@@ -65,8 +77,10 @@ struct VcNet {
     uint16_t *head, *count; /* per channel buffer */
     uint8_t *fresh;         /* per channel buffer: packets it took in this
                                stage d, which stage b, before it in the
-                               spec, does not see */
-    uint32_t *main;         /* per lane: its packet, or NET_NIL */
+                               spec, does not see; and FRESH_POPPED once
+                               its head left in stage e */
+    uint32_t *main;         /* per lane: its packet << 1 | its direction, or 0 */
+    uint32_t *port_channel; /* per output port: the channel it sends into */
     uint32_t *temp;         /* per channel: 1 + the sender that claimed it, or 0 */
     uint8_t *pointer;       /* per output port: the round-robin pointer */
     uint32_t *position;     /* per channel: its place in the spec's link loop */
@@ -79,7 +93,10 @@ struct VcNet {
     size_t nclaims, claims_cap;
     VcEntered *entered;
     size_t nentered, entered_cap;
+    VcLaneEntry *lanes;     /* stage d's list */
+    size_t lanes_cap;
     uint32_t busy_lanes;    /* lanes holding a packet */
+    bool eager;             /* an observer watches: records are kept current */
 };
 
 static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, sizeof(uint64_t)); }
@@ -114,6 +131,7 @@ void vc_free(VcNet *vc)
     free(vc->count);
     free(vc->fresh);
     free(vc->main);
+    free(vc->port_channel);
     free(vc->temp);
     free(vc->pointer);
     free(vc->position);
@@ -124,6 +142,7 @@ void vc_free(VcNet *vc)
     free(vc->arrivals);
     free(vc->claims);
     free(vc->entered);
+    free(vc->lanes);
     free(vc);
 }
 
@@ -142,6 +161,7 @@ VcNet *vc_new(const Layout *lay)
     vc->fresh = calloc(cbs, sizeof *vc->fresh);
     vc->main = calloc(lanes, sizeof *vc->main);
     vc->temp = calloc(vc->nchannels, sizeof *vc->temp);
+    vc->port_channel = calloc(lay->nbuffers, sizeof *vc->port_channel);
     vc->pointer = calloc(lay->nbuffers, 1);
     vc->position = calloc(vc->nchannels, sizeof *vc->position);
     vc->channel_at = calloc(vc->nchannels, sizeof *vc->channel_at);
@@ -149,13 +169,20 @@ VcNet *vc_new(const Layout *lay)
     vc->busy_links = bitmap_new(vc->nchannels);
     vc->full_slots = bitmap_new(lay->nprocs);
     vc->arrivals = bitmap_new(lay->nprocs);
-    if (!vc->ring || !vc->head || !vc->count || !vc->fresh || !vc->main || !vc->temp || !vc->pointer ||
+    if (!vc->ring || !vc->head || !vc->count || !vc->fresh || !vc->main || !vc->port_channel || !vc->temp || !vc->pointer ||
         !vc->position || !vc->channel_at || !vc->busy_ports || !vc->busy_links ||
         !vc->full_slots || !vc->arrivals) {
         vc_free(vc);
         return NULL;
     }
     number_links(vc, lay);
+    for (uint32_t b = 0; b < lay->nbuffers; b++) {
+        if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
+            continue;                           /* (the top layer has no up ports) */
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(lay, b, &layer, &dir);
+        vc->port_channel[b] = link_channel(lay, claim_link(lay, b, heading, dir), dir);
+    }
     return vc;
 }
 
@@ -171,7 +198,7 @@ uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
     return vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)];
 }
 
-uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane) { return vc->main[lane]; }
+uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane) { return vc->main[lane] >> 1; }
 
 /* ---- packets' places ------------------------------------------------------------ */
 
@@ -196,6 +223,26 @@ static void place_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t cb)
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
     pk->links = (uint8_t)links_in_buffer(l, dir, pk->count);
+}
+
+void vc_settle(Net *net)
+{
+    VcNet *vc = net->lay.vc;
+    Layout *lay = &net->lay;
+    FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
+        uint32_t c = vc->channel_at[pos];
+        for (unsigned v = 0; v < vc->V; v++) {
+            uint32_t w = vc->main[c * vc->V + v];
+            if (w != 0)
+                place_on_lane(net, w >> 1, channel_link(lay, c), w & 1, c * vc->V + v);
+        }
+    }
+    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
+        for (unsigned v = 0; v < vc->V; v++) {
+            uint32_t cb = b * vc->V + v;
+            for (uint32_t i = 0; i < vc->count[cb]; i++)
+                place_in_buffer(net, vc_buffer_packet_at(vc, cb, i), b, cb);
+        }
 }
 
 /* Whether some lane of channel c holds a packet; keeps its bit. */
@@ -247,10 +294,10 @@ static void deliver_to(Net *net, uint32_t p)
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
         uint32_t c = link_channel(lay, proc_link(lay, p, plane), DIR_DOWN);
         for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t lane = c * vc->V + v, x = vc->main[lane];
-            if (x != NET_NIL && lay->pool[x].dir == DIR_DOWN) {
+            uint32_t lane = c * vc->V + v, w = vc->main[lane], x = w >> 1;
+            if (w != 0 && (w & 1) == DIR_DOWN) {
                 uint32_t i = n++;           /* insertion by id: oldest first */
-                while (i > 0 && lay->info[vc->main[lanes[i - 1]]].id > lay->info[x].id) {
+                while (i > 0 && lay->info[vc->main[lanes[i - 1]] >> 1].id > lay->info[x].id) {
                     lanes[i] = lanes[i - 1];
                     i--;
                 }
@@ -260,7 +307,7 @@ static void deliver_to(Net *net, uint32_t p)
     }
     bool waiting = false;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t x = vc->main[lanes[i]];
+        uint32_t x = vc->main[lanes[i]] >> 1;
         Packet *pk = &lay->pool[x];
         uint32_t slot = p * lay->cfg.ports + pk->port;
         InputPort *port = &lay->ports[slot];
@@ -270,7 +317,7 @@ static void deliver_to(Net *net, uint32_t p)
             net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
             continue;
         }
-        vc->main[lanes[i]] = NET_NIL;
+        vc->main[lanes[i]] = 0;
         vc->busy_lanes--;
         update_link_bit(vc, lanes[i] / vc->V);
         pk->place = PLACE_PORT;
@@ -301,14 +348,16 @@ static void deliver_to(Net *net, uint32_t p)
 static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, bool report)
 {
     VcNet *vc = net->lay.vc;
-    uint32_t at = vc->head[cb] + vc->count[cb];
+    uint32_t ahead = vc->count[cb], at = vc->head[cb] + ahead;
     vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)] = x;
-    if (++vc->count[cb] > net->counts.stats.max_buffer)
-        net->counts.stats.max_buffer = vc->count[cb];
+    if (ahead + 1 > net->counts.stats.max_buffer)
+        net->counts.stats.max_buffer = ahead + 1;
+    vc->count[cb] = (uint16_t)(ahead + 1);
     bit_set(vc->busy_ports, b);
     vc->fresh[cb]++;
-    vc->entered[vc->nentered++] = (VcEntered){ cb, x };
-    place_in_buffer(net, x, b, cb);
+    vc->entered[vc->nentered++] = (VcEntered){ cb, x, ahead };
+    if (vc->eager)
+        place_in_buffer(net, x, b, cb);
     net->moved = true;
     if (report)
         net_emit(net, EV_ENTERED, x, cb, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
@@ -330,7 +379,7 @@ static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigne
             net_emit(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return;
         }
-    vc->main[lane] = NET_NIL;
+    vc->main[lane] = 0;
     vc->busy_lanes--;
     if (part[0].hi != 0 && part[1].hi != 0) {
         uint32_t y = mc_divide(net, x, part);
@@ -352,32 +401,34 @@ static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigne
 /* Stage d for the packet x in lane `lane` of link `link`: into channel v's
  * buffer of the output port its route names in the switch ahead, if that
  * has room; else it stays (a buffer collision). */
-static void forward(Net *net, uint32_t x, uint32_t link, uint32_t lane, unsigned v)
+static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t lane, unsigned v)
 {
     VcNet *vc = net->lay.vc;
     Layout *lay = &net->lay;
-    Packet *pk = &lay->pool[x];
-    uint32_t s = link >> 1;
+    uint32_t s = link >> 1, up, down;
     unsigned l = sw_layer(lay, s);
-    if (pk->dir == DIR_DOWN) {
+    if (dir == DIR_DOWN) {
         unsigned q;
         s = down_target(lay, link, l, &q);
         l--;
     }
-    bool down = pk->dir == DIR_DOWN || l == pk->count;
-    if (down && lay->sets && lay->sets[x].hi != 0) {
+    packet_route(lay, x, &up, &down);
+    /* (It turns at layer l when no up port is left above l: the route's up
+     * word has a 1 at bit count - 1.) */
+    bool going_down = dir == DIR_DOWN || (up >> l) == 0;
+    if (going_down && lay->sets && lay->sets[x].hi != 0) {
         forward_set(net, x, lane, s, l, v);
         return;
     }
     uint32_t b;
     int chosen = -1;
-    if (down)
-        b = 4 * s + ((pk->addressing >> (l - 1)) & 1);
+    if (going_down)
+        b = 4 * s + ((down >> (l - 1)) & 1);
     else if (!lay->cfg.adaptive)
-        b = 4 * s + 2 + ((pk->routing >> (l - 1)) & 1);
+        b = 4 * s + 2 + ((up >> (l - 1)) & 1);
     else {
         unsigned c0 = vc->count[(4 * s + 2) * vc->V + v], c1 = vc->count[(4 * s + 3) * vc->V + v];
-        chosen = c0 == c1 ? (int)((lay->info[x].dst >> (l - 1)) & 1) : c1 < c0;
+        chosen = c0 == c1 ? (int)((down >> (l - 1)) & 1) : c1 < c0;
         b = 4 * s + 2 + (unsigned)chosen;
     }
     uint32_t cb = b * vc->V + v;
@@ -387,31 +438,71 @@ static void forward(Net *net, uint32_t x, uint32_t link, uint32_t lane, unsigned
         return;
     }
     if (chosen >= 0) {
-        pk->routing |= (uint32_t)chosen << (l - 1);
+        uint32_t bit = (uint32_t)chosen << (l - 1);
+        lay->pool[x].routing |= bit;
         if (lay->compact)
-            lay->routes[x] = packet_route_word(lay, pk);
+            lay->routes[x] |= bit;
     }
-    vc->main[lane] = NET_NIL;
+    vc->main[lane] = 0;
     vc->busy_lanes--;
     enter(net, x, b, cb, true);
     if (chosen >= 0)
         net_emit(net, EV_ADAPTIVE_CHOICE, x, cb, PLACE_BUFFER, l, (unsigned)chosen);
 }
 
+/* How far ahead stage d and e ask for the memory they will need: the
+ * route word of a packet on a lane, then the buffer it will enter, and the
+ * head of a buffer that sends. */
+enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_HEAD = 8 };
+
+/* Where lane entry e's packet is heading, as far as its route says: the
+ * channel buffer it will enter, for a prefetch (the real choice is made in
+ * order, in forward). */
+static uint32_t heading_buffer(const Layout *lay, const VcNet *vc, const VcLaneEntry *e)
+{
+    uint32_t up, down, s = e->link >> 1, x = e->word >> 1;
+    unsigned l = sw_layer(lay, s), dir = e->word & 1;
+    if (dir == DIR_DOWN) {
+        unsigned q;
+        s = down_target(lay, e->link, l, &q);
+        l--;
+    }
+    packet_route(lay, x, &up, &down);
+    unsigned q = route_out(up, down, l, dir == DIR_UP);
+    return (4 * s + q) * vc->V + e->lane % vc->V;
+}
+
+/* Stage d: the packets in lanes, in the spec's link order (a link's lanes
+ * in channel order), listed first so that what each one needs can be
+ * asked for ahead. */
 static void stage_forward(Net *net)
 {
     VcNet *vc = net->lay.vc;
+    const Layout *lay = &net->lay;
+    size_t n = 0;
     FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
-        uint32_t c = vc->channel_at[pos], link = channel_link(&net->lay, c);
-        bool last = sw_layer(&net->lay, link >> 1) == 1;
+        uint32_t c = vc->channel_at[pos], link = channel_link(lay, c);
+        bool last = sw_layer(lay, link >> 1) == 1;
         for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t lane = c * vc->V + v, x = vc->main[lane];
-            if (x == NET_NIL || (last && net->lay.pool[x].dir == DIR_DOWN))
+            uint32_t lane = c * vc->V + v, w = vc->main[lane];
+            if (w == 0 || (last && (w & 1) == DIR_DOWN))
                 continue;                               /* stage c's */
-            forward(net, x, link, lane, v);
+            vc->lanes[n++] = (VcLaneEntry){ lane, w, link };
+            if (lay->compact)
+                PREFETCH(&lay->routes[w >> 1]);
         }
-        update_link_bit(vc, c);
     }
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_BUFFER < n) {
+            uint32_t cb = heading_buffer(lay, vc, &vc->lanes[i + AHEAD_BUFFER]);
+            PREFETCH(&vc->count[cb]);
+            PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
+        }
+        const VcLaneEntry *e = &vc->lanes[i];
+        forward(net, e->word >> 1, e->word & 1, e->link, e->lane, e->lane % vc->V);
+    }
+    for (size_t i = 0; i < n; i++)
+        update_link_bit(vc, vc->lanes[i].lane / vc->V);
 }
 
 /* ---- a, b. claims ---------------------------------------------------------------- */
@@ -434,7 +525,7 @@ static void adapter_claims(Net *net, uint32_t p)
     unsigned v = pk->port % vc->V;
     uint32_t c = link_channel(&net->lay, proc_link(&net->lay, p, pk->plane), DIR_UP);
     uint32_t lane = c * vc->V + v;
-    if (vc->main[lane] == NET_NIL) {
+    if (vc->main[lane] == 0) {
         claim(net, adapter_sender(&net->lay, pk->plane, p), c, lane, v);
         return;
     }
@@ -451,16 +542,16 @@ static void adapter_claims(Net *net, uint32_t p)
 static void port_claims(Net *net, uint32_t b)
 {
     VcNet *vc = net->lay.vc;
-    unsigned layer, dir;
-    uint32_t heading = claim_heading(&net->lay, b, &layer, &dir);
-    uint32_t c = link_channel(&net->lay, claim_link(&net->lay, b, heading, dir), dir);
+    unsigned dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    unsigned layer = sw_layer(&net->lay, b >> 2) + (dir == DIR_UP);   /* (its link's) */
+    uint32_t c = vc->port_channel[b];
     bool tried = false;
     for (unsigned i = 0; i < vc->V; i++) {
         unsigned v = (vc->pointer[b] + i) % vc->V;
         uint32_t cb = b * vc->V + v, lane = c * vc->V + v;
         if (vc->count[cb] == vc->fresh[cb])
             continue;
-        if (!tried && vc->main[lane] == NET_NIL) {
+        if (!tried && vc->main[lane] == 0) {
             tried = true;
             if (vc->temp[c] == 0) {
                 claim(net, b, c, lane, v);
@@ -468,7 +559,9 @@ static void port_claims(Net *net, uint32_t b)
             }
         }
         count_link_collision(net, dir, layer, v);
-        net_emit(net, EV_LINK_COLLISION, vc_buffer_packet_at(vc, cb, 0), lane, PLACE_LINK, layer, 0);
+        if (net->event)
+            net_emit(net, EV_LINK_COLLISION, vc_buffer_packet_at(vc, cb, 0), lane, PLACE_LINK,
+                     layer, 0);
     }
 }
 
@@ -490,6 +583,7 @@ static void commit(Net *net, const VcClaim *cl)
         x = vc_buffer_packet_at(vc, cb, 0);
         vc->head[cb] = (uint16_t)(vc->head[cb] + 1u == vc->B ? 0 : vc->head[cb] + 1u);
         vc->count[cb]--;
+        vc->fresh[cb] |= FRESH_POPPED;
         vc->pointer[h] = (uint8_t)((cl->v + 1) % vc->V);
         bool busy = false;
         for (unsigned v = 0; v < vc->V && !busy; v++)
@@ -502,26 +596,28 @@ static void commit(Net *net, const VcClaim *cl)
     unsigned layer, dir;
     uint32_t heading = claim_heading(lay, h, &layer, &dir);
     uint32_t link = claim_link(lay, h, heading, dir);
-    vc->main[cl->lane] = x;
+    vc->main[cl->lane] = x << 1 | dir;
     vc->busy_lanes++;
     bit_set(vc->busy_links, vc->position[c]);
     if (dir == DIR_DOWN && layer == 1)
         bit_set(vc->arrivals, heading_value(heading) & (lay->nprocs - 1));
-    place_on_lane(net, x, link, dir, cl->lane);
+    if (vc->eager)
+        place_on_lane(net, x, link, dir, cl->lane);
     net->counts.stats.links_crossed++;
     net->moved = true;
     net_emit(net, EV_CLAIMED, x, cl->lane, PLACE_LINK, layer, 0);
 }
 
 /* After stage e: a packet that entered a buffer in stage d and is not at
- * its head now queues behind another packet: a buffer collision. */
+ * its head now queues behind another packet: a buffer collision. It is at
+ * the head if nothing was ahead of it, or one packet that left in stage e
+ * (a buffer sends one packet a timestep). */
 static void queued_collisions(Net *net)
 {
     VcNet *vc = net->lay.vc;
     for (size_t i = 0; i < vc->nentered; i++) {
         const VcEntered *e = &vc->entered[i];
-        vc->fresh[e->cb] = 0;
-        if (vc_buffer_packet_at(vc, e->cb, 0) == e->x)
+        if (e->behind == (vc->fresh[e->cb] & FRESH_POPPED ? 1u : 0u))
             continue;
         count_buffer_collision(net, e->cb / vc->V, e->cb % vc->V);
         net_emit(net, EV_QUEUED, e->x, e->cb, PLACE_BUFFER, sw_layer(&net->lay, e->cb / vc->V >> 2), 0);
@@ -551,11 +647,13 @@ void vc_step(Net *net)
     vc->entered = grow(vc->entered, &vc->entered_cap, 2 * (size_t)vc->busy_lanes + 2,
                        sizeof *vc->entered);
     vc->claims = grow(vc->claims, &vc->claims_cap, net->in_flight + 1, sizeof *vc->claims);
+    vc->lanes = grow(vc->lanes, &vc->lanes_cap, (size_t)vc->busy_lanes + 1, sizeof *vc->lanes);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
     if (lay->sets)
         pool_reserve(net, vc->busy_lanes);
     vc->nentered = 0;
     vc->nclaims = 0;
+    vc->eager = net->event != NULL;
     FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
         deliver_to(net, p);
     stage_forward(net);                                             /* d */
@@ -563,9 +661,21 @@ void vc_step(Net *net)
         adapter_claims(net, p);
     FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)                  /* b */
         port_claims(net, b);
-    for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
+    for (size_t i = 0; i < vc->nclaims; i++) {                      /* e */
+        if (i + AHEAD_HEAD < vc->nclaims) {
+            const VcClaim *ahead = &vc->claims[i + AHEAD_HEAD];
+            uint32_t cb = ahead->sender * vc->V + ahead->v;
+            if (!is_adapter(lay, ahead->sender))
+                PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
+        }
         commit(net, &vc->claims[i]);
+    }
     queued_collisions(net);
+    for (size_t i = 0; i < vc->nentered; i++)
+        vc->fresh[vc->entered[i].cb] = 0;
+    for (size_t i = 0; i < vc->nclaims; i++)
+        if (!is_adapter(lay, vc->claims[i].sender))
+            vc->fresh[vc->claims[i].sender * vc->V + vc->claims[i].v] = 0;
 }
 
 /* ---- its invariants ----------------------------------------------------------------- */
@@ -581,7 +691,7 @@ int vc_check(const Net *net, char *err, size_t size)
     for (uint32_t c = 0; c < vc->nchannels; c++) {
         bool busy = false;
         for (unsigned v = 0; v < vc->V; v++)
-            if (vc->main[c * vc->V + v] != NET_NIL) {
+            if (vc->main[c * vc->V + v] != 0) {
                 busy = true;
                 lanes++;
             }

@@ -1,0 +1,73 @@
+# Virtual channels (--vcs, spec/channels.md) seen from the command line.
+#
+# - --vcs 1 is the machine without channels: every example program and
+#   every conformance case without --vcs print exactly the same, byte for
+#   byte, with and without it.
+# - The report names the channels and splits the collisions by channel;
+#   the JSON has vcs and collisions_by_vc; the per-channel counts add up.
+# - --state draws each buffer's and each link's lanes, and names lanes in
+#   places; a half-duplex deadlock is reported with its lanes.
+# - --threads changes nothing.
+. tests/lib.sh
+
+# ---- --vcs 1 changes nothing ------------------------------------------------------
+same=0; differ=""
+for x in programs/*.x; do
+    "$EMU" "$x" >"$TMP/a" 2>&1
+    "$EMU" --vcs 1 "$x" >"$TMP/b" 2>&1
+    if cmp -s "$TMP/a" "$TMP/b"; then same=$((same + 1)); else differ="$differ $x"; fi
+done
+for e in tests/data/conformance/case0[0-6][0-9].expected tests/data/conformance/case070.expected; do
+    opts=$(sed -n 's/^options: //p' "$e")
+    hex=${e%.expected}.hex
+    # shellcheck disable=SC2086
+    "$EMU" $opts --json "$hex" >"$TMP/a" 2>&1
+    # shellcheck disable=SC2086
+    "$EMU" $opts --vcs 1 --json "$hex" >"$TMP/b" 2>&1
+    if cmp -s "$TMP/a" "$TMP/b"; then same=$((same + 1)); else differ="$differ $hex"; fi
+done
+if [ -z "$differ" ] && [ "$same" -gt 80 ]; then pass vcs_1_is_byte_identical
+else fail vcs_1_is_byte_identical "differ:$differ"; fi
+
+# ---- the report --------------------------------------------------------------------
+run "$EMU" --vcs 2 programs/head_of_line.x
+expect_status report_vcs_runs 0
+expect_grep report_vcs_line 'virtual channels: 2 (a buffer per channel at every output port)' "$TMP/out"
+expect_grep report_vcs_table 'collisions by channel  link  buffer' "$TMP/out"
+link=$(sed -n 's/^link collisions: //p' "$TMP/out")
+buffer=$(sed -n 's/^buffer collisions: //p' "$TMP/out")
+vc_link=$(awk '$1 ~ /^vc[0-9]$/ { n += $2 } END { print n }' "$TMP/out")
+vc_buffer=$(awk '$1 ~ /^vc[0-9]$/ { n += $3 } END { print n }' "$TMP/out")
+if [ "$link" = "$vc_link" ] && [ "$buffer" = "$vc_buffer" ] && [ "$link" -gt 0 ]; then
+    pass report_vcs_channels_add_up
+else fail report_vcs_channels_add_up "link $link = $vc_link? buffer $buffer = $vc_buffer?"; fi
+run "$EMU" programs/head_of_line.x
+if grep -q 'virtual channels\|collisions by channel' "$TMP/out"; then
+    fail report_one_channel_says_nothing_of_channels "$(grep 'channel' "$TMP/out")"
+else pass report_one_channel_says_nothing_of_channels; fi
+run "$EMU" --vcs 3 --json programs/head_of_line.x
+# (Port 1's packets, on channel 1, meet nothing; nothing uses channel 2.)
+expect_grep json_vcs '"vcs": 3, "collisions_by_vc": {"0": {"link": 2516, "buffer": 1041}, "1": {"link": 0, "buffer": 0}, "2": {"link": 0, "buffer": 0}}' "$TMP/out"
+run "$EMU" --json programs/token_ring.x
+expect_grep json_one_channel '"vcs": 1, "collisions_by_vc": {"0": {"link": 0, "buffer": 0}}' "$TMP/out"
+
+# ---- the state -----------------------------------------------------------------------
+run "$EMU" --vcs 2 --state 200 programs/head_of_line.x
+expect_grep state_vcs_legend '(2 virtual channels: a/b/... = channel 0, 1, ... of each buffer and link)' "$TMP/out"
+expect_grep state_vcs_buffers 'layer 1  s0[0/0 0/0|0/0 0/0]  s1[0/0 0/0|5/0 0/0]' "$TMP/out"
+expect_grep state_vcs_lanes 'p2 #2v/. p3 ./.' "$TMP/out"
+expect_grep state_vcs_places 'buffer p0.l1.s1.d0 vc0 place 1 of 5' "$TMP/out"
+
+# A half-duplex deadlock, told with its lanes (conformance case 076).
+e=tests/data/conformance/case076.expected
+opts=$(sed -n 's/^options: //p' "$e")
+# shellcheck disable=SC2086
+run "$EMU" $opts tests/data/conformance/case076.hex
+expect_status deadlock_vcs_status 3
+expect_grep deadlock_vcs_network 'deadlock: a network deadlock' "$TMP/out"
+expect_grep deadlock_vcs_lanes 'held up by #13 from p4 (link p0.l2.s2.u0 up vc1)' "$TMP/out"
+
+# ---- threads ---------------------------------------------------------------------------
+"$EMU" --vcs 4 --duplex full programs/all_to_all.x >"$TMP/t1" 2>&1
+"$EMU" --vcs 4 --duplex full --threads 3 programs/all_to_all.x >"$TMP/t3" 2>&1
+expect_same vcs_threads_identical "$TMP/t1" "$TMP/t3"
