@@ -4,11 +4,13 @@
  * so that only the network limits throughput. Prints packet hops (links crossed)
  * per second and collisions per hop for a range of offered loads; "stage
  * hops/s" counts only the time spent in net_step (sub-stages a-e), without
- * the traffic generator, the router and the reading of ports.
+ * the traffic generator, the router and the reading of ports; "latency"
+ * is the mean latency of the packets delivered.
  *
  *   net_bench [--procs N] [--duplex half|full] [--routing NAME] [--steps S]
  *             [--load L]   (L one of the table's loads: that row only)
  *             [--vcs V]    (virtual channels, spec/channels.md)
+ *             [--buffer B] (places per buffer; 5)
  *
  * Load L means each processor with an empty output slot sends a packet in
  * a timestep with probability L, to a uniformly random destination. */
@@ -35,7 +37,7 @@ int main(int argc, char **argv)
     RoutingAlgorithm alg = ROUTING_BENES;
     uint64_t steps = 2000;
     double only_load = 0;
-    unsigned vcs = 1;
+    unsigned vcs = 1, buffer = 5;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--procs")) n = (uint32_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--duplex")) full = !strcmp(argv[i + 1], "full");
@@ -43,17 +45,18 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--steps")) steps = (uint64_t)atoll(argv[i + 1]);
         else if (!strcmp(argv[i], "--load")) only_load = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--vcs")) vcs = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--buffer")) buffer = (unsigned)atoi(argv[i + 1]);
     }
     unsigned k = 0;
     while ((1u << k) < n)
         k++;
     static const double loads[] = { 0.05, 0.1, 0.2, 0.5, 1.0 };
-    printf("%-6s %-6s %-10s %5s %12s %12s %14s %14s\n", "N", "duplex", "routing", "load",
-           "hops/s", "hops/step", "collisions/hop", "stage hops/s");
+    printf("%-6s %-6s %-10s %5s %12s %12s %14s %14s %8s\n", "N", "duplex", "routing", "load",
+           "hops/s", "hops/step", "collisions/hop", "stage hops/s", "latency");
     for (size_t li = 0; li < sizeof loads / sizeof loads[0]; li++) {
         if (only_load > 0 && loads[li] != only_load)
             continue;
-        NetConfig cfg = { k, 2, full, 5, 4, 1, alg == ROUTING_ADAPTIVE, vcs };
+        NetConfig cfg = { k, 2, full, buffer, 4, 1, alg == ROUTING_ADAPTIVE, vcs };
         Net *net = net_new(&cfg);
         Router *router = router_new(alg, k, 2, 1);
         RouteRequest *reqs = malloc(n * sizeof *reqs);
@@ -105,11 +108,12 @@ int main(int argc, char **argv)
         }
         double secs = bench_now() - start;
         const NetStats *st = net_stats(net);
-        printf("%-6u %-6s %-10s %5.2f %12.3g %12.1f %14.3f %14.3g\n", n, full ? "full" : "half",
-               routing_name(alg), loads[li], st->links_crossed / secs,
+        printf("%-6u %-6s %-10s %5.2f %12.3g %12.1f %14.3f %14.3g %8.1f\n", n,
+               full ? "full" : "half", routing_name(alg), loads[li], st->links_crossed / secs,
                (double)st->links_crossed / steps,
                (double)(st->link_total + st->buffer_total) / (double)st->links_crossed,
-               st->links_crossed / in_stage);
+               st->links_crossed / in_stage,
+               st->delivered ? (double)st->latency_sum / (double)st->delivered : 0.0);
         free(arrived);
         free(reqs);
         free(routes);

@@ -82,6 +82,7 @@ typedef struct Options {
     uint64_t max_steps;
     const char *out;
     bool report;                 /* each run's emulator report on stderr */
+    unsigned vcs, buffer;        /* virtual channels and places per buffer */
 } Options;
 
 /* ---- the program --------------------------------------------------------- */
@@ -311,6 +312,8 @@ static int run_one(const Options *o, const Run *run, FILE *const *outs, int nout
     cfg.routing = run->routing;
     cfg.full_duplex = run->full_duplex;
     cfg.port_depth = o->port_depth;
+    cfg.vcs = o->vcs;
+    cfg.buffer = o->buffer;
     cfg.mem_words = mem;
     cfg.seed = o->seed;
     cfg.max_steps = o->max_steps;
@@ -362,7 +365,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: routing [--quick] [--report] [--min-n N] [--max-n N] "
                     "[--pattern P] [--routing R] [--duplex half|full] [--rounds R] "
-                    "[--lag L] [--seed S] [--port-depth D] [--max-steps S] [-o FILE]\n");
+                    "[--lag L] [--seed S] [--port-depth D] [--max-steps S] [--vcs V] "
+                    "[--buffer B] [-o FILE]\n");
     return -1;
 }
 
@@ -422,6 +426,10 @@ static int parse(int argc, char **argv, Options *o)
             o->port_depth = (unsigned)u;
         else if (!strcmp(a, "--max-steps") && u >= 1)
             o->max_steps = u;
+        else if (!strcmp(a, "--vcs") && u >= 1 && u <= NET_MAX_VCS)
+            o->vcs = (unsigned)u;
+        else if (!strcmp(a, "--buffer") && u >= 1 && u <= 1024)
+            o->buffer = (unsigned)u;
         else
             return usage();
     }
@@ -430,7 +438,7 @@ static int parse(int argc, char **argv, Options *o)
 
 int main(int argc, char **argv)
 {
-    Options o = { 8, 1024, -1, -1, -1, 32, 0, 1, 1, 2000000, NULL, false };
+    Options o = { 8, 1024, -1, -1, -1, 32, 0, 1, 1, 2000000, NULL, false, 1, 5 };
     if (parse(argc, argv, &o) != 0)
         return 1;
     FILE *outs[2] = { stdout, NULL };

@@ -214,7 +214,7 @@ static void head_of_line(void)
 {
     Out o = {0};
     int lone_trip = 7 + 13, sum = 0;
-    for (int k = 0; k < 20; k++)
+    for (int k = 0; k < 60; k++)
         sum += k;
     out_line(&o, 3, lone_trip);
     out_line(&o, 3, lone_trip);
