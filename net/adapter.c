@@ -79,6 +79,31 @@ void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk)
     net_describe(net, taken, pk);
 }
 
+void net_deliver(Net *net, uint32_t x, uint32_t p)
+{
+    Packet *pk = &net->lay.pool[x];
+    uint32_t slot = p * net->lay.cfg.ports + pk->port;
+    InputPort *port = &net->lay.ports[slot];
+    pk->place = PLACE_PORT;
+    pk->at = slot;
+    pk->dir = DIR_DOWN;
+    pk->layer = 0;
+    pk->links = (uint8_t)(2 * pk->count);
+    pk->asleep = AWAKE;
+    pk->next = NET_NIL;
+    if (port->count++ == 0)
+        port->head = x;
+    else
+        net->lay.pool[port->tail].next = x;
+    port->tail = x;
+    net->in_flight--;
+    list_push(&net->woken, p);
+    net->counts.stats.delivered++;
+    net_record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
+    net->moved = true;
+    net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+}
+
 uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
 {
     return net->lay.ports[(size_t)p * net->lay.cfg.ports + port].count;

@@ -787,8 +787,11 @@ void vc_settle(Net *net);
  * stage d's counts cleared): 0, or -1 with what is broken in err. */
 int vc_check(const Net *net, char *err, size_t size);
 
-/* Counts a delivered packet's latency (step.c). */
+/* Counts a delivered packet's latency (step.c); and stage c's delivery of
+ * packet x, which has left its link, into its input port of processor p,
+ * which has room (adapter.c). */
 void net_record_latency(NetStats *st, uint64_t latency);
+void net_deliver(Net *net, uint32_t x, uint32_t p);
 
 /* Makes room for n entries in a list (step.c); and appends to a list
  * that has room. */

@@ -345,24 +345,7 @@ static void deliver(Net *net, const OnLink *e)
         return;
     }
     leave_link(&net->lay, e);
-    pk->place = PLACE_PORT;
-    pk->at = slot;
-    pk->dir = DIR_DOWN;
-    pk->layer = 0;
-    pk->links = (uint8_t)(2 * pk->count);
-    pk->asleep = AWAKE;
-    pk->next = NET_NIL;
-    if (port->count++ == 0)
-        port->head = x;
-    else
-        net->lay.pool[port->tail].next = x;
-    port->tail = x;
-    net->in_flight--;
-    list_push(&net->woken, p);
-    net->counts.stats.delivered++;
-    net_record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
-    net->moved = true;
-    net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+    net_deliver(net, x, p);
 }
 
 /* The delivery list of the lane that has plane `plane`'s packets. */

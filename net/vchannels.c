@@ -202,27 +202,18 @@ uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane) { return vc->main[lane] 
 
 /* ---- packets' places ------------------------------------------------------------ */
 
+/* A packet's record says where it is as the one-channel stage's does
+ * (net_internal.h), but for the lane or channel buffer. */
 static void place_on_lane(Net *net, uint32_t x, uint32_t link, unsigned dir, uint32_t lane)
 {
-    Packet *pk = &net->lay.pool[x];
-    unsigned l = sw_layer(&net->lay, link >> 1);
-    pk->place = PLACE_LINK;
-    pk->at = lane;
-    pk->dir = (uint8_t)dir;
-    pk->layer = (uint8_t)l;
-    pk->links = (uint8_t)links_on_link(l, dir, pk->count);
+    settle_on_link(net, x, link, dir, AWAKE);
+    net->lay.pool[x].at = lane;
 }
 
 static void place_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t cb)
 {
-    Packet *pk = &net->lay.pool[x];
-    unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    pk->place = PLACE_BUFFER;
-    pk->at = cb;
-    pk->next = NET_NIL;
-    pk->dir = (uint8_t)dir;
-    pk->layer = (uint8_t)l;
-    pk->links = (uint8_t)links_in_buffer(l, dir, pk->count);
+    settle_in_buffer(net, x, b, NET_NIL, AWAKE);
+    net->lay.pool[x].at = cb;
 }
 
 void vc_settle(Net *net)
@@ -320,23 +311,7 @@ static void deliver_to(Net *net, uint32_t p)
         vc->main[lanes[i]] = 0;
         vc->busy_lanes--;
         update_link_bit(vc, lanes[i] / vc->V);
-        pk->place = PLACE_PORT;
-        pk->at = slot;
-        pk->dir = DIR_DOWN;
-        pk->layer = 0;
-        pk->links = (uint8_t)(2 * pk->count);
-        pk->next = NET_NIL;
-        if (port->count++ == 0)
-            port->head = x;
-        else
-            lay->pool[port->tail].next = x;
-        port->tail = x;
-        net->in_flight--;
-        list_push(&net->woken, p);
-        net->counts.stats.delivered++;
-        net_record_latency(&net->counts.stats, net->timestep - lay->info[x].created);
-        net->moved = true;
-        net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+        net_deliver(net, x, p);
     }
     if (!waiting)
         bit_clear(vc->arrivals, p);
