@@ -54,6 +54,18 @@ static void *must(void *p)
     return p;
 }
 
+static void j_free(J *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->n; i++)
+        j_free(j->items[i]);
+    free(j->items);
+    free(j->str);
+    free(j->key);
+    free(j);
+}
+
 static char *parse_string(void)
 {
     size_t cap = 16, len = 0;
@@ -378,5 +390,11 @@ int main(int argc, char **argv)
     printf("packets: %lld sent, %lld delivered\nlink collisions: %lld\nbuffer collisions: %lld\n"
            "collisions: %lld\n", total[2], total[3], total[0], total[1], total[0] + total[1]);
     net_free(net);
+    free(status);
+    free(fault);
+    free(pks);
+    free(live);
+    j_free(rec);
+    free(page);
     return 0;
 }
