@@ -44,7 +44,7 @@ echo
 fi
 
 echo "The example programs (\`bin/emu\`, default options: \`benes\`, half duplex):"
-echo "collisions, then timesteps:"
+echo "collisions, timesteps, mean latency:"
 echo
 echo "| program $header"
 echo "|---$rule"
@@ -53,8 +53,9 @@ for x in programs/*.x; do
     for c in $configs; do
         v=${c%:*} b=${c#*:}
         cell=$("$BIN/emu" --vcs "$v" --buffer "$b" "$x" 2>/dev/null |
-               awk '/^collisions: / { c = $2 } /^timesteps: / { t = $2 }
-                    /^end: / { e = $2 } END { printf "%s, %s%s", c, t, e == "normal" ? "" : " (" e ")" }')
+               awk '/^collisions: / { c = $2 } /^timesteps: / { t = $2 } /^end: / { e = $2 }
+                    /^latency: min/ { m = $5; sub(/,$/, "", m) } /^latency: none/ { m = "-" }
+                    END { printf "%s, %s, %s%s", c, t, m, e == "normal" ? "" : " (" e ")" }')
         row="$row $cell |"
     done
     echo "$row"
