@@ -372,6 +372,21 @@
     return [procX(place), TOP];
   }
 
+  // The packets in channel `lane` of buffer b at the end of state s's
+  // timestep (all of them, or those ahead of packet `id`), as ", held up by
+  // #3, #5": what kept packet `id` out, or in a queue.
+  function heldBy(s, b, lane, id, ahead) {
+    const mine = s.at.get(id), list = [];
+    for (const [other, v] of s.at) {
+      const w = decode(v.code);
+      if (other !== id && w.kind === 2 && w.at === b && w.lane === lane &&
+          (!ahead || !mine || v.order < mine.order))
+        list.push([v.order, other]);
+    }
+    list.sort(function (a, b2) { return a[0] - b2[0]; });
+    return list.length ? ", held up by " + list.map(function (e) { return "#" + e[1]; }).join(", ") : "";
+  }
+
   function eventText(kind, id, place, copy, s) {
     const pk = packets.get(id) || { id: id, src: "?", dst: "?", route: [] };
     const who = "#" + id + " (p" + pk.src + "->" + destName(current(pk, s).dst) + ")";
@@ -385,8 +400,10 @@
       }
       return "link collision: " + who + " on link " + linkName(FULL ? place >> 1 : place) + by;
     }
-    case 2: return "buffer collision: " + who + " refused by full buffer " + bufferName(place);
-    case 3: return "buffer collision: " + who + " queues in buffer " + bufferName(place);
+    case 2: return "buffer collision: " + who + " refused by full buffer " + bufferName(place) +
+                   heldBy(s, place, pk.port % V, id, false);
+    case 3: return "buffer collision: " + who + " queues in buffer " + bufferName(place) +
+                   heldBy(s, place, pk.port % V, id, true);
     case 4: return who + " delivered to p" + place;
     case 5: return "p" + place + " reads " + who;
     case 6: return who + " splits: copy #" + copy;
