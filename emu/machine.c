@@ -251,8 +251,12 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
+        char network[64] = "";
+        if (!m->net && cfg->vcs > 1)    /* (the channels' buffers are what grew) */
+            snprintf(network, sizeof network, " and %u virtual channels of %u places",
+                     cfg->vcs, cfg->buffer);
         snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
-                 "words of memory each%s", m->nprocs, cfg->mem_words,
+                 "words of memory each%s%s", m->nprocs, cfg->mem_words, network,
                  m->router ? "" : " (or this routing is not available)");
         machine_free(m);
         return -1;

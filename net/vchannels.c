@@ -39,9 +39,9 @@
 static inline void bit_set(uint64_t *map, uint32_t i) { map[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull << (i & 63)); }
 
-/* Calls, for every set bit i of map (n bits) in ascending order, fn(net, i).
- * The walk reads each word of the map once, when it comes to it: the
- * body may clear bits it has passed, not set bits it has not. */
+/* Runs the statement that follows for every set bit i of map (n bits), in
+ * ascending order. The walk reads each word of the map once, when it comes
+ * to it: the body may clear bits it has passed, not set bits it has not. */
 #define FOR_EACH_BIT(map, n, i)                                                       \
     for (uint32_t w_ = 0, nw_ = (uint32_t)(((n) + 63) >> 6); w_ < nw_; w_++)          \
         for (uint64_t m_ = (map)[w_]; m_ != 0; m_ &= m_ - 1)                         \
