@@ -29,7 +29,7 @@ check_block() {   # $1 = doc name, $2 = command, $3 = file of expected lines
         sed '$d' "$want" >"$want.tmp"; mv "$want.tmp" "$want"
     fi
     cmd_run=$(printf '%s' "$cmd" | sed "s#^build/#$B/#; s# build/# $B/#g; s#^bin/#$BIN/#; s# bin/# $BIN/#g; s#/tmp/#$TMP/#g")
-    sh -c "$cmd_run" >"$TMP/got.raw" 2>"$TMP/got_err"
+    sh -c "$cmd_run" >"$TMP/got.raw" 2>"$TMP/got_err" </dev/null
     got_status=$?
     sed "s#$TMP_PATTERN/#/tmp/#g" "$TMP/got.raw" >"$TMP/got"
     if [ $prefix -eq 1 ]; then

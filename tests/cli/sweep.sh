@@ -195,3 +195,11 @@ run "$COLLECT" "$TMP/empty"
 expect_status collect_no_plan_status 1
 if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "empty/plan.csv: cannot read" "$TMP/err"
 then pass collect_no_plan_one_message; else fail collect_no_plan_one_message "$(cat "$TMP/err")"; fi
+
+# Run from inside make (as make test runs it), the sweep's own make says
+# nothing of directories: its output is the sweep's.
+MAKEFLAGS=w MAKELEVEL=2 "$SWEEP" programs/appendix_c.x --routing benes --out "$TMP/inside" \
+    --emu "$EMU" >"$TMP/inside.out" 2>&1
+if grep -q 'Entering directory' "$TMP/inside.out"; then
+    fail sweep_inside_make_quiet "$(cat "$TMP/inside.out")"
+else pass sweep_inside_make_quiet; fi
