@@ -95,13 +95,15 @@ static void text_details(FILE *out, Machine *m)
     }
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
-            fprintf(out, "in the network: %llu packets\n", (ull)net_in_flight(m->net));
+            fprintf(out, "in the network: %llu packet%s\n", (ull)net_in_flight(m->net),
+                    net_in_flight(m->net) == 1 ? "" : "s");
             net_for_each_in_flight(m->net, packet_line, &e);
         }
     }
     uint64_t unread = net_stats(m->net)->delivered - net_stats(m->net)->read;
     if (unread) {
-        fprintf(out, "unread: %llu packets left in input ports\n", (ull)unread);
+        fprintf(out, "unread: %llu packet%s left in input ports\n", (ull)unread,
+                unread == 1 ? "" : "s");
         e.count = 0;
         net_for_each_unread(m->net, packet_line, &e);
     }

@@ -261,7 +261,7 @@ static void out_stalls_and_unread_packets(void)
     CHECK_CONTAINS(text, "(sent at t=16): link p0.cpu0 up\n");
     CHECK_CONTAINS(text, "(sent at t=8): link p0.cpu1 down\n");
     CHECK_CONTAINS(text, "(sent at t=12): buffer p0.l1.s0.d1 place 1 of 1\n");
-    CHECK_CONTAINS(text, "unread: 1 packets left in input ports\n"
+    CHECK_CONTAINS(text, "unread: 1 packet left in input ports\n"
                          "  packet #0 p0->p1 port 0 data 10 (sent at t=4): input port 0 of p1\n");
     CHECK_CONTAINS(text, "deadlock: a program deadlock: packets that will never be read hold "
                          "up the others: input port 0 of p1 (p1 has halted), full with #0 "
