@@ -57,7 +57,7 @@ int main(void)
     static RouteRequest reqs[1 << 16];
     static Route routes[1 << 16];
     static uint32_t perm[1 << 16];
-    const RouteRequest three[3] = {{5, 60000, 0, 0}, {6, 5, 0, 1}, {40000, 7, 0, 0}};
+    const RouteRequest three[3] = {{5, 60000, 0, 0, NULL}, {6, 5, 0, 1, NULL}, {40000, 7, 0, 0, NULL}};
     bench("batch of 3 packets", 16, three, 3, routes, 1000000);
     for (unsigned k = 10; k <= 16; k += 6) {
         uint32_t n = 1u << k;
