@@ -50,14 +50,14 @@ void net_release_read(Net *net, uint32_t x)
     net->counts.stats.read++;
     if (net->reference) {
         char err[400];
-        if (reference_read(net->reference, net->lay.info[x].dst, port % net->lay.cfg.ports,
-                           net->lay.info[x].id, err, sizeof err) != 0)
+        if (reference_read(net->reference, net->lay.pool[x].info.dst, port % net->lay.cfg.ports,
+                           net->lay.pool[x].info.id, err, sizeof err) != 0)
             net_reference_failed(net, err);
     }
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
-        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.info[x].dst, PLACE_PORT, 0, 0, NULL };
+        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.pool[x].info.dst, PLACE_PORT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
     pool_release(net, x);
@@ -99,7 +99,7 @@ void net_deliver(Net *net, uint32_t x, uint32_t p)
     net->in_flight--;
     list_push(&net->woken, p);
     net->counts.stats.delivered++;
-    net_record_latency(&net->counts.stats, net->timestep - net->lay.info[x].created);
+    net_record_latency(&net->counts.stats, net->timestep - net->lay.pool[x].info.created);
     net->moved = true;
     net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
 }
@@ -114,23 +114,21 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
 {
     uint32_t x = pool_alloc(net);
     Packet *pk = &net->lay.pool[x];
-    PacketInfo *info = &net->lay.info[x];
-    *info = (PacketInfo){
-        .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst,
-    };
     *pk = (Packet){
         .next = NET_NIL, .at = req->src, .routing = route->routing, .addressing = route->addressing,
         .data = data,
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
+        .info = { .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst },
     };
+    const PacketInfo *info = &pk->info;
     net->lay.routes[x] = packet_route_word(&net->lay, pk);
     net->lay.out_slot[req->src] = x;
     net->in_flight++;
     net->counts.stats.sent++;
     net->counts.stats.multicasts += req->set != NULL;
-    if (req->set || net->lay.sets)
-        mc_make(net, x, route_is_multicast(req) ? req->set : NULL);
+    if (req->set)
+        mc_make(net, x, req->set);
     if (net->reference)
         reference_inject(net->reference, info->id, req, route, timestep);
     if (net->lay.vc) {

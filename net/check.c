@@ -60,15 +60,18 @@ static bool unseen_packet(const Audit *a, uint32_t x)
            a->lay->pool[x].place != PLACE_FREE;
 }
 
-/* Whether packet x's travelling route is its route. */
+/* Whether packet x's travelling route is its route (a multicast going
+ * down keeps none: multicast.c). */
 static bool route_matches(const Layout *lay, uint32_t x)
 {
-    return !lay->compact || lay->routes[x] == packet_route_word(lay, &lay->pool[x]);
+    const Packet *pk = &lay->pool[x];
+    return !lay->compact || (pk->set.hi != 0 && pk->dir == DIR_DOWN) ||
+           lay->routes[x] == packet_route_word(lay, pk);
 }
 
 static uint64_t id_of(const Audit *a, uint32_t x)
 {
-    return a->lay->info[x].id;
+    return a->lay->pool[x].info.id;
 }
 
 /* ---- places ------------------------------------------------------------------ */
@@ -83,7 +86,7 @@ static int check_output_slots(Audit *a)
             continue;
         const Packet *pk = &a->lay->pool[x];
         if (!unseen_packet(a, x) || pk->place != PLACE_SLOT || pk->at != p ||
-            a->lay->info[x].src != p)
+            a->lay->pool[x].info.src != p)
             return broken(a, "net/p%u: output slot holds a packet that is not there", p);
         a->seen[x] = 1;
         a->in_flight++;
@@ -104,7 +107,8 @@ static int check_places(Audit *a, uint32_t b, const Sender *buf)
             return broken_at(a, b, "place %u carries a route that is not its packet's",
                           i + 1);
         unsigned port = place_port(buffer_place_word(a->lay, b, i)), want = next_port(a->lay, b, x);
-        if (port != want)
+        bool splits = a->lay->pool[x].set.hi != 0 && (b & 3) < 2;     /* (by its set) */
+        if (port != want && !splits)
             return broken_at(a, b, "place %u says its packet takes port %u next, but its "
                           "route says %u", i + 1, port, want);
         a->seen[x] = 1;
@@ -129,10 +133,10 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
         uint32_t up, down, x = keeper->slot_packet;
         packet_route(a->lay, x, &up, &down);
         bool going_here = 4 * s + route_out(up, down, l, port < 2) == b;
-        if (a->lay->sets && a->lay->sets[x].hi != 0 && (b & 3) < 2) {
-            PacketSet part[2];               /* a multicast: one of the buffers it needs */
-            mc_split(a->net, &a->lay->sets[x], l, part);
-            going_here = part[b & 1].hi != 0;
+        if (a->lay->pool[x].set.hi != 0 && (b & 3) < 2) {
+            McPart part[2];                  /* a multicast: one of the buffers it needs */
+            mc_split(a->net, x, l, part);
+            going_here = part[b & 1].n != 0;
         }
         if (!going_here)
             return broken_at(a, b, "a packet sleeps on it that is going elsewhere");
@@ -176,11 +180,11 @@ static int check_buffers(Audit *a)
 static int check_port_sleeper(Audit *a, uint32_t h, uint32_t x)
 {
     const Layout *lay = a->lay;
-    uint32_t port = lay->info[x].dst * lay->cfg.ports + lay->pool[x].port;
+    uint32_t port = lay->pool[x].info.dst * lay->cfg.ports + lay->pool[x].port;
     bool listed = false;
-    for (uint32_t y = lay->ports[port].waiting; y != NET_NIL; y = lay->info[y].next_waiting)
+    for (uint32_t y = lay->ports[port].waiting; y != NET_NIL; y = lay->port_waits[y].next)
         listed |= y == x;
-    if (!listed || lay->info[x].keeper != h)
+    if (!listed || lay->port_waits[x].keeper != h)
         return broken_at(a, h, "its packet sleeps on an input port that does not know it");
     if (lay->ports[port].count < lay->cfg.port_depth)
         return broken_at(a, h, "its packet sleeps on an input port with room");
@@ -278,7 +282,7 @@ static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, si
         return broken(a, "net: packet #%llu is listed arriving in class %u, not %u", id, c, cl);
     /* (A multicast going down, woken from the buffer it slept on, is listed
      * going to that one: what counts for it is the switch.) */
-    bool splits = lay->sets && lay->sets[x].hi != 0 && (want & 3) < 2;
+    bool splits = lay->pool[x].set.hi != 0 && (want & 3) < 2;
     if (splits ? want >> 2 != e->target >> 2 : want != e->target)
         return broken(a, "net: packet #%llu is listed going to 0x%x, not 0x%x", id, e->target,
                       want);

@@ -54,14 +54,14 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
     int n = 0;
     unsigned first, last;
     bool down = pk->dir == DIR_DOWN || l == pk->count;
-    if (down && lay->sets && lay->sets[x].hi != 0) {
+    if (down && lay->pool[x].set.hi != 0) {
         /* A multicast going down needs every buffer below which its set
          * has members: it waits for the full ones among them. */
-        PacketSet part[2];
-        mc_split(net, &lay->sets[x], l, part);
+        McPart part[2];
+        mc_split(net, x, l, part);
         for (unsigned out = 0; out < 2; out++) {
             uint32_t cb = (4 * s + out) * V + v;
-            if (part[out].hi != 0 && net_buffer_count(net, cb) >= lay->cfg.buffer)
+            if (part[out].n != 0 && net_buffer_count(net, cb) >= lay->cfg.buffer)
                 deps[n++] = buffer_packet_at(lay, cb, 0);
         }
         *all = true;
@@ -138,7 +138,7 @@ bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
     else if (pk->place == PLACE_BUFFER && pk->at < net->lay.nbuffers * net->lay.cfg.vcs &&
              pk->position >= 1)
         x = buffer_packet_at(&net->lay, pk->at, pk->position - 1);
-    if (x == NET_NIL || x == NET_RESERVED || net->lay.info[x].id != pk->id)
+    if (x == NET_NIL || x == NET_RESERVED || net->lay.pool[x].info.id != pk->id)
         return false;
     uint32_t deps[2];
     bool all;

@@ -56,8 +56,13 @@ static inline unsigned place_port(uint32_t word) { return word & 3; }
  * the up ports (bit l - 1: the up port at layer l) with a 1 above them at
  * bit count - 1, so that a packet climbing into layer l turns there
  * exactly when the bits from l up are 0; and the down ports. 16 routes
- * share a cache line, where their packets' records take 8: what a hop
- * reads of its packet is this word. */
+ * share a cache line, where their packets' records take 16: what a hop
+ * reads of its packet is this word. In a run with multicasts a packet
+ * going down is read from its record instead (stage d reads the record
+ * for its set anyway), and a multicast's copy, which goes only down,
+ * keeps no route word until it is a unicast (multicast.c); the port of a
+ * multicast going down, in its place word, is 0, since it splits by its
+ * set whatever the port. */
 static inline uint32_t route_word(uint32_t routing, unsigned count, uint32_t addressing)
 {
     return (routing | 1u << (count - 1)) | addressing << 16;

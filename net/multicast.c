@@ -2,16 +2,13 @@
  * splits at a switch on the way down, the copies a split makes, and the
  * ids the copies get.
  *
- * A set is kept by pool index (Layout.sets, made at a run's first
- * multicast): a slice of a sorted list of members that the packet shares
- * with its copies (Net.lists, counted references), or a range of
- * processors but one, as a broadcast makes it. Either way the members
- * below a switch of layer l that a packet reaches going down agree in
- * every bit from l up, so they are in ascending order grouped by bit l - 1:
- * a split is a cut of the slice or of the range, found by a binary search
- * or by arithmetic, and a broadcast to 65,536 costs what a list of two
- * does. A part of one member makes its packet a unicast, whose way down
- * its route's addressing gives, as for any other.
+ * A set is kept in the packet's record (Packet.set): a slice of a sorted
+ * list of members that the packet shares with its copies (Net.lists,
+ * counted references), or a range of processors but the source, as a
+ * broadcast makes it. Either way a split is a cut of the slice or of the
+ * range (mc_split, net_internal.h), and a broadcast to 65,536 costs what
+ * a list of two does. A part of one member makes its packet a unicast,
+ * whose way down its route's addressing gives, as for any other.
  *
  * Copies take their ids after the stage d that made them, in the order of
  * the spec's loop over links (multicast.md), which the fast stage does not
@@ -62,132 +59,110 @@ static void list_drop(Net *net, uint32_t id)
 
 /* ---- a packet's set ------------------------------------------------------------ */
 
-int pool_grow_sets(Net *net, uint32_t cap)
+/* How many members set ps of a packet from processor src has. A range
+ * has every processor in it but the source. */
+static uint32_t set_size(const PacketSet *ps, uint32_t src)
 {
-    if (!net->lay.sets)
-        return 0;
-    PacketSet *sets = realloc(net->lay.sets, (size_t)cap * sizeof *sets);
-    if (!sets)
-        return -1;
-    memset(sets + net->pool_cap, 0, (size_t)(cap - net->pool_cap) * sizeof *sets);
-    net->lay.sets = sets;
-    return 0;
+    if (ps->list)
+        return ps->hi - ps->lo;
+    return ps->hi - ps->lo - (src >= ps->lo && src < ps->hi);
+}
+
+/* Whether a range of the machine's processors is `all` (multicast.md):
+ * the range [0, N) of a broadcast, as MOUT makes it. A part of a set is
+ * never all of the machine. */
+static bool range_is_all(const Net *net, const PacketSet *ps)
+{
+    return ps->list == 0 && ps->lo == 0 && ps->hi == net->lay.nprocs;
 }
 
 void mc_make(Net *net, uint32_t x, const DestSet *set)
 {
-    if (!net->lay.sets) {
-        net->lay.sets = calloc(net->pool_cap, sizeof *net->lay.sets);
-        if (!net->lay.sets)
-            abort();            /* a record per packet: cannot fail in practice */
-    }
-    PacketSet *ps = &net->lay.sets[x];
-    if (set == NULL || set->n <= 1) {
-        ps->hi = 0;             /* a unicast */
+    net->lay.multicast = true;
+    Packet *pk = &net->lay.pool[x];
+    if (set->n <= 1) {
+        pk->set.hi = 0;         /* a unicast */
         return;
     }
-    if (set->members)
-        *ps = (PacketSet){ list_new(net, set->members, set->n), 0, set->n, DEST_NONE, 0 };
-    else
-        *ps = (PacketSet){ 0, set->lo, set->hi, set->except, set->all };
-}
-
-void mc_forget(Net *net, uint32_t x)
-{
-    if (net->lay.sets && net->lay.sets[x].hi != 0) {
-        list_drop(net, net->lay.sets[x].list);
-        net->lay.sets[x].hi = 0;
+    uint32_t src = pk->info.src;
+    bool but_source = set->except == src || (set->except == DEST_NONE &&
+                                             (src < set->lo || src >= set->hi));
+    if (!set->members && but_source && set->all == (set->lo == 0 && set->hi == net->lay.nprocs)) {
+        pk->set = (PacketSet){ 0, set->lo, set->hi };
+        return;
     }
-}
-
-/* How many members a set has, and its lowest. */
-static uint32_t set_size(const PacketSet *ps)
-{
-    if (ps->list)
-        return ps->hi - ps->lo;
-    return ps->hi - ps->lo - (ps->except >= ps->lo && ps->except < ps->hi);
-}
-
-static uint32_t set_lowest(const Net *net, const PacketSet *ps)
-{
-    if (ps->list)
-        return net->lists[ps->list].members[ps->lo];
-    return ps->lo == ps->except ? ps->lo + 1 : ps->lo;
+    /* A list, or a range that a packet's set cannot say (it leaves out
+     * another processor than the source, or is all of the machine
+     * without being `all`): its members, listed. */
+    uint32_t *members = set->members ? NULL : malloc((size_t)set->n * sizeof *members);
+    if (!set->members && !members)
+        abort();                /* a word per processor: cannot fail in practice */
+    for (uint32_t i = 0; members && i < set->n; i++)
+        members[i] = dest_set_member(set, i);
+    pk->set = (PacketSet){ list_new(net, members ? members : set->members, set->n), 0, set->n };
+    free(members);
 }
 
 bool mc_describe(const Net *net, uint32_t x, DestSet *set)
 {
-    const PacketSet *ps = net->lay.sets ? &net->lay.sets[x] : NULL;
-    if (!ps || ps->hi == 0)
+    const Packet *pk = &net->lay.pool[x];
+    const PacketSet *ps = &pk->set;
+    if (ps->hi == 0)
         return false;
     if (ps->list)
         *set = (DestSet){ net->lists[ps->list].members + ps->lo, ps->hi - ps->lo, 0, 0,
                           DEST_NONE, false };
     else
-        *set = (DestSet){ NULL, set_size(ps), ps->lo, ps->hi, ps->except, ps->all != 0 };
+        *set = (DestSet){ NULL, set_size(ps, pk->info.src), ps->lo, ps->hi, pk->info.src,
+                          range_is_all(net, ps) };
     return true;
 }
 
 /* ---- splitting -------------------------------------------------------------------- */
 
-void mc_split(const Net *net, const PacketSet *ps, unsigned l, PacketSet part[2])
+void mc_split_list(const Net *net, const Packet *pk, unsigned l, McPart part[2])
 {
-    uint32_t bit = 1u << (l - 1);
-    part[0] = part[1] = *ps;
-    part[0].all = part[1].all = 0;
-    if (ps->list) {
-        const uint32_t *m = net->lists[ps->list].members;
-        uint32_t a = ps->lo, b = ps->hi;      /* the first member with the bit set */
-        while (a < b) {
-            uint32_t mid = a + (b - a) / 2;
-            if (m[mid] & bit)
-                b = mid;
-            else
-                a = mid + 1;
-        }
-        part[0].hi = part[1].lo = a;
-    } else {
-        uint32_t cut = (ps->lo & ~(2 * bit - 1)) + bit;     /* the first with the bit set */
-        part[0].hi = ps->hi < cut ? ps->hi : cut;
-        part[1].lo = ps->lo > cut ? ps->lo : cut;
+    const PacketSet *ps = &pk->set;
+    const uint32_t *m = net->lists[ps->list].members;
+    uint32_t bit = 1u << (l - 1), a = ps->lo, b = ps->hi;   /* the first member with the bit set */
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (m[mid] & bit)
+            b = mid;
+        else
+            a = mid + 1;
     }
-    for (int p = 0; p < 2; p++)
-        if (part[p].hi <= part[p].lo || set_size(&part[p]) == 0)
-            part[p].hi = 0;                 /* empty: no member below that port */
+    part[0] = (McPart){ { ps->list, ps->lo, a }, a - ps->lo, m[ps->lo] };
+    part[1] = (McPart){ { ps->list, a, ps->hi }, ps->hi - a, a < ps->hi ? m[a] : 0 };
 }
 
-/* Makes packet x's set `part` (a part of the set it had, or of a copy's);
- * of one member, x becomes a unicast to it. The list's references are the
+/* Makes packet x (pk) part `part` of the set it had, or of a copy's; of
+ * one member, x becomes a unicast to it. The list's references are the
  * caller's business. */
-static void set_part(Net *net, uint32_t x, const PacketSet *part)
+static void set_part(Net *net, uint32_t x, Packet *pk, const McPart *part)
 {
-    Layout *lay = &net->lay;
-    uint32_t dst = set_lowest(net, part);
-    lay->info[x].dst = dst;
-    if (set_size(part) > 1) {
-        lay->sets[x] = *part;
+    pk->info.dst = part->lowest;
+    if (part->n > 1) {
+        pk->set = part->set;
         return;
     }
-    list_drop(net, part->list);
-    lay->sets[x].hi = 0;
-    Packet *pk = &lay->pool[x];
-    pk->addressing = dst & ((2u << (pk->count - 1)) - 1);
-    if (lay->compact)
-        lay->routes[x] = packet_route_word(lay, pk);
+    list_drop(net, part->set.list);
+    pk->set.hi = 0;
+    pk->addressing = part->lowest & ((2u << (pk->count - 1)) - 1);
+    if (net->lay.compact)
+        net->lay.routes[x] = packet_route_word(&net->lay, pk);
 }
 
-uint32_t mc_divide(Net *net, uint32_t x, const PacketSet part[2])
+uint32_t mc_divide(Net *net, uint32_t x, const McPart part[2])
 {
-    Layout *lay = &net->lay;
+    Packet *pool = net->lay.pool;
     uint32_t y = pool_take(net);
-    lay->pool[y] = lay->pool[x];
-    lay->info[y] = lay->info[x];
-    lay->info[y].id = UINT64_MAX;           /* (mc_give_ids) */
-    lay->routes[y] = lay->routes[x];
-    if (part[1].list)
-        net->lists[part[1].list].refs++;
-    set_part(net, x, &part[0]);
-    set_part(net, y, &part[1]);
+    pool[y] = pool[x];
+    pool[y].info.id = UINT64_MAX;           /* (mc_give_ids) */
+    if (part[1].set.list)
+        net->lists[part[1].set.list].refs++;
+    set_part(net, x, &pool[x], &part[0]);
+    set_part(net, y, &pool[y], &part[1]);
     return y;
 }
 
@@ -207,35 +182,62 @@ uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class)
     return procs + ((uint64_t)below * 2 + (port - 2)) * dirs;
 }
 
-static int compare_splits(const void *a, const void *b)
+/* Sorts a lane's splits by key: into l->order, as words key << 32 | the
+ * split's index. Keys are below P + 4 * switches (mc_link_key), under
+ * 2^31 for every k <= 24, and the splits of a stage are as many as the
+ * packets on links, so a radix sort of RADIX_BITS a digit, over only the
+ * digits the largest key has, takes a few passes over a short array (a
+ * comparison sort spent more time than the stage d that made them). */
+enum { RADIX_BITS = 11, SPLIT_PREFETCH_DISTANCE = 16 };
+
+static const uint64_t *sort_splits(SplitList *l)
 {
-    uint64_t x = ((const Split *)a)->key, y = ((const Split *)b)->key;
-    return x < y ? -1 : x > y;
+    uint64_t *a = l->order, *b = l->order + l->cap, top = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        a[i] = l->items[i].key << 32 | i;
+        top |= l->items[i].key;
+    }
+    for (unsigned shift = 32; (top >> (shift - 32)) != 0; shift += RADIX_BITS) {
+        size_t at[1u << RADIX_BITS] = { 0 };
+        for (size_t i = 0; i < l->n; i++)
+            at[(a[i] >> shift) & ((1u << RADIX_BITS) - 1)]++;
+        for (size_t d = 0, sum = 0; d < 1u << RADIX_BITS; d++) {
+            size_t count = at[d];
+            at[d] = sum;
+            sum += count;
+        }
+        for (size_t i = 0; i < l->n; i++)
+            b[at[(a[i] >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 void mc_give_ids(Net *net)
 {
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        SplitList *l = &net->lane[i].splits;
-        if (l->n == 0)
-            continue;
-        qsort(l->items, l->n, sizeof *l->items, compare_splits);
-    }
+    const uint64_t *sorted[2] = { NULL, NULL };
+    for (unsigned i = 0; i < net->nlanes; i++)
+        if (net->lane[i].splits.n)
+            sorted[i] = sort_splits(&net->lane[i].splits);
     /* The lanes' lists are merged as they are read: each sorted, the two
      * planes' keys interleave only on processor links. */
     size_t at[2] = { 0, 0 };
     for (;;) {
         int best = -1;
-        for (unsigned i = 0; i < net->nlanes; i++) {
-            const SplitList *l = &net->lane[i].splits;
-            if (at[i] < l->n && (best < 0 ||
-                                 l->items[at[i]].key < net->lane[best].splits.items[at[best]].key))
+        for (unsigned i = 0; i < net->nlanes; i++)
+            if (at[i] < net->lane[i].splits.n &&
+                (best < 0 || sorted[i][at[i]] >> 32 < sorted[best][at[best]] >> 32))
                 best = (int)i;
-        }
         if (best < 0)
             break;
-        const Split *sp = &net->lane[best].splits.items[at[best]++];
-        net->lay.info[sp->copy].id = net->next_id++;
+        const SplitList *l = &net->lane[best].splits;
+        if (at[best] + SPLIT_PREFETCH_DISTANCE < l->n)    /* (the copy's record left the cache) */
+            PREFETCH(&net->lay.pool[l->items[(uint32_t)sorted[best][at[best] +
+                                                                 SPLIT_PREFETCH_DISTANCE]].copy]);
+        const Split *sp = &l->items[(uint32_t)sorted[best][at[best]++]];
+        net->lay.pool[sp->copy].info.id = net->next_id++;
         if (net->event)
             net_emit_split(net, sp);
     }

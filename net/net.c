@@ -140,7 +140,6 @@ void net_free(Net *net)
     if (!net)
         return;
     free(net->lay.pool);
-    free(net->lay.info);
     free(net->lay.routes);
     free(net->free_stack);
     line_free(net->lay.channels);
@@ -157,7 +156,7 @@ void net_free(Net *net)
     free(net->requests_made);
     counters_free(&net->counts);
     free(net->woken.items);
-    free(net->lay.sets);
+    free(net->lay.port_waits);
     for (uint32_t id = 1; id <= net->nlists; id++)
         free(net->lists[id].members);
     free(net->lists);
@@ -176,6 +175,7 @@ void net_free(Net *net)
         }
         free(ln->behind.items);
         free(ln->splits.items);
+        free(ln->splits.order);
         counters_free(&ln->delta);
     }
     free(net->lane);

@@ -38,12 +38,34 @@ typedef enum PacketSleep {
     ASLEEP_CLAIM           /* claiming a link whose packet sleeps */
 } PacketSleep;
 
-/* A packet's record in the pool. While it is in flight, the network stage
- * does not touch it: the packet travels as its index through the buffers'
- * places and the links' lists, and where it is -- place, at, dir,
- * layer, links, asleep, and next for a buffer's order -- is written here
- * only when somebody asks (net_settle), and at every event when an
- * observer watches. In an input port, `next` threads the port's FIFO. */
+/* What a packet is, from the OUT that makes it on (Packet.info): what
+ * the network stage reads only where the spec's order depends on age, and
+ * a copy takes from its original. */
+typedef struct PacketInfo {
+    uint64_t id;           /* creation order, from 0 */
+    uint64_t created;      /* timestep of its OUT */
+    uint32_t src, dst;
+} PacketInfo;
+
+/* A multicast packet's destinations (multicast.md; multicast.c): a slice
+ * of a list of members that it shares with its copies, or a range of
+ * processors but its source. A packet whose set has one member is a
+ * unicast (hi is 0, and info.dst its destination). */
+typedef struct PacketSet {
+    uint32_t list;          /* the list (Net.lists) it shares, or 0 for a range */
+    uint32_t lo, hi;        /* the list's members [lo, hi), or processors [lo, hi);
+                               hi is 0 for a unicast */
+} PacketSet;
+
+/* A packet's record in the pool: one cache line, so that whoever reads or
+ * writes a packet whole -- injection, delivery, an IN, a multicast's split
+ * -- reads or writes one line. While it is in flight, the network stage
+ * does not touch it but to split a multicast: the packet travels as its
+ * index through the buffers' places and the links' lists, and where it is
+ * -- place, at, dir, layer, links, asleep, and next for a buffer's order
+ * -- is written here only when somebody asks (net_settle), and at every
+ * event when an observer watches. In an input port, `next` threads the
+ * port's FIFO. */
 typedef struct Packet {
     uint32_t next;         /* next packet in the same input port (or buffer,
                               once settled), or NET_NIL */
@@ -51,9 +73,7 @@ typedef struct Packet {
                               output slot), channel, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
-    uint32_t data;         /* the word it carries (here, not in PacketInfo,
-                              so that an IN reads one record: `next` and this) */
-    uint32_t unused;
+    uint32_t data;         /* the word it carries */
     uint8_t dir;           /* DIR_UP or DIR_DOWN */
     uint8_t place;         /* PacketPlace */
     uint8_t layer;         /* layer of its link or buffer's switch */
@@ -61,19 +81,18 @@ typedef struct Packet {
     uint8_t port;          /* destination input port */
     uint8_t links;         /* links crossed so far (at most 2k) */
     uint8_t asleep;        /* PacketSleep: what it sleeps on, if anything */
+    PacketSet set;         /* its destinations, if more than one */
+    PacketInfo info;
 } Packet;
 
-_Static_assert(sizeof(Packet) == 32, "two packets share a cache line");
+_Static_assert(sizeof(Packet) == 64, "a packet is a cache line");
 
-/* The rest of a packet (Layout.info, by pool index). */
-typedef struct PacketInfo {
-    uint64_t id;           /* creation order, from 0 */
-    uint64_t created;      /* timestep of its OUT */
-    uint32_t src, dst;
-    uint32_t keeper;       /* asleep on an input port: the keeper of the
-                              slot of its last link */
-    uint32_t next_waiting; /* ...and the next packet asleep on that port */
-} PacketInfo;
+/* A packet asleep on an input port (Layout.port_waits, by pool index):
+ * the keeper of the slot of its last link, and the next packet asleep on
+ * that port. */
+typedef struct PortWait {
+    uint32_t keeper, next;
+} PortWait;
 
 /* An input port: a FIFO of packets threaded through Packet.next. */
 typedef struct InputPort {
@@ -81,7 +100,7 @@ typedef struct InputPort {
     uint16_t count;        /* packets in it (at most 1024) */
     uint16_t unused;
     uint32_t waiting;      /* the first packet asleep until it has room
-                              (the others: PacketInfo.next_waiting) */
+                              (the others: their PortWait.next) */
 } InputPort;
 
 /* How many places a buffer keeps itself: buffers of up to this many places
@@ -167,18 +186,12 @@ typedef struct BehindList {
  * 24; index 0 is unused. */
 enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
 
-/* A multicast packet's destinations (multicast.md; multicast.c): a slice
- * of a list of members that it shares with its copies, or a range of
- * processors but one. A packet whose set has one member is a unicast (hi
- * is 0, and info.dst its destination). By pool index, in Layout.sets,
- * which exists from a run's first multicast on. */
-typedef struct PacketSet {
-    uint32_t list;          /* the list (Net.lists) it shares, or 0 for a range */
-    uint32_t lo, hi;        /* the list's members [lo, hi), or processors [lo, hi);
-                               hi is 0 for a unicast */
-    uint32_t except;        /* a range: but this processor (DEST_NONE: none) */
-    uint32_t all;           /* every processor but the source, as MOUT made it */
-} PacketSet;
+/* A part of a multicast's set (mc_split): its members below one down port
+ * of a switch, how many (0: none) and the lowest. */
+typedef struct McPart {
+    PacketSet set;
+    uint32_t n, lowest;
+} McPart;
 
 /* A list of members, ascending, shared by a multicast and its copies. */
 typedef struct MemberList {
@@ -198,6 +211,7 @@ typedef struct Split {
 typedef struct SplitList {
     Split *items;
     size_t n, cap;
+    uint64_t *order;        /* room for 2 * cap words: mc_give_ids sorts here */
 } SplitList;
 
 /* What the network stage counts: machine.md's statistics, and the sleeping
@@ -244,7 +258,6 @@ typedef struct Layout {
     uint8_t row_layer[64];          /* the layer of the switches of row s >> (k - 1) */
     bool compact;                   /* routes are words of routes[] (k <= 16) */
     Packet *pool;                   /* packet storage */
-    PacketInfo *info;               /* the rest of each packet, by pool index */
     uint32_t *routes;               /* each packet's route as it travels, by pool
                                        index (route_word) */
     Sender *senders;                /* 4 per switch, 4S + q; then the adapters,
@@ -252,7 +265,8 @@ typedef struct Layout {
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
     Channel *channels;              /* --duplex half: per link */
-    PacketSet *sets;                /* by pool index, from the first multicast on */
+    PortWait *port_waits;           /* by pool index */
+    bool multicast;                 /* a multicast was made: sets to look at */
     InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
     struct VcNet *vc;               /* with V > 1 virtual channels: their network
@@ -728,22 +742,48 @@ void pool_release(Net *net, uint32_t x);
 void pool_reserve(Net *net, size_t n);
 uint32_t pool_take(Net *net);
 
-/* Multicast (multicast.c). Layout.sets, grown with the pool once it
- * exists (0 or -1); packet x's set made from a request's (NULL or one
- * member: a unicast), or forgotten; its set as reports show it (false for
- * a unicast); the parts of set ps below the two down ports of a switch of
- * layer l (hi 0: empty); x divided into those parts, returning the copy
- * (without an id yet); the place, in the spec's loop over links, of the
- * link that a packet arriving at switch s in a class comes on; the copies'
- * ids, given after a stage d. */
-int pool_grow_sets(Net *net, uint32_t cap);
+/* Multicast (multicast.c). Packet x's set made from a request's (at
+ * least one member; one: a unicast); its set as reports show it (false
+ * for a unicast); the parts of its set below the two down ports of a
+ * switch of layer l (mc_split, below), for a list; x divided into those
+ * parts, returning the copy (without an id yet); the place, in the spec's
+ * loop over links, of the link that a packet arriving at switch s in a
+ * class comes on; the copies' ids, given after a stage d. */
 void mc_make(Net *net, uint32_t x, const DestSet *set);
-void mc_forget(Net *net, uint32_t x);
 bool mc_describe(const Net *net, uint32_t x, DestSet *set);
-void mc_split(const Net *net, const PacketSet *ps, unsigned l, PacketSet part[2]);
-uint32_t mc_divide(Net *net, uint32_t x, const PacketSet part[2]);
+void mc_split_list(const Net *net, const Packet *pk, unsigned l, McPart part[2]);
+uint32_t mc_divide(Net *net, uint32_t x, const McPart part[2]);
 uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class);
 void mc_give_ids(Net *net);
+
+/* The part [lo, hi) of a range set of a packet from processor src: the
+ * range's members are its processors but the source. */
+static inline void mc_range_part(McPart *part, uint32_t lo, uint32_t hi, uint32_t src)
+{
+    bool has_src = src >= lo && src < hi;
+    part->set = (PacketSet){ 0, lo, hi };
+    part->n = hi > lo ? hi - lo - has_src : 0;
+    part->lowest = lo == src ? lo + 1 : lo;
+}
+
+/* The parts of packet x's set below the two down ports of a switch of
+ * layer l that it reaches going down. The members below such a switch
+ * agree in every bit from l up, so in ascending order they are grouped by
+ * bit l - 1: the parts are a cut of the range, found by arithmetic (here,
+ * in the stage's loop: a broadcast splits at every switch on its way),
+ * or of the list's slice, found by a binary search (multicast.c). */
+static inline void mc_split(const Net *net, uint32_t x, unsigned l, McPart part[2])
+{
+    const Packet *pk = &net->lay.pool[x];
+    if (pk->set.list) {
+        mc_split_list(net, pk, l, part);
+        return;
+    }
+    uint32_t bit = 1u << (l - 1), lo = pk->set.lo, hi = pk->set.hi;
+    uint32_t cut = (lo & ~(2 * bit - 1)) + bit;        /* the first with the bit set */
+    mc_range_part(&part[0], lo, hi < cut ? hi : cut, pk->info.src);
+    mc_range_part(&part[1], lo > cut ? lo : cut, hi, pk->info.src);
+}
 
 /* For an observer, after mc_give_ids: a split, and the copy it made
  * entering its buffer (observe.c). */

@@ -226,7 +226,7 @@ static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t
 static void describe_fields(const Net *net, uint32_t x, NetPacket *pk)
 {
     const Packet *p = &net->lay.pool[x];
-    const PacketInfo *in = &net->lay.info[x];
+    const PacketInfo *in = &net->lay.pool[x].info;
     *pk = (NetPacket){
         .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
         .data = p->data, .port = p->port,
@@ -360,7 +360,7 @@ bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
 {
     net_settle(net);
     for (uint32_t x = 1; x < net->pool_cap; x++)
-        if (net->lay.pool[x].place != PLACE_FREE && net->lay.info[x].id == id) {
+        if (net->lay.pool[x].place != PLACE_FREE && net->lay.pool[x].info.id == id) {
             net_describe(net, x, pk);
             return true;
         }

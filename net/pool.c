@@ -1,8 +1,8 @@
 /* The packet pool: where packets live from the OUT that makes them to the
  * IN that reads them. A packet is named by its pool index (from 1: 0 is
  * NET_NIL) and keeps it all its life, so what moves through the network
- * is that index; its record (Packet), the rest of it (PacketInfo) and its
- * route word are three arrays by that index (Layout.pool, .info, .routes). */
+ * is that index; its record (Packet) and its route word are two arrays
+ * by that index (Layout.pool, .routes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,24 +20,28 @@ static void pool_grow(Net *net)
     Layout *lay = &net->lay;
     uint32_t old = net->pool_cap ? net->pool_cap : 1;
     uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
-    /* Packets are half a cache line, aligned: two a line. Place words keep
+    /* A packet is a cache line, aligned. Place words keep
      * a pool index in 30 bits (encode.h); a pool that large would take
      * 64 GB. */
     Packet *pool = NULL;
     if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
         abort();                /* more packets than slots, links and buffers: cannot happen */
-    PacketInfo *info = realloc(lay->info, (size_t)cap * sizeof *info);
     uint32_t *routes = realloc(lay->routes, (size_t)cap * sizeof *routes);
+    PortWait *port_waits = realloc(lay->port_waits, (size_t)cap * sizeof *port_waits);
     uint32_t *free_stack = realloc(net->free_stack, (size_t)cap * sizeof *free_stack);
-    if (info)
-        lay->info = info;
     if (routes)
         lay->routes = routes;
+    if (port_waits)
+        lay->port_waits = port_waits;
     if (free_stack)
         net->free_stack = free_stack;
-    if (!info || !routes || !free_stack || pool_grow_sets(net, cap) != 0)
+    if (!routes || !port_waits || !free_stack)
         abort();
-    routes[0] = 0;              /* (a route, for the zeroed padding of step.c's lists) */
+    /* (Zeros: a route for the zeroed padding of step.c's lists, at 0, and
+     * what a multicast's copy, which keeps no route word while it is a
+     * multicast, has there until it is a unicast: multicast.c.) */
+    memset(routes + net->pool_cap, 0,
+           (size_t)(cap - net->pool_cap) * sizeof *routes);
     if (lay->pool)
         memcpy(pool, lay->pool, (size_t)net->pool_cap * sizeof *pool);
     free(lay->pool);
@@ -71,10 +75,7 @@ uint32_t pool_take(Net *net)
     if (net->nfree >= POOL_PREFETCH_DISTANCE) {
         uint32_t later = net->free_stack[net->nfree - POOL_PREFETCH_DISTANCE];
         PREFETCH(&net->lay.pool[later]);
-        PREFETCH(&net->lay.info[later]);
         PREFETCH(&net->lay.routes[later]);
-        if (net->lay.sets)
-            PREFETCH(&net->lay.sets[later]);
     }
     return x;
 }

@@ -55,8 +55,8 @@ void net_wake_port(Net *net, uint32_t port)
     uint32_t p = port / net->lay.cfg.ports;
     net->settled = false;
     for (uint32_t x = f->waiting, next; x != NET_NIL; x = next) {
-        next = net->lay.info[x].next_waiting;
-        uint32_t ki = net->lay.info[x].keeper;
+        next = net->lay.port_waits[x].next;
+        uint32_t ki = net->lay.port_waits[x].keeper;
         Sender *ks = &net->lay.senders[ki];
         unsigned plane = sender_plane(&net->lay, ki), k = net->lay.cfg.k;
         NetLane *ln = &net->lane[lane_index(net, ki)];

@@ -119,8 +119,15 @@ static void behind_reserve(BehindList *l, size_t n)
 static void splits_reserve(SplitList *l, size_t n)
 {
     void *items = l->items;
+    size_t cap = l->cap;
     reserve(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
+    if (l->cap != cap) {
+        free(l->order);
+        l->order = malloc(2 * l->cap * sizeof *l->order);
+        if (!l->order)
+            abort();    /* a few words per packet in flight: cannot fail in practice */
+    }
 }
 
 /* Where stages d and e append, held in locals while their loops run: the
@@ -331,9 +338,9 @@ static void deliver(Net *net, const OnLink *e)
         uint32_t ki = keeper_of(e->keeper);
         if (may_sleep(net)) {
             ks->slot |= SLOT_ASLEEP;
-            net->lay.info[x].keeper = ki;
+            net->lay.port_waits[x].keeper = ki;
             pk->asleep = ASLEEP_PORT;
-            net->lay.info[x].next_waiting = port->waiting;
+            net->lay.port_waits[x].next = port->waiting;
             port->waiting = x;
             net->counts.asleep_port++;
             net->counts.asleep++;
@@ -369,7 +376,7 @@ static void stage_deliveries(Net *net)
         for (size_t j = 0; j < l->n; j++) {
             uint32_t p = pop_proc(k, l->items[j].target), plane = pop_plane(k, l->items[j].target);
             if (net->arrivals_down[p])    /* the second of a pair */
-                PREFETCH(&net->lay.info[l->items[j].packet]);
+                PREFETCH(&net->lay.pool[l->items[j].packet]);
             net->arrivals_down[p] |= (uint8_t)(1u << plane);
             net->arriving[l->items[j].target] = (uint32_t)j;
         }
@@ -380,7 +387,6 @@ static void stage_deliveries(Net *net)
             if (j + 2 * PREFETCH_DISTANCE < l->n) {   /* its record (its port) and age */
                 uint32_t x = l->items[j + 2 * PREFETCH_DISTANCE].packet;
                 PREFETCH(&net->lay.pool[x]);
-                PREFETCH(&net->lay.info[x]);
             }
             if (j + PREFETCH_DISTANCE < l->n) {       /* ...and then the port it enters */
                 const OnLink *ahead = &l->items[j + PREFETCH_DISTANCE];
@@ -395,7 +401,7 @@ static void stage_deliveries(Net *net)
             if (net->arrivals_down[p]) {
                 uint32_t at = net->arriving[proc_on_plane(k, p, 1 - plane)];
                 const OnLink *other = &deliveries_of(net, 1 - plane)->items[at];
-                if (net->lay.info[other->packet].id < net->lay.info[e->packet].id) {
+                if (net->lay.pool[other->packet].info.id < net->lay.pool[e->packet].info.id) {
                     net->arrivals_down[p] = 0;
                     deliver(net, other);
                 }
@@ -437,7 +443,7 @@ typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF } Variant;
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
-    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->sets != NULL)
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->multicast)
         return ANY_NETWORK;
     return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
@@ -521,17 +527,18 @@ static void report_entered(Net *net, NetLane *ln, uint32_t x, uint32_t b)
     net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
 }
 
-/* Stage d: packet x enters buffer b (buf), which has room: behind
+/* Stage d: packet x enters buffer b (buf), which has room, to take port
+ * `port` in the switch ahead (next_port): behind
  * another packet it is a buffer collision, unless that packet leaves in
  * this stage e and this one is then at the head. That can happen only to
  * the one right behind the head, which is listed for take_back_collisions
  * to look at after stage e. At the head, it claims in the next timestep. */
 HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
-                      uint32_t **claim_end, uint32_t *max_count, uint32_t x, uint32_t b,
-                      Sender *buf, bool observed)
+                      uint32_t **claim_end, uint32_t *max_count, uint32_t x, unsigned port,
+                      uint32_t b, Sender *buf, bool observed)
 {
     uint32_t count = buf->count;
-    buffer_append(net, lay, buf, b, count, place_word(x, next_port(lay, b, x)));
+    buffer_append(net, lay, buf, b, count, place_word(x, port));
     if (count != 0) {
         unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
         ln->counts->stats.buffer_collisions[dir][l]++;
@@ -546,6 +553,18 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     buf->count = (uint16_t)(count + 1);
     if (observed)
         report_entered(net, ln, x, b);
+}
+
+/* The port that packet x, entering a down buffer of a switch of layer l
+ * in a run with multicasts, takes in the switch below: that of its
+ * route's addressing, read from its record, which stage d reads for its
+ * set anyway (the route word of a multicast going down is not kept:
+ * encode.h). A multicast takes any: it splits by its set there, whatever
+ * the port. */
+static inline unsigned down_port(const Layout *lay, uint32_t x, unsigned l)
+{
+    const Packet *pk = &lay->pool[x];
+    return pk->set.hi != 0 ? 0 : ((pk->addressing << 1) >> (l - 1)) & 1;
 }
 
 /* Stage d for a multicast packet (entry e, of arrival class q, layer
@@ -567,29 +586,29 @@ static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint
     const Layout *lay = &net->lay;
     uint32_t x = e->packet, s = e->target >> 2;
     unsigned l = sw_layer(lay, s);
-    PacketSet part[2];
-    mc_split(net, &lay->sets[x], l, part);
+    McPart part[2];
+    mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
-        if (part[p].hi != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
+        if (part[p].n != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
             refused_by_buffer(net, lay, ln, out, e, 4 * s + p, q, layer, !observed, observed);
             return false;
         }
     leave_link(lay, e);
     uint32_t y = NET_NIL;
-    if (part[0].hi != 0 && part[1].hi != 0) {
+    if (part[0].n != 0 && part[1].n != 0) {
         y = mc_divide(net, x, part);
         net->in_flight++;
         ln->counts->stats.copies++;
         Split *sp = &ln->splits.items[ln->splits.n++];
         *sp = (Split){ mc_link_key(lay, s, q), x, y, s, 4 * s + 1 };
     }
-    if (part[0].hi != 0)
-        enter_buffer(net, lay, ln, out, claim_end, max_count, x, 4 * s, &lay->senders[4 * s],
-                     observed);
-    if (part[1].hi != 0) {
+    if (part[0].n != 0)
+        enter_buffer(net, lay, ln, out, claim_end, max_count, x, down_port(lay, x, l), 4 * s,
+                     &lay->senders[4 * s], observed);
+    if (part[1].n != 0) {
         uint32_t z = y != NET_NIL ? y : x, b = 4 * s + 1;
-        enter_buffer(net, lay, ln, out, claim_end, max_count, z, b, &lay->senders[b],
-                     observed && z == x);
+        enter_buffer(net, lay, ln, out, claim_end, max_count, z, down_port(lay, z, l), b,
+                     &lay->senders[b], observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
             if (net->entered[b]++ == 0)
                 list_push(&ln->touched, b);
@@ -612,7 +631,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
                          unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
-    if (lay->sets && (b & 3) < 2 && lay->sets[e->packet].hi != 0)
+    if (lay->multicast && (b & 3) < 2 && lay->pool[e->packet].set.hi != 0)
         return forward_multicast(net, ln, out, claim_end, max_count, e, q, layer, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
     if (choice)
@@ -629,7 +648,9 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     uint32_t x = e->packet;
     if (choice)
         record_choice(net, lay, x, b, observed);
-    enter_buffer(net, lay, ln, out, claim_end, max_count, x, b, buf, observed);
+    unsigned port = lay->multicast && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
+                                                  : next_port(lay, b, x);
+    enter_buffer(net, lay, ln, out, claim_end, max_count, x, port, b, buf, observed);
     return true;
 }
 
@@ -650,12 +671,10 @@ typedef struct SweepList {
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     PREFETCH(&lay->senders[e->target]);
-    PREFETCH(&lay->routes[e->packet]);
-    if (lay->sets) {                /* (multicast.c: whether it splits, */
-        PREFETCH(&lay->sets[e->packet]);
-        PREFETCH(&lay->pool[e->packet]);   /* and the record a copy takes) */
-        PREFETCH(&lay->info[e->packet]);
-    }
+    if (lay->multicast && (e->target & 3) < 2)  /* going down: whether it splits (its */
+        PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
+    else
+        PREFETCH(&lay->routes[e->packet]);
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
@@ -965,7 +984,7 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
         copy.cfg.adaptive = false;
         copy.compact = true;
         copy.rings = NULL;
-        copy.sets = NULL;
+        copy.multicast = false;
     }
     SweepList runs[5 * LIST_LAYERS + 1];
     size_t nruns = 0;
@@ -1063,8 +1082,8 @@ static void lane_sweep(Net *net, NetLane *ln)
     if (net->event)
         net_list_reserve(&ln->touched, net->in_flight);
     /* (A multicast can enter two buffers: room for twice the packets.) */
-    behind_reserve(&ln->behind, (net->lay.sets ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
-    if (net->lay.sets)
+    behind_reserve(&ln->behind, (net->lay.multicast ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
+    if (net->lay.multicast)
         splits_reserve(&ln->splits, net->in_flight);
 
     if (!net->lay.cfg.full_duplex)
@@ -1169,16 +1188,16 @@ static NOINLINE void step_packets(Net *net)
      * a link, and those are listed (a sleeping one does not move). Not
      * one for each packet in flight: a full network holds many more in
      * its buffers, and the pool would double for copies never made. */
-    if (net->lay.sets)
+    if (net->lay.multicast)
         pool_reserve(net, work);
     stage_deliveries(net);                              /* c */
     /* (Copies take pool indices and list references, which the two lanes
      * would contend for.) */
     bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min &&
-                    !net->lay.sets;
+                    !net->lay.multicast;
     run_lanes(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
     merge_lanes(net);
-    if (net->lay.sets)
+    if (net->lay.multicast)
         mc_give_ids(net);
     if (net->event)
         report_queued_all(net);

@@ -288,7 +288,7 @@ static void deliver_to(Net *net, uint32_t p)
             uint32_t lane = c * vc->V + v, w = vc->main[lane], x = w >> 1;
             if (w != 0 && (w & 1) == DIR_DOWN) {
                 uint32_t i = n++;           /* insertion by id: oldest first */
-                while (i > 0 && lay->info[vc->main[lanes[i - 1]] >> 1].id > lay->info[x].id) {
+                while (i > 0 && lay->pool[vc->main[lanes[i - 1]] >> 1].info.id > lay->pool[x].info.id) {
                     lanes[i] = lanes[i - 1];
                     i--;
                 }
@@ -346,19 +346,19 @@ static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, bool report)
 static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigned l, unsigned v)
 {
     VcNet *vc = net->lay.vc;
-    PacketSet part[2];
-    mc_split(net, &net->lay.sets[x], l, part);
+    McPart part[2];
+    mc_split(net, x, l, part);
     for (unsigned q = 0; q < 2; q++)
-        if (part[q].hi != 0 && vc->count[(4 * s + q) * vc->V + v] >= vc->B) {
+        if (part[q].n != 0 && vc->count[(4 * s + q) * vc->V + v] >= vc->B) {
             count_buffer_collision(net, 4 * s + q, v);
             net_emit(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return;
         }
     vc->main[lane] = 0;
     vc->busy_lanes--;
-    if (part[0].hi != 0 && part[1].hi != 0) {
+    if (part[0].n != 0 && part[1].n != 0) {
         uint32_t y = mc_divide(net, x, part);
-        net->lay.info[y].id = net->next_id++;
+        net->lay.pool[y].info.id = net->next_id++;
         net->counts.stats.copies++;
         net->in_flight++;
         enter(net, x, 4 * s, 4 * s * vc->V + v, true);
@@ -369,7 +369,7 @@ static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigne
         }
         return;
     }
-    unsigned q = part[0].hi != 0 ? 0 : 1;
+    unsigned q = part[0].n != 0 ? 0 : 1;
     enter(net, x, 4 * s + q, (4 * s + q) * vc->V + v, true);
 }
 
@@ -391,7 +391,7 @@ static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t 
     /* (It turns at layer l when no up port is left above l: the route's up
      * word has a 1 at bit count - 1.) */
     bool going_down = dir == DIR_DOWN || (up >> l) == 0;
-    if (going_down && lay->sets && lay->sets[x].hi != 0) {
+    if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
         forward_set(net, x, lane, s, l, v);
         return;
     }
@@ -624,7 +624,7 @@ void vc_step(Net *net)
     vc->claims = grow(vc->claims, &vc->claims_cap, net->in_flight + 1, sizeof *vc->claims);
     vc->lanes = grow(vc->lanes, &vc->lanes_cap, (size_t)vc->busy_lanes + 1, sizeof *vc->lanes);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
-    if (lay->sets)
+    if (lay->multicast)
         pool_reserve(net, vc->busy_lanes);
     vc->nentered = 0;
     vc->nclaims = 0;

@@ -223,10 +223,66 @@ static void everyone_broadcasts(void)
     }
 }
 
+/* Sets that a packet's record cannot keep as a range (one that leaves out
+ * another processor than the sender, one that names the sender, all of
+ * the machine without being `all`) reach exactly their members, and
+ * report what they were given. */
+static void odd_ranges_reach_their_members(void)
+{
+    static const struct { uint32_t src, lo, hi, except; bool all; } cases[] = {
+        { 5, 2, 14, 9, false },             /* but another processor */
+        { 5, 2, 14, DEST_NONE, false },     /* the sender too */
+        { 3, 0, 16, 3, false },             /* the machine, not written `all` */
+        { 3, 0, 16, 3, true },              /* `all`: a range */
+        { 20, 4, 12, DEST_NONE, false },    /* (k = 4: no processor 20) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t src = cases[i].src % 16, lo = cases[i].lo, hi = cases[i].hi;
+        uint32_t except = cases[i].except;
+        bool has_except = except >= lo && except < hi;
+        DestSet set = { NULL, hi - lo - has_except, lo, hi, except, cases[i].all };
+        Net *net = make(4, true, ROUTING_BENES);
+        Router *router = router_new(ROUTING_BENES, 4, 2, 1);
+        RouteRequest req = { src, dest_set_min(&set), 1, 0, &set };
+        Route route;
+        router_route(router, &req, 1, &route);
+        net_reserve_out(net, src);
+        net_inject(net, &req, &route, 5, 1);
+        NetPacket made;
+        CHECK(net_slot_packet(net, src, &made));
+        CHECK(made.multicast);
+        CHECK_EQ(made.set.n, set.n);
+        CHECK_EQ(made.set.all, cases[i].all);
+        for (uint32_t d = 0; d < 16; d++)
+            CHECK_EQ(dest_set_has(&made.set, d), dest_set_has(&set, d));
+        uint32_t got[16] = { 0 };
+        for (uint64_t t = 1; t < 100 && net_busy(net); t++) {
+            net_begin_timestep(net, t);
+            net_step(net, t);
+            for (uint32_t p = 0; p < 16; p++) {
+                uint32_t w, x;
+                while ((x = net_take(net, p, 1, &w)) != NET_NIL) {
+                    NetPacket pk;
+                    net_taken_packet(net, x, &pk);
+                    CHECK_EQ(pk.dst, p);
+                    got[p]++;
+                    net_release_read(net, x);
+                }
+            }
+        }
+        for (uint32_t d = 0; d < 16; d++)
+            CHECK_EQ(got[d], dest_set_has(&set, d) ? 1u : 0u);
+        CHECK_EQ(net_reference_error(net) == NULL, true);
+        router_free(router);
+        net_free(net);
+    }
+}
+
 int main(void)
 {
     RUN(lone_multicast_arrives_on_time);
     RUN(broadcast_crosses_each_link_once);
     RUN(everyone_broadcasts);
+    RUN(odd_ranges_reach_their_members);
     return CHECK_EXIT();
 }

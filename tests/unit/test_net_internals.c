@@ -32,7 +32,7 @@ static const Packet *packet(Net *net, uint64_t id)
 {
     net_settle(net);
     for (uint32_t x = 1; x < net->pool_cap; x++)
-        if (net->lay.pool[x].place != PLACE_FREE && net->lay.info[x].id == id)
+        if (net->lay.pool[x].place != PLACE_FREE && net->lay.pool[x].info.id == id)
             return &net->lay.pool[x];
     return NULL;
 }
@@ -95,7 +95,7 @@ static void hop_target_agrees_with_claim_heading(void)
             uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
             uint32_t pool_x = NET_NIL;
             for (uint32_t y = 1; y < net->pool_cap; y++)
-                if (net->lay.pool[y].place != PLACE_FREE && net->lay.info[y].id == id)
+                if (net->lay.pool[y].place != PLACE_FREE && net->lay.pool[y].info.id == id)
                     pool_x = y;
             size_t senders = net->lay.nbuffers + 2 * (size_t)net->lay.nprocs;
             for (uint32_t h = 0; h < senders; h++) {
