@@ -55,19 +55,23 @@ enum { FRESH_POPPED = 0x80 };
 /* A claim made in stage a or b, made final in stage e. */
 typedef struct VcClaim {
     uint32_t sender;        /* a buffer (port) or an adapter */
-    uint32_t lane;          /* the lane it goes into */
+    uint32_t lane;          /* the lane it goes into, of link channel c */
+    uint32_t c;
     uint32_t v;             /* its channel */
 } VcClaim;
 
-/* A packet in a lane, listed for stage d: the lane, its word (main) and
- * its link. */
+/* A packet in a lane, listed for stage d: the lane (of channel c and
+ * channel v: no division by V in the loops), its word (main) and its
+ * link. */
 typedef struct VcLaneEntry {
-    uint32_t lane, word, link;
+    uint32_t lane, word, link, c, v;
 } VcLaneEntry;
 
 typedef struct VcEntered {
-    uint32_t cb, x;         /* channel buffer, packet */
-    uint32_t behind;        /* packets ahead of it as it entered */
+    uint32_t cb, x;         /* channel buffer (of port b, channel v), packet */
+    uint32_t b;
+    uint16_t behind;        /* packets ahead of it as it entered */
+    uint8_t v;
 } VcEntered;
 
 struct VcNet {
@@ -310,7 +314,7 @@ static void deliver_to(Net *net, uint32_t p)
         }
         vc->main[lanes[i]] = 0;
         vc->busy_lanes--;
-        update_link_bit(vc, lanes[i] / vc->V);
+        update_link_bit(vc, link_channel(lay, proc_link(lay, p, pk->plane), DIR_DOWN));
         net_deliver(net, x, p);
     }
     if (!waiting)
@@ -320,7 +324,7 @@ static void deliver_to(Net *net, uint32_t p)
 /* ---- d. forwarding ------------------------------------------------------------------ */
 
 /* Packet x enters channel buffer cb (of port b), which has room. */
-static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, bool report)
+static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, unsigned v, bool report)
 {
     VcNet *vc = net->lay.vc;
     uint32_t ahead = vc->count[cb], at = vc->head[cb] + ahead;
@@ -330,7 +334,7 @@ static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, bool report)
     vc->count[cb] = (uint16_t)(ahead + 1);
     bit_set(vc->busy_ports, b);
     vc->fresh[cb]++;
-    vc->entered[vc->nentered++] = (VcEntered){ cb, x, ahead };
+    vc->entered[vc->nentered++] = (VcEntered){ cb, x, b, (uint16_t)ahead, (uint8_t)v };
     if (vc->eager)
         place_in_buffer(net, x, b, cb);
     net->moved = true;
@@ -361,8 +365,8 @@ static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigne
         net->lay.pool[y].info.id = net->next_id++;
         net->counts.stats.copies++;
         net->in_flight++;
-        enter(net, x, 4 * s, 4 * s * vc->V + v, true);
-        enter(net, y, 4 * s + 1, (4 * s + 1) * vc->V + v, false);
+        enter(net, x, 4 * s, 4 * s * vc->V + v, v, true);
+        enter(net, y, 4 * s + 1, (4 * s + 1) * vc->V + v, v, false);
         if (net->event) {          /* (which reports the copy entering) */
             Split split = { 0, x, y, s, (4 * s + 1) * vc->V + v };
             net_emit_split(net, &split);
@@ -370,7 +374,7 @@ static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigne
         return;
     }
     unsigned q = part[0].n != 0 ? 0 : 1;
-    enter(net, x, 4 * s + q, (4 * s + q) * vc->V + v, true);
+    enter(net, x, 4 * s + q, (4 * s + q) * vc->V + v, v, true);
 }
 
 /* Stage d for the packet x in lane `lane` of link `link`: into channel v's
@@ -420,7 +424,7 @@ static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t 
     }
     vc->main[lane] = 0;
     vc->busy_lanes--;
-    enter(net, x, b, cb, true);
+    enter(net, x, b, cb, v, true);
     if (chosen >= 0)
         net_emit(net, EV_ADAPTIVE_CHOICE, x, cb, PLACE_BUFFER, l, (unsigned)chosen);
 }
@@ -444,7 +448,7 @@ static uint32_t heading_buffer(const Layout *lay, const VcNet *vc, const VcLaneE
     }
     packet_route(lay, x, &up, &down);
     unsigned q = route_out(up, down, l, dir == DIR_UP);
-    return (4 * s + q) * vc->V + e->lane % vc->V;
+    return (4 * s + q) * vc->V + e->v;
 }
 
 /* Stage d: the packets in lanes, in the spec's link order (a link's lanes
@@ -462,22 +466,22 @@ static void stage_forward(Net *net)
             uint32_t lane = c * vc->V + v, w = vc->main[lane];
             if (w == 0 || (last && (w & 1) == DIR_DOWN))
                 continue;                               /* stage c's */
-            vc->lanes[n++] = (VcLaneEntry){ lane, w, link };
-            if (lay->compact)
-                PREFETCH(&lay->routes[w >> 1]);
+            vc->lanes[n++] = (VcLaneEntry){ lane, w, link, c, v };
         }
     }
     for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_ROUTE < n && lay->compact)
+            PREFETCH(&lay->routes[vc->lanes[i + AHEAD_ROUTE].word >> 1]);
         if (i + AHEAD_BUFFER < n) {
             uint32_t cb = heading_buffer(lay, vc, &vc->lanes[i + AHEAD_BUFFER]);
             PREFETCH(&vc->count[cb]);
             PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
         }
         const VcLaneEntry *e = &vc->lanes[i];
-        forward(net, e->word >> 1, e->word & 1, e->link, e->lane, e->lane % vc->V);
+        forward(net, e->word >> 1, e->word & 1, e->link, e->lane, e->v);
     }
     for (size_t i = 0; i < n; i++)
-        update_link_bit(vc, vc->lanes[i].lane / vc->V);
+        update_link_bit(vc, vc->lanes[i].c);
 }
 
 /* ---- a, b. claims ---------------------------------------------------------------- */
@@ -486,7 +490,7 @@ static void claim(Net *net, uint32_t sender, uint32_t c, uint32_t lane, unsigned
 {
     VcNet *vc = net->lay.vc;
     vc->temp[c] = sender + 1;
-    vc->claims[vc->nclaims++] = (VcClaim){ sender, lane, v };
+    vc->claims[vc->nclaims++] = (VcClaim){ sender, lane, c, v };
 }
 
 /* Stage a for processor p's output slot: its packet claims the temp slot
@@ -521,8 +525,7 @@ static void port_claims(Net *net, uint32_t b)
     unsigned layer = sw_layer(&net->lay, b >> 2) + (dir == DIR_UP);   /* (its link's) */
     uint32_t c = vc->port_channel[b];
     bool tried = false;
-    for (unsigned i = 0; i < vc->V; i++) {
-        unsigned v = (vc->pointer[b] + i) % vc->V;
+    for (unsigned i = 0, v = vc->pointer[b]; i < vc->V; i++, v = v + 1 == vc->V ? 0 : v + 1) {
         uint32_t cb = b * vc->V + v, lane = c * vc->V + v;
         if (vc->count[cb] == vc->fresh[cb])
             continue;
@@ -559,14 +562,14 @@ static void commit(Net *net, const VcClaim *cl)
         vc->head[cb] = (uint16_t)(vc->head[cb] + 1u == vc->B ? 0 : vc->head[cb] + 1u);
         vc->count[cb]--;
         vc->fresh[cb] |= FRESH_POPPED;
-        vc->pointer[h] = (uint8_t)((cl->v + 1) % vc->V);
+        vc->pointer[h] = (uint8_t)(cl->v + 1 == vc->V ? 0 : cl->v + 1);
         bool busy = false;
         for (unsigned v = 0; v < vc->V && !busy; v++)
             busy = vc->count[h * vc->V + v] != 0;
         if (!busy)
             bit_clear(vc->busy_ports, h);
     }
-    uint32_t c = cl->lane / vc->V;
+    uint32_t c = cl->c;
     vc->temp[c] = 0;
     unsigned layer, dir;
     uint32_t heading = claim_heading(lay, h, &layer, &dir);
@@ -594,8 +597,8 @@ static void queued_collisions(Net *net)
         const VcEntered *e = &vc->entered[i];
         if (e->behind == (vc->fresh[e->cb] & FRESH_POPPED ? 1u : 0u))
             continue;
-        count_buffer_collision(net, e->cb / vc->V, e->cb % vc->V);
-        net_emit(net, EV_QUEUED, e->x, e->cb, PLACE_BUFFER, sw_layer(&net->lay, e->cb / vc->V >> 2), 0);
+        count_buffer_collision(net, e->b, e->v);
+        net_emit(net, EV_QUEUED, e->x, e->cb, PLACE_BUFFER, sw_layer(&net->lay, e->b >> 2), 0);
     }
 }
 
