@@ -168,20 +168,6 @@ uint32_t mc_divide(Net *net, uint32_t x, const McPart part[2])
 
 /* ---- ids of copies ------------------------------------------------------------------ */
 
-uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class)
-{
-    uint64_t procs = (uint64_t)lay->nprocs * lay->cfg.planes;
-    unsigned l = sw_layer(lay, s), dirs = lay->cfg.full_duplex ? 2 : 1;
-    if (class >= 2)                         /* down the link above up port class - 2 */
-        return procs + ((uint64_t)s * 2 + (class - 2)) * dirs + (dirs - 1);
-    if (l == 1)                             /* up a processor's link */
-        return (uint64_t)topo_down_proc(sw_j(lay, s), class) * lay->cfg.planes +
-               sw_plane(lay, s);
-    unsigned port;                          /* up the link above a lower switch */
-    uint32_t below = down_target(lay, 2 * s + class, l, &port);
-    return procs + ((uint64_t)below * 2 + (port - 2)) * dirs;
-}
-
 /* Sorts a lane's splits by key: into l->order, as words key << 32 | the
  * split's index. Keys are below P + 4 * switches (mc_link_key), under
  * 2^31 for every k <= 24, and the splits of a stage are as many as the
@@ -224,6 +210,7 @@ void mc_give_ids(Net *net)
     /* The lanes' lists are merged as they are read: each sorted, the two
      * planes' keys interleave only on processor links. */
     size_t at[2] = { 0, 0 };
+    Packet *pool = net->lay.pool;
     for (;;) {
         int best = -1;
         for (unsigned i = 0; i < net->nlanes; i++)
@@ -233,13 +220,22 @@ void mc_give_ids(Net *net)
         if (best < 0)
             break;
         const SplitList *l = &net->lane[best].splits;
-        if (at[best] + SPLIT_PREFETCH_DISTANCE < l->n)    /* (the copy's record left the cache) */
-            PREFETCH(&net->lay.pool[l->items[(uint32_t)sorted[best][at[best] +
-                                                                 SPLIT_PREFETCH_DISTANCE]].copy]);
-        const Split *sp = &l->items[(uint32_t)sorted[best][at[best]++]];
-        net->lay.pool[sp->copy].info.id = net->next_id++;
-        if (net->event)
-            net_emit_split(net, sp);
+        /* (A run of one lane's splits, up to the other lane's next key.) */
+        uint64_t bound = UINT64_MAX;
+        for (unsigned i = 0; i < net->nlanes; i++)
+            if ((int)i != best && at[i] < net->lane[i].splits.n)
+                bound = sorted[i][at[i]] >> 32;
+        const uint64_t *order = sorted[best];
+        size_t j = at[best];
+        for (; j < l->n && order[j] >> 32 < bound; j++) {
+            if (j + SPLIT_PREFETCH_DISTANCE < l->n)    /* (the copy's record left the cache) */
+                PREFETCH(&pool[l->items[(uint32_t)order[j + SPLIT_PREFETCH_DISTANCE]].copy]);
+            const Split *sp = &l->items[(uint32_t)order[j]];
+            pool[sp->copy].info.id = net->next_id++;
+            if (net->event)
+                net_emit_split(net, sp);
+        }
+        at[best] = j;
     }
     for (unsigned i = 0; i < net->nlanes; i++)
         net->lane[i].splits.n = 0;

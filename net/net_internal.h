@@ -746,14 +746,12 @@ uint32_t pool_take(Net *net);
  * least one member; one: a unicast); its set as reports show it (false
  * for a unicast); the parts of its set below the two down ports of a
  * switch of layer l (mc_split, below), for a list; x divided into those
- * parts, returning the copy (without an id yet); the place, in the spec's
- * loop over links, of the link that a packet arriving at switch s in a
- * class comes on; the copies' ids, given after a stage d. */
+ * parts, returning the copy (without an id yet); the copies' ids, given
+ * after a stage d. */
 void mc_make(Net *net, uint32_t x, const DestSet *set);
 bool mc_describe(const Net *net, uint32_t x, DestSet *set);
 void mc_split_list(const Net *net, const Packet *pk, unsigned l, McPart part[2]);
 uint32_t mc_divide(Net *net, uint32_t x, const McPart part[2]);
-uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class);
 void mc_give_ids(Net *net);
 
 /* The part [lo, hi) of a range set of a packet from processor src: the
@@ -783,6 +781,22 @@ static inline void mc_split(const Net *net, uint32_t x, unsigned l, McPart part[
     uint32_t cut = (lo & ~(2 * bit - 1)) + bit;        /* the first with the bit set */
     mc_range_part(&part[0], lo, hi < cut ? hi : cut, pk->info.src);
     mc_range_part(&part[1], lo > cut ? lo : cut, hi, pk->info.src);
+}
+
+/* The place, in the spec's loop over links, of the link that a packet
+ * arriving at switch s in a class comes on (a split's key). */
+static inline uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class)
+{
+    uint64_t procs = (uint64_t)lay->nprocs * lay->cfg.planes;
+    unsigned l = sw_layer(lay, s), dirs = lay->cfg.full_duplex ? 2 : 1;
+    if (class >= 2)                         /* down the link above up port class - 2 */
+        return procs + ((uint64_t)s * 2 + (class - 2)) * dirs + (dirs - 1);
+    if (l == 1)                             /* up a processor's link */
+        return (uint64_t)topo_down_proc(sw_j(lay, s), class) * lay->cfg.planes +
+               sw_plane(lay, s);
+    unsigned port;                          /* up the link above a lower switch */
+    uint32_t below = down_target(lay, 2 * s + class, l, &port);
+    return procs + ((uint64_t)below * 2 + (port - 2)) * dirs;
 }
 
 /* For an observer, after mc_give_ids: a split, and the copy it made
