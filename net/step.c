@@ -435,16 +435,19 @@ static void grow_ring(Net *net, Sender *buf, uint32_t b)
 
 /* Which copy of the sweep (sweep_layers) runs. The common networks --
  * buffers of at most INLINE_PLACES places, routes in words, no adaptive
- * routing, no multicast so far -- in full or half duplex, get their own, in which those options
- * are constants, so that the compiler drops what tests them for every
- * packet; any other network runs the copy that tests them. */
-typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF } Variant;
+ * routing, no multicast so far -- in full or half duplex, get their own,
+ * in which those options are constants, so that the compiler drops what
+ * tests them for every packet; so do those of full duplex with multicasts
+ * (broadcasts at scale); any other network runs the copy that tests them. */
+typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF, MULTICAST_FULL } Variant;
 
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
-    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->multicast)
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
         return ANY_NETWORK;
+    if (lay->multicast)
+        return lay->cfg.full_duplex ? MULTICAST_FULL : ANY_NETWORK;
     return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
 
@@ -980,11 +983,11 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
     Layout copy = net->lay;
     const Layout *lay = &copy;
     if (variant != ANY_NETWORK) {
-        copy.cfg.full_duplex = variant == COMMON_FULL;
+        copy.cfg.full_duplex = variant == COMMON_FULL || variant == MULTICAST_FULL;
         copy.cfg.adaptive = false;
         copy.compact = true;
         copy.rings = NULL;
-        copy.multicast = false;
+        copy.multicast = variant == MULTICAST_FULL;
     }
     SweepList runs[5 * LIST_LAYERS + 1];
     size_t nruns = 0;
@@ -1094,6 +1097,8 @@ static void lane_sweep(Net *net, NetLane *ln)
         sweep_layers(net, ln, false, COMMON_FULL);
     else if (variant_of(net) == COMMON_HALF)
         sweep_layers(net, ln, false, COMMON_HALF);
+    else if (variant_of(net) == MULTICAST_FULL)
+        sweep_layers(net, ln, false, MULTICAST_FULL);
     else
         sweep_layers(net, ln, false, ANY_NETWORK);
     take_back_collisions(net, ln);
