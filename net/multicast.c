@@ -21,8 +21,10 @@
 
 /* ---- lists of members ------------------------------------------------------- */
 
-static uint32_t list_new(Net *net, const uint32_t *members, uint32_t n)
+/* A new list of set's members (a list's, or a range's written out). */
+static uint32_t list_new(Net *net, const DestSet *set)
 {
+    uint32_t n = set->n;
     uint32_t id;
     if (net->nfree_lists) {
         id = net->free_lists[--net->nfree_lists];
@@ -46,7 +48,11 @@ static uint32_t list_new(Net *net, const uint32_t *members, uint32_t n)
     uint32_t *members_copy = realloc(list->members, (size_t)n * sizeof *members_copy);
     if (!members_copy)
         abort();
-    memcpy(members_copy, members, (size_t)n * sizeof *members_copy);
+    if (set->members)
+        memcpy(members_copy, set->members, (size_t)n * sizeof *members_copy);
+    else
+        for (uint32_t i = 0; i < n; i++)
+            members_copy[i] = dest_set_member(set, i);
     *list = (MemberList){ members_copy, n, 1 };
     return id;
 }
@@ -87,20 +93,15 @@ void mc_make(Net *net, uint32_t x, const DestSet *set)
     uint32_t src = pk->info.src;
     bool but_source = set->except == src || (set->except == DEST_NONE &&
                                              (src < set->lo || src >= set->hi));
-    if (!set->members && but_source && set->all == (set->lo == 0 && set->hi == net->lay.nprocs)) {
-        pk->set = (PacketSet){ 0, set->lo, set->hi };
+    PacketSet range = { 0, set->lo, set->hi };
+    if (!set->members && but_source && set->all == range_is_all(net, &range)) {
+        pk->set = range;
         return;
     }
     /* A list, or a range that a packet's set cannot say (it leaves out
      * another processor than the source, or is all of the machine
      * without being `all`): its members, listed. */
-    uint32_t *members = set->members ? NULL : malloc((size_t)set->n * sizeof *members);
-    if (!set->members && !members)
-        abort();                /* a word per processor: cannot fail in practice */
-    for (uint32_t i = 0; members && i < set->n; i++)
-        members[i] = dest_set_member(set, i);
-    pk->set = (PacketSet){ list_new(net, members ? members : set->members, set->n), 0, set->n };
-    free(members);
+    pk->set = (PacketSet){ list_new(net, set), 0, set->n };
 }
 
 bool mc_describe(const Net *net, uint32_t x, DestSet *set)
