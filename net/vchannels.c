@@ -55,23 +55,20 @@ enum { FRESH_POPPED = 0x80 };
 /* A claim made in stage a or b, made final in stage e. */
 typedef struct VcClaim {
     uint32_t sender;        /* a buffer (port) or an adapter */
-    uint32_t lane;          /* the lane it goes into, of link channel c */
-    uint32_t c;
-    uint32_t v;             /* its channel */
+    uint32_t c, v;          /* the lane it goes into: link channel c's lane v
+                               (kept apart: no division by V in the loops) */
 } VcClaim;
 
-/* A packet in a lane, listed for stage d: the lane (of channel c and
- * channel v: no division by V in the loops), its word (main) and its
- * link. */
+/* A packet in a lane, listed for stage d: the lane (link channel c's
+ * lane v, kept apart: no division by V in the loops), its word (main)
+ * and its link. */
 typedef struct VcLaneEntry {
-    uint32_t lane, word, link, c, v;
+    uint32_t c, v, word, link;
 } VcLaneEntry;
 
 typedef struct VcEntered {
-    uint32_t cb, x;         /* channel buffer (of port b, channel v), packet */
-    uint32_t b;
-    uint16_t behind;        /* packets ahead of it as it entered */
-    uint8_t v;
+    uint32_t b, v, x;       /* channel buffer b * V + v, packet */
+    uint32_t behind;        /* packets ahead of it as it entered */
 } VcEntered;
 
 struct VcNet {
@@ -285,9 +282,9 @@ static void deliver_to(Net *net, uint32_t p)
 {
     VcNet *vc = net->lay.vc;
     Layout *lay = &net->lay;
-    uint32_t lanes[2 * 8], n = 0;
+    uint32_t lanes[2 * 8], n = 0, channel[2];        /* (channel: by plane) */
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
-        uint32_t c = link_channel(lay, proc_link(lay, p, plane), DIR_DOWN);
+        uint32_t c = channel[plane] = link_channel(lay, proc_link(lay, p, plane), DIR_DOWN);
         for (unsigned v = 0; v < vc->V; v++) {
             uint32_t lane = c * vc->V + v, w = vc->main[lane], x = w >> 1;
             if (w != 0 && (w & 1) == DIR_DOWN) {
@@ -314,7 +311,7 @@ static void deliver_to(Net *net, uint32_t p)
         }
         vc->main[lanes[i]] = 0;
         vc->busy_lanes--;
-        update_link_bit(vc, link_channel(lay, proc_link(lay, p, pk->plane), DIR_DOWN));
+        update_link_bit(vc, channel[pk->plane]);
         net_deliver(net, x, p);
     }
     if (!waiting)
@@ -334,7 +331,7 @@ static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, unsigned v, boo
     vc->count[cb] = (uint16_t)(ahead + 1);
     bit_set(vc->busy_ports, b);
     vc->fresh[cb]++;
-    vc->entered[vc->nentered++] = (VcEntered){ cb, x, b, (uint16_t)ahead, (uint8_t)v };
+    vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
     if (vc->eager)
         place_in_buffer(net, x, b, cb);
     net->moved = true;
@@ -466,7 +463,7 @@ static void stage_forward(Net *net)
             uint32_t lane = c * vc->V + v, w = vc->main[lane];
             if (w == 0 || (last && (w & 1) == DIR_DOWN))
                 continue;                               /* stage c's */
-            vc->lanes[n++] = (VcLaneEntry){ lane, w, link, c, v };
+            vc->lanes[n++] = (VcLaneEntry){ c, v, w, link };
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -478,7 +475,7 @@ static void stage_forward(Net *net)
             PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
         }
         const VcLaneEntry *e = &vc->lanes[i];
-        forward(net, e->word >> 1, e->word & 1, e->link, e->lane, e->v);
+        forward(net, e->word >> 1, e->word & 1, e->link, e->c * vc->V + e->v, e->v);
     }
     for (size_t i = 0; i < n; i++)
         update_link_bit(vc, vc->lanes[i].c);
@@ -486,11 +483,11 @@ static void stage_forward(Net *net)
 
 /* ---- a, b. claims ---------------------------------------------------------------- */
 
-static void claim(Net *net, uint32_t sender, uint32_t c, uint32_t lane, unsigned v)
+static void claim(Net *net, uint32_t sender, uint32_t c, unsigned v)
 {
     VcNet *vc = net->lay.vc;
     vc->temp[c] = sender + 1;
-    vc->claims[vc->nclaims++] = (VcClaim){ sender, lane, c, v };
+    vc->claims[vc->nclaims++] = (VcClaim){ sender, c, v };
 }
 
 /* Stage a for processor p's output slot: its packet claims the temp slot
@@ -505,7 +502,7 @@ static void adapter_claims(Net *net, uint32_t p)
     uint32_t c = link_channel(&net->lay, proc_link(&net->lay, p, pk->plane), DIR_UP);
     uint32_t lane = c * vc->V + v;
     if (vc->main[lane] == 0) {
-        claim(net, adapter_sender(&net->lay, pk->plane, p), c, lane, v);
+        claim(net, adapter_sender(&net->lay, pk->plane, p), c, v);
         return;
     }
     count_link_collision(net, DIR_UP, 1, v);
@@ -532,7 +529,7 @@ static void port_claims(Net *net, uint32_t b)
         if (!tried && vc->main[lane] == 0) {
             tried = true;
             if (vc->temp[c] == 0) {
-                claim(net, b, c, lane, v);
+                claim(net, b, c, v);
                 continue;
             }
         }
@@ -569,21 +566,21 @@ static void commit(Net *net, const VcClaim *cl)
         if (!busy)
             bit_clear(vc->busy_ports, h);
     }
-    uint32_t c = cl->c;
+    uint32_t c = cl->c, lane = c * vc->V + cl->v;
     vc->temp[c] = 0;
     unsigned layer, dir;
     uint32_t heading = claim_heading(lay, h, &layer, &dir);
     uint32_t link = claim_link(lay, h, heading, dir);
-    vc->main[cl->lane] = x << 1 | dir;
+    vc->main[lane] = x << 1 | dir;
     vc->busy_lanes++;
     bit_set(vc->busy_links, vc->position[c]);
     if (dir == DIR_DOWN && layer == 1)
         bit_set(vc->arrivals, heading_value(heading) & (lay->nprocs - 1));
     if (vc->eager)
-        place_on_lane(net, x, link, dir, cl->lane);
+        place_on_lane(net, x, link, dir, lane);
     net->counts.stats.links_crossed++;
     net->moved = true;
-    net_emit(net, EV_CLAIMED, x, cl->lane, PLACE_LINK, layer, 0);
+    net_emit(net, EV_CLAIMED, x, lane, PLACE_LINK, layer, 0);
 }
 
 /* After stage e: a packet that entered a buffer in stage d and is not at
@@ -595,10 +592,11 @@ static void queued_collisions(Net *net)
     VcNet *vc = net->lay.vc;
     for (size_t i = 0; i < vc->nentered; i++) {
         const VcEntered *e = &vc->entered[i];
-        if (e->behind == (vc->fresh[e->cb] & FRESH_POPPED ? 1u : 0u))
+        uint32_t cb = e->b * vc->V + e->v;
+        if (e->behind == (vc->fresh[cb] & FRESH_POPPED ? 1u : 0u))
             continue;
         count_buffer_collision(net, e->b, e->v);
-        net_emit(net, EV_QUEUED, e->x, e->cb, PLACE_BUFFER, sw_layer(&net->lay, e->b >> 2), 0);
+        net_emit(net, EV_QUEUED, e->x, cb, PLACE_BUFFER, sw_layer(&net->lay, e->b >> 2), 0);
     }
 }
 
@@ -650,7 +648,7 @@ void vc_step(Net *net)
     }
     queued_collisions(net);
     for (size_t i = 0; i < vc->nentered; i++)
-        vc->fresh[vc->entered[i].cb] = 0;
+        vc->fresh[vc->entered[i].b * vc->V + vc->entered[i].v] = 0;
     for (size_t i = 0; i < vc->nclaims; i++)
         if (!is_adapter(lay, vc->claims[i].sender))
             vc->fresh[vc->claims[i].sender * vc->V + vc->claims[i].v] = 0;
