@@ -18,16 +18,31 @@
  * the pool written only when somebody asks where it is (vc_settle), or
  * at once when an observer watches every event.
  *
+ * What a hop touches is kept together, as step.c keeps a port's buffer
+ * and slot in one Sender: an output port's V channel buffers -- their
+ * counts, heads and tails, and what this timestep did to them -- share
+ * one record with the link it sends into (VcPort: a cache line for V up
+ * to 4), so no claim walks the topology; a buffer's packets are threaded
+ * through an array by pool index (VcNet.next), since most buffers hold one
+ * packet or none, so memory does not grow with --buffer. A link
+ * channel's lanes (and with --duplex half its temp slot) are stored in the
+ * spec's link order, so that the busy links' bitmap and the records go
+ * the same way, with a byte of which lanes are busy beside them.
+ *
  * Numbering (net.h): channel buffer `b * V + v` is channel v's buffer of
  * output port b; lane `c * V + v` is lane v of channel c (a link, or one
  * direction of it). Those are the indices that a packet's place and the
- * public functions use when V > 1.
+ * public functions use when V > 1; inside, a link channel is named by its
+ * *position* in the spec's loop.
  *
  * The order of the sub-stages. Stages c and d depend only on the state at
  * the start of stage 4 (a claim frees no room before stage e), so they run
  * first; then every lane whose packet is still there is known not to be
- * free, and stages a and b make their claims on free lanes only; e makes
- * them final (channels.md, "The timestep"). */
+ * free, and stages a and b make their claims on free lanes only. Without
+ * an observer each claim is made final as it is made (claim() says why
+ * that is the same); with one, stage e makes them final after all the
+ * claims, so that events come in the spec's order (channels.md, "The
+ * timestep"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,41 +65,72 @@ static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull 
 
 /* ---- the state ------------------------------------------------------------------ */
 
-enum { FRESH_POPPED = 0x80 };
+/* A channel buffer: a FIFO of packets, threaded through VcNet.next (by
+ * pool index) from head to tail, since few buffers hold more than one
+ * packet: a ring of B places each would be mostly empty memory. */
+typedef struct VcQueue {
+    uint32_t head, tail;    /* pool indices, meaningful while count > 0 */
+    uint16_t count, unused;
+} VcQueue;
 
-/* A claim made in stage a or b, made final in stage e. */
+/* An output port with its V channel buffers, in one record (for V <= 4,
+ * one cache line): what stage b reads of a port and stage d writes when a
+ * packet enters one of its buffers. The link it sends into: the position
+ * of its channel, the direction and layer, and whether it goes down to a
+ * processor. What this timestep did to its buffers, which belongs to the
+ * stage numbered `stamp` (VcNet.now) and counts as nothing in any other,
+ * so that nothing has to clear it after a timestep: bit v of `entered`,
+ * channel v's buffer took a packet in this stage d; of `had`, it held one
+ * before that (stage b, before d in the spec, sees only those); of
+ * `popped`, its head left in this stage e. And bit v of `nonempty`, always
+ * current: channel v's buffer holds a packet. */
+typedef struct VcPort {
+    uint32_t pos;
+    uint8_t dir, layer, to_proc, pointer;   /* pointer: the round-robin pointer */
+    uint32_t stamp;
+    uint8_t entered, had, popped, nonempty;
+    VcQueue queue[];
+} VcPort;
+
+_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) == 64,
+               "a port with four channels is a cache line");
+
+/* A claim made in stage a or b, made final in stage e: the sender (a port
+ * or an adapter), and the lane it goes into, lane v of the link channel
+ * at position pos. */
 typedef struct VcClaim {
-    uint32_t sender;        /* a buffer (port) or an adapter */
-    uint32_t c, v;          /* the lane it goes into: link channel c's lane v
-                               (kept apart: no division by V in the loops) */
+    uint32_t sender, pos, v;
 } VcClaim;
 
-/* A packet in a lane, listed for stage d: the lane (link channel c's
- * lane v, kept apart: no division by V in the loops), its word (main)
- * and its link. */
+/* A packet in a lane, listed for stage d: the lane (link channel at
+ * position pos, lane v), its word (main) and its link. */
 typedef struct VcLaneEntry {
-    uint32_t c, v, word, link;
+    uint32_t pos, v, word, link;
 } VcLaneEntry;
 
+/* A packet that entered channel buffer v of port b behind another in
+ * stage d: a buffer collision, unless (with one ahead) the head leaves in
+ * stage e. */
 typedef struct VcEntered {
-    uint32_t b, v, x;       /* channel buffer b * V + v, packet */
-    uint32_t behind;        /* packets ahead of it as it entered */
+    uint32_t b, v, x, behind;
 } VcEntered;
 
 struct VcNet {
     unsigned V, B;
+    bool has_temp;          /* --duplex half: two senders share a link's lanes */
+    uint32_t now;           /* this stage's number (VcPort.stamp) */
     uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
-    uint32_t *ring;         /* channel buffer cb's places: ring[cb * B ...] */
-    uint16_t *head, *count; /* per channel buffer */
-    uint8_t *fresh;         /* per channel buffer: packets it took in this
-                               stage d, which stage b, before it in the
-                               spec, does not see; and FRESH_POPPED once
-                               its head left in stage e */
-    uint32_t *main;         /* per lane: its packet << 1 | its direction, or 0 */
-    uint32_t *port_channel; /* per output port: the channel it sends into */
-    uint32_t *temp;         /* per channel: 1 + the sender that claimed it, or 0 */
-    uint8_t *pointer;       /* per output port: the round-robin pointer */
-    uint32_t *position;     /* per channel: its place in the spec's link loop */
+    unsigned port_shift;    /* log2 of the bytes per VcPort */
+    unsigned link_shift;    /* log2 of the words per link channel's record */
+    unsigned char *ports;   /* the VcPort records, by output port */
+    uint32_t *links;        /* by position: a link channel's V lanes' `main`
+                               slots (a packet << 1 | its direction, or 0),
+                               and with has_temp the stage in which its temp
+                               slot was last claimed */
+    uint8_t *lane_mask;     /* by position: bit v, lane v holds a packet */
+    uint32_t *next;         /* by pool index: the packet behind it in its buffer */
+    uint32_t next_cap;
+    uint32_t *position;     /* per link channel: its place in the spec's link loop */
     uint32_t *channel_at;   /* ...and back */
     uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
     uint64_t *busy_links;   /* by position: some lane of the channel holds one */
@@ -96,11 +142,52 @@ struct VcNet {
     size_t nentered, entered_cap;
     VcLaneEntry *lanes;     /* stage d's list */
     size_t lanes_cap;
+    uint32_t *order;        /* stage b's list of busy ports */
+    size_t order_cap;
     uint32_t busy_lanes;    /* lanes holding a packet */
     bool eager;             /* an observer watches: records are kept current */
 };
 
 static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, sizeof(uint64_t)); }
+
+static inline VcPort *port_at(const VcNet *vc, uint32_t b)
+{
+    return (VcPort *)(vc->ports + ((size_t)b << vc->port_shift));
+}
+
+/* The lanes of the link channel at position pos: main[v], then the temp
+ * word at main[V]. */
+static inline uint32_t *link_at(const VcNet *vc, uint32_t pos)
+{
+    return vc->links + ((size_t)pos << vc->link_shift);
+}
+
+/* The channel buffers of port pt that held a packet at the start of stage
+ * 4, by bit (the packets that entered in this stage d come after). */
+static inline unsigned held(const VcNet *vc, const VcPort *pt)
+{
+    if (pt->stamp != vc->now)
+        return pt->nonempty;
+    return pt->nonempty & ~(pt->entered & ~pt->had);
+}
+
+/* Makes pt's record of this timestep this stage's. */
+static inline void stamp(const VcNet *vc, VcPort *pt)
+{
+    if (pt->stamp != vc->now) {
+        pt->stamp = vc->now;
+        pt->entered = pt->had = pt->popped = 0;
+    }
+}
+
+/* A lane's packet has left it. */
+static inline void empty_lane(VcNet *vc, uint32_t pos, unsigned v)
+{
+    link_at(vc, pos)[v] = 0;
+    vc->busy_lanes--;
+    if ((vc->lane_mask[pos] &= (uint8_t)~(1u << v)) == 0)
+        bit_clear(vc->busy_links, pos);
+}
 
 /* The spec's link loop (reference.c, for_each_link): processor links by
  * processor then plane, then the links above each switch in switch
@@ -127,14 +214,10 @@ void vc_free(VcNet *vc)
 {
     if (!vc)
         return;
-    free(vc->ring);
-    free(vc->head);
-    free(vc->count);
-    free(vc->fresh);
-    free(vc->main);
-    free(vc->port_channel);
-    free(vc->temp);
-    free(vc->pointer);
+    free(vc->ports);
+    free(vc->links);
+    free(vc->lane_mask);
+    free(vc->next);
     free(vc->position);
     free(vc->channel_at);
     free(vc->busy_ports);
@@ -144,6 +227,7 @@ void vc_free(VcNet *vc)
     free(vc->claims);
     free(vc->entered);
     free(vc->lanes);
+    free(vc->order);
     free(vc);
 }
 
@@ -154,61 +238,88 @@ VcNet *vc_new(const Layout *lay)
         return NULL;
     vc->V = lay->cfg.vcs;
     vc->B = lay->cfg.buffer;
+    vc->has_temp = !lay->cfg.full_duplex;
     vc->nchannels = 2 * lay->nswitches * (lay->cfg.full_duplex ? 2 : 1);
-    size_t cbs = (size_t)lay->nbuffers * vc->V, lanes = (size_t)vc->nchannels * vc->V;
-    vc->ring = calloc(cbs * vc->B, sizeof *vc->ring);
-    vc->head = calloc(cbs, sizeof *vc->head);
-    vc->count = calloc(cbs, sizeof *vc->count);
-    vc->fresh = calloc(cbs, sizeof *vc->fresh);
-    vc->main = calloc(lanes, sizeof *vc->main);
-    vc->temp = calloc(vc->nchannels, sizeof *vc->temp);
-    vc->port_channel = calloc(lay->nbuffers, sizeof *vc->port_channel);
-    vc->pointer = calloc(lay->nbuffers, 1);
+    vc->port_shift = 4;
+    while ((1u << vc->port_shift) < sizeof(VcPort) + vc->V * sizeof(VcQueue))
+        vc->port_shift++;
+    while ((1u << vc->link_shift) < vc->V + vc->has_temp)
+        vc->link_shift++;
+    size_t bytes = (size_t)lay->nbuffers << vc->port_shift;
+    if (posix_memalign((void **)&vc->ports, 64, bytes) == 0)
+        memset(vc->ports, 0, bytes);
+    else
+        vc->ports = NULL;
+    vc->links = calloc((size_t)vc->nchannels << vc->link_shift, sizeof *vc->links);
+    vc->lane_mask = calloc(vc->nchannels, 1);
     vc->position = calloc(vc->nchannels, sizeof *vc->position);
     vc->channel_at = calloc(vc->nchannels, sizeof *vc->channel_at);
     vc->busy_ports = bitmap_new(lay->nbuffers);
     vc->busy_links = bitmap_new(vc->nchannels);
     vc->full_slots = bitmap_new(lay->nprocs);
     vc->arrivals = bitmap_new(lay->nprocs);
-    if (!vc->ring || !vc->head || !vc->count || !vc->fresh || !vc->main || !vc->port_channel || !vc->temp || !vc->pointer ||
-        !vc->position || !vc->channel_at || !vc->busy_ports || !vc->busy_links ||
-        !vc->full_slots || !vc->arrivals) {
+    if (!vc->ports || !vc->links || !vc->lane_mask || !vc->position || !vc->channel_at || !vc->busy_ports ||
+        !vc->busy_links || !vc->full_slots || !vc->arrivals) {
         vc_free(vc);
         return NULL;
     }
+    vc->now = 1;
     number_links(vc, lay);
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
             continue;                           /* (the top layer has no up ports) */
         unsigned layer, dir;
         uint32_t heading = claim_heading(lay, b, &layer, &dir);
-        vc->port_channel[b] = link_channel(lay, claim_link(lay, b, heading, dir), dir);
+        uint32_t c = link_channel(lay, claim_link(lay, b, heading, dir), dir);
+        VcPort *pt = port_at(vc, b);
+        pt->pos = vc->position[c];
+        pt->dir = (uint8_t)dir;
+        pt->layer = (uint8_t)layer;
+        pt->to_proc = dir == DIR_DOWN && layer == 1;
     }
     return vc;
 }
 
 /* ---- what others ask -------------------------------------------------------------- */
 
-uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb) { return vc->count[cb]; }
+uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb)
+{
+    return port_at(vc, cb / vc->V)->queue[cb % vc->V].count;
+}
 
 uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
 {
-    if (i >= vc->count[cb])
+    const VcQueue *q = &port_at(vc, cb / vc->V)->queue[cb % vc->V];
+    if (i >= q->count)
         return NET_NIL;
-    uint32_t at = vc->head[cb] + i;
-    return vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)];
+    uint32_t x = q->head;
+    while (i-- > 0)
+        x = vc->next[x];
+    return x;
 }
 
-uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane) { return vc->main[lane] >> 1; }
+uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane)
+{
+    return link_at(vc, vc->position[lane / vc->V])[lane % vc->V] >> 1;
+}
+
+/* Tells the observer, if there is one (net_emit): the stage's common case
+ * pays for a test, not a call. */
+HOT void tell(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPlace place_kind,
+                unsigned layer, unsigned value)
+{
+    if (net->event)
+        net_emit(net, kind, x, place, place_kind, layer, value);
+}
 
 /* ---- packets' places ------------------------------------------------------------ */
 
 /* A packet's record says where it is as the one-channel stage's does
  * (net_internal.h), but for the lane or channel buffer. */
-static void place_on_lane(Net *net, uint32_t x, uint32_t link, unsigned dir, uint32_t lane)
+static void place_on_lane(Net *net, uint32_t x, uint32_t c, unsigned dir, unsigned v)
 {
-    settle_on_link(net, x, link, dir, AWAKE);
-    net->lay.pool[x].at = lane;
+    settle_on_link(net, x, channel_link(&net->lay, c), dir, AWAKE);
+    net->lay.pool[x].at = c * net->lay.vc->V + v;
 }
 
 static void place_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t cb)
@@ -222,30 +333,18 @@ void vc_settle(Net *net)
     VcNet *vc = net->lay.vc;
     Layout *lay = &net->lay;
     FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
-        uint32_t c = vc->channel_at[pos];
-        for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t w = vc->main[c * vc->V + v];
-            if (w != 0)
-                place_on_lane(net, w >> 1, channel_link(lay, c), w & 1, c * vc->V + v);
-        }
+        const uint32_t *main = link_at(vc, pos);
+        for (unsigned v = 0; v < vc->V; v++)
+            if (main[v] != 0)
+                place_on_lane(net, main[v] >> 1, vc->channel_at[pos], main[v] & 1, v);
     }
     FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
         for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t cb = b * vc->V + v;
-            for (uint32_t i = 0; i < vc->count[cb]; i++)
-                place_in_buffer(net, vc_buffer_packet_at(vc, cb, i), b, cb);
+            const VcQueue *q = &port_at(vc, b)->queue[v];
+            uint32_t x = q->head;
+            for (uint32_t i = 0; i < q->count; i++, x = vc->next[x])
+                place_in_buffer(net, x, b, b * vc->V + v);
         }
-}
-
-/* Whether some lane of channel c holds a packet; keeps its bit. */
-static void update_link_bit(VcNet *vc, uint32_t c)
-{
-    for (unsigned v = 0; v < vc->V; v++)
-        if (vc->main[(size_t)c * vc->V + v] != NET_NIL) {
-            bit_set(vc->busy_links, vc->position[c]);
-            return;
-        }
-    bit_clear(vc->busy_links, vc->position[c]);
 }
 
 /* ---- injection ------------------------------------------------------------------- */
@@ -265,10 +364,10 @@ static void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigne
     st->vc_link[v]++;
 }
 
-static void count_buffer_collision(Net *net, uint32_t b, unsigned v)
+static void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
 {
     NetStats *st = &net->counts.stats;
-    unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     st->buffer_collisions[dir][l]++;
     st->buffer_total++;
     st->vc_buffer[v]++;
@@ -278,40 +377,42 @@ static void count_buffer_collision(Net *net, uint32_t b, unsigned v)
 
 /* Stage c for processor p: the packets in the down lanes of its links,
  * oldest first, enter their input ports if those have room. */
-static void deliver_to(Net *net, uint32_t p)
+HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 {
-    VcNet *vc = net->lay.vc;
-    Layout *lay = &net->lay;
-    uint32_t lanes[2 * 8], n = 0, channel[2];        /* (channel: by plane) */
+    uint32_t lanes[2 * 8], n = 0, pos[2];        /* (lanes: plane << 8 | v) */
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
-        uint32_t c = channel[plane] = link_channel(lay, proc_link(lay, p, plane), DIR_DOWN);
+        pos[plane] = vc->position[link_channel(lay, proc_link(lay, p, plane), DIR_DOWN)];
+        const uint32_t *main = link_at(vc, pos[plane]);
         for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t lane = c * vc->V + v, w = vc->main[lane], x = w >> 1;
+            uint32_t w = main[v], x = w >> 1;
             if (w != 0 && (w & 1) == DIR_DOWN) {
                 uint32_t i = n++;           /* insertion by id: oldest first */
-                while (i > 0 && lay->pool[vc->main[lanes[i - 1]] >> 1].info.id > lay->pool[x].info.id) {
-                    lanes[i] = lanes[i - 1];
+                while (i > 0) {
+                    uint32_t before = lanes[i - 1];
+                    uint32_t y = link_at(vc, pos[before >> 8])[before & 0xff] >> 1;
+                    if (lay->pool[y].info.id < lay->pool[x].info.id)
+                        break;
+                    lanes[i] = before;
                     i--;
                 }
-                lanes[i] = lane;
+                lanes[i] = plane << 8 | v;
             }
         }
     }
     bool waiting = false;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t x = vc->main[lanes[i]] >> 1;
+        unsigned plane = lanes[i] >> 8, v = lanes[i] & 0xff;
+        uint32_t *main = link_at(vc, pos[plane]);
+        uint32_t x = main[v] >> 1;
         Packet *pk = &lay->pool[x];
-        uint32_t slot = p * lay->cfg.ports + pk->port;
-        InputPort *port = &lay->ports[slot];
+        InputPort *port = &lay->ports[p * lay->cfg.ports + pk->port];
         if (port->count >= lay->cfg.port_depth) {
             net->counts.stats.port_waits++;
             waiting = true;
-            net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+            tell(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
             continue;
         }
-        vc->main[lanes[i]] = 0;
-        vc->busy_lanes--;
-        update_link_bit(vc, channel[pk->plane]);
+        empty_lane(vc, pos[plane], v);
         net_deliver(net, x, p);
     }
     if (!waiting)
@@ -320,72 +421,84 @@ static void deliver_to(Net *net, uint32_t p)
 
 /* ---- d. forwarding ------------------------------------------------------------------ */
 
-/* Packet x enters channel buffer cb (of port b), which has room. */
-static void enter(Net *net, uint32_t x, uint32_t b, uint32_t cb, unsigned v, bool report)
+/* Packet x enters channel v's buffer of port b, which has room. */
+HOT void enter(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t b, unsigned v, bool report)
 {
-    VcNet *vc = net->lay.vc;
-    uint32_t ahead = vc->count[cb], at = vc->head[cb] + ahead;
-    vc->ring[(size_t)cb * vc->B + (at >= vc->B ? at - vc->B : at)] = x;
+    VcPort *pt = port_at(vc, b);
+    VcQueue *q = &pt->queue[v];
+    uint32_t ahead = q->count;
+    if (ahead == 0)
+        q->head = x;
+    else
+        vc->next[q->tail] = x;
+    q->tail = x;
+    q->count = (uint16_t)(ahead + 1);
     if (ahead + 1 > net->counts.stats.max_buffer)
         net->counts.stats.max_buffer = ahead + 1;
-    vc->count[cb] = (uint16_t)(ahead + 1);
+    stamp(vc, pt);
+    uint8_t bit = (uint8_t)(1u << v);   /* (stage b has not run: the first to
+                                           enter sees what it will see) */
+    pt->had |= pt->nonempty & bit & ~pt->entered;
+    pt->entered |= bit;
+    pt->nonempty |= bit;
     bit_set(vc->busy_ports, b);
-    vc->fresh[cb]++;
-    vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+    if (ahead != 0)
+        vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
     if (vc->eager)
-        place_in_buffer(net, x, b, cb);
+        place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
     if (report)
-        net_emit(net, EV_ENTERED, x, cb, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+        tell(net, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
 }
 
-/* Stage d for a multicast x on lane `lane` (channel v) that goes down from
- * switch s of layer l: into every down buffer of its channel below which
- * its set has members, all at once, or it stays whole (one buffer
- * collision, at the first full one). The copy takes the next id: lanes are
- * visited in the spec's loop order. */
-static void forward_set(Net *net, uint32_t x, uint32_t lane, uint32_t s, unsigned l, unsigned v)
+static inline bool full(const VcNet *vc, uint32_t b, unsigned v)
 {
-    VcNet *vc = net->lay.vc;
+    return port_at(vc, b)->queue[v].count >= vc->B;
+}
+
+/* Stage d for a multicast x in lane e that goes down from switch s of
+ * layer l: into every down buffer of its channel below which its set has
+ * members, all at once, or it stays whole (one buffer collision, at the
+ * first full one). The copy takes the next id: lanes are visited in the
+ * spec's loop order. */
+HOT void forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const VcLaneEntry *e, uint32_t s, unsigned l)
+{
+    unsigned v = e->v;
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned q = 0; q < 2; q++)
-        if (part[q].n != 0 && vc->count[(4 * s + q) * vc->V + v] >= vc->B) {
-            count_buffer_collision(net, 4 * s + q, v);
-            net_emit(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
+        if (part[q].n != 0 && full(vc, 4 * s + q, v)) {
+            count_buffer_collision(net, lay, 4 * s + q, v);
+            tell(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return;
         }
-    vc->main[lane] = 0;
-    vc->busy_lanes--;
+    empty_lane(vc, e->pos, v);
     if (part[0].n != 0 && part[1].n != 0) {
         uint32_t y = mc_divide(net, x, part);
-        net->lay.pool[y].info.id = net->next_id++;
+        lay->pool[y].info.id = net->next_id++;
         net->counts.stats.copies++;
         net->in_flight++;
-        enter(net, x, 4 * s, 4 * s * vc->V + v, v, true);
-        enter(net, y, 4 * s + 1, (4 * s + 1) * vc->V + v, v, false);
+        enter(net, lay, vc, x, 4 * s, v, true);
+        enter(net, lay, vc, y, 4 * s + 1, v, false);
         if (net->event) {          /* (which reports the copy entering) */
             Split split = { 0, x, y, s, (4 * s + 1) * vc->V + v };
             net_emit_split(net, &split);
         }
         return;
     }
-    unsigned q = part[0].n != 0 ? 0 : 1;
-    enter(net, x, 4 * s + q, (4 * s + q) * vc->V + v, v, true);
+    enter(net, lay, vc, x, 4 * s + (part[0].n != 0 ? 0 : 1), v, true);
 }
 
-/* Stage d for the packet x in lane `lane` of link `link`: into channel v's
- * buffer of the output port its route names in the switch ahead, if that
- * has room; else it stays (a buffer collision). */
-static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t lane, unsigned v)
+/* Stage d for the packet in lane e: into channel v's buffer of the output
+ * port its route names in the switch ahead, if that has room; else it
+ * stays (a buffer collision). */
+HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
 {
-    VcNet *vc = net->lay.vc;
-    Layout *lay = &net->lay;
-    uint32_t s = link >> 1, up, down;
-    unsigned l = sw_layer(lay, s);
+    uint32_t x = e->word >> 1, s = e->link >> 1, up, down;
+    unsigned dir = e->word & 1, v = e->v, l = sw_layer(lay, s);
     if (dir == DIR_DOWN) {
         unsigned q;
-        s = down_target(lay, link, l, &q);
+        s = down_target(lay, e->link, l, &q);
         l--;
     }
     packet_route(lay, x, &up, &down);
@@ -393,7 +506,7 @@ static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t 
      * word has a 1 at bit count - 1.) */
     bool going_down = dir == DIR_DOWN || (up >> l) == 0;
     if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
-        forward_set(net, x, lane, s, l, v);
+        forward_set(net, lay, vc, x, e, s, l);
         return;
     }
     uint32_t b;
@@ -403,14 +516,14 @@ static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t 
     else if (!lay->cfg.adaptive)
         b = 4 * s + 2 + ((up >> (l - 1)) & 1);
     else {
-        unsigned c0 = vc->count[(4 * s + 2) * vc->V + v], c1 = vc->count[(4 * s + 3) * vc->V + v];
+        unsigned c0 = port_at(vc, 4 * s + 2)->queue[v].count;
+        unsigned c1 = port_at(vc, 4 * s + 3)->queue[v].count;
         chosen = c0 == c1 ? (int)((down >> (l - 1)) & 1) : c1 < c0;
         b = 4 * s + 2 + (unsigned)chosen;
     }
-    uint32_t cb = b * vc->V + v;
-    if (vc->count[cb] >= vc->B) {
-        count_buffer_collision(net, b, v);
-        net_emit(net, EV_BUFFER_FULL, x, cb, PLACE_BUFFER, l, 0);
+    if (full(vc, b, v)) {
+        count_buffer_collision(net, lay, b, v);
+        tell(net, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
         return;
     }
     if (chosen >= 0) {
@@ -419,22 +532,20 @@ static void forward(Net *net, uint32_t x, unsigned dir, uint32_t link, uint32_t 
         if (lay->compact)
             lay->routes[x] |= bit;
     }
-    vc->main[lane] = 0;
-    vc->busy_lanes--;
-    enter(net, x, b, cb, v, true);
+    empty_lane(vc, e->pos, v);
+    enter(net, lay, vc, x, b, v, true);
     if (chosen >= 0)
-        net_emit(net, EV_ADAPTIVE_CHOICE, x, cb, PLACE_BUFFER, l, (unsigned)chosen);
+        tell(net, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
 }
 
-/* How far ahead stage d and e ask for the memory they will need: the
- * route word of a packet on a lane, then the buffer it will enter, and the
- * head of a buffer that sends. */
-enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_HEAD = 8 };
+/* How far ahead the stages ask for the memory they will need: the route
+ * word of a packet on a lane, then the port it will enter; a busy port's
+ * record, then the link record it sends into. */
+enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 
-/* Where lane entry e's packet is heading, as far as its route says: the
- * channel buffer it will enter, for a prefetch (the real choice is made in
- * order, in forward). */
-static uint32_t heading_buffer(const Layout *lay, const VcNet *vc, const VcLaneEntry *e)
+/* The port that lane entry e's packet is heading for, as far as its route
+ * says, for a prefetch (the real choice is made in order, in forward). */
+static uint32_t port_ahead(const Layout *lay, const VcLaneEntry *e)
 {
     uint32_t up, down, s = e->link >> 1, x = e->word >> 1;
     unsigned l = sw_layer(lay, s), dir = e->word & 1;
@@ -444,109 +555,43 @@ static uint32_t heading_buffer(const Layout *lay, const VcNet *vc, const VcLaneE
         l--;
     }
     packet_route(lay, x, &up, &down);
-    unsigned q = route_out(up, down, l, dir == DIR_UP);
-    return (4 * s + q) * vc->V + e->v;
+    return 4 * s + route_out(up, down, l, dir == DIR_UP);
 }
 
 /* Stage d: the packets in lanes, in the spec's link order (a link's lanes
  * in channel order), listed first so that what each one needs can be
  * asked for ahead. */
-static void stage_forward(Net *net)
+HOT void stage_forward(Net *net, const Layout *lay, VcNet *vc)
 {
-    VcNet *vc = net->lay.vc;
-    const Layout *lay = &net->lay;
     size_t n = 0;
     FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
-        uint32_t c = vc->channel_at[pos], link = channel_link(lay, c);
+        const uint32_t *main = link_at(vc, pos);
+        uint32_t link = channel_link(lay, vc->channel_at[pos]);
         bool last = sw_layer(lay, link >> 1) == 1;
-        for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t lane = c * vc->V + v, w = vc->main[lane];
-            if (w == 0 || (last && (w & 1) == DIR_DOWN))
+        for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1) {
+            unsigned v = (unsigned)__builtin_ctz(m);
+            uint32_t w = main[v];
+            if (last && (w & 1) == DIR_DOWN)
                 continue;                               /* stage c's */
-            vc->lanes[n++] = (VcLaneEntry){ c, v, w, link };
+            vc->lanes[n++] = (VcLaneEntry){ pos, v, w, link };
         }
     }
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_ROUTE < n && lay->compact)
             PREFETCH(&lay->routes[vc->lanes[i + AHEAD_ROUTE].word >> 1]);
-        if (i + AHEAD_BUFFER < n) {
-            uint32_t cb = heading_buffer(lay, vc, &vc->lanes[i + AHEAD_BUFFER]);
-            PREFETCH(&vc->count[cb]);
-            PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
-        }
-        const VcLaneEntry *e = &vc->lanes[i];
-        forward(net, e->word >> 1, e->word & 1, e->link, e->c * vc->V + e->v, e->v);
-    }
-    for (size_t i = 0; i < n; i++)
-        update_link_bit(vc, vc->lanes[i].c);
-}
-
-/* ---- a, b. claims ---------------------------------------------------------------- */
-
-static void claim(Net *net, uint32_t sender, uint32_t c, unsigned v)
-{
-    VcNet *vc = net->lay.vc;
-    vc->temp[c] = sender + 1;
-    vc->claims[vc->nclaims++] = (VcClaim){ sender, c, v };
-}
-
-/* Stage a for processor p's output slot: its packet claims the temp slot
- * of its first link if its lane is free (it always is unclaimed: stage a
- * comes first); else a link collision. */
-static void adapter_claims(Net *net, uint32_t p)
-{
-    VcNet *vc = net->lay.vc;
-    uint32_t x = net->lay.out_slot[p];
-    const Packet *pk = &net->lay.pool[x];
-    unsigned v = pk->port % vc->V;
-    uint32_t c = link_channel(&net->lay, proc_link(&net->lay, p, pk->plane), DIR_UP);
-    uint32_t lane = c * vc->V + v;
-    if (vc->main[lane] == 0) {
-        claim(net, adapter_sender(&net->lay, pk->plane, p), c, v);
-        return;
-    }
-    count_link_collision(net, DIR_UP, 1, v);
-    net_emit(net, EV_LINK_COLLISION, x, lane, PLACE_LINK, 1, 0);
-}
-
-/* Stage b for output port b: its non-empty channel buffers in round-robin
- * order from its pointer; the first whose lane is free claims the temp
- * slot (if it is still unclaimed), and every other one that holds a
- * packet is held up: a link collision each. What held a packet is what
- * held one at the start of stage 4: the packets that entered in this
- * stage d come after. */
-static void port_claims(Net *net, uint32_t b)
-{
-    VcNet *vc = net->lay.vc;
-    unsigned dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    unsigned layer = sw_layer(&net->lay, b >> 2) + (dir == DIR_UP);   /* (its link's) */
-    uint32_t c = vc->port_channel[b];
-    bool tried = false;
-    for (unsigned i = 0, v = vc->pointer[b]; i < vc->V; i++, v = v + 1 == vc->V ? 0 : v + 1) {
-        uint32_t cb = b * vc->V + v, lane = c * vc->V + v;
-        if (vc->count[cb] == vc->fresh[cb])
-            continue;
-        if (!tried && vc->main[lane] == 0) {
-            tried = true;
-            if (vc->temp[c] == 0) {
-                claim(net, b, c, v);
-                continue;
-            }
-        }
-        count_link_collision(net, dir, layer, v);
-        if (net->event)
-            net_emit(net, EV_LINK_COLLISION, vc_buffer_packet_at(vc, cb, 0), lane, PLACE_LINK,
-                     layer, 0);
+        if (i + AHEAD_BUFFER < n)
+            PREFETCH(port_at(vc, port_ahead(lay, &vc->lanes[i + AHEAD_BUFFER])));
+        forward(net, lay, vc, &vc->lanes[i]);
     }
 }
 
 /* ---- e. claims made final ------------------------------------------------------------ */
 
-static void commit(Net *net, const VcClaim *cl)
+HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
 {
-    VcNet *vc = net->lay.vc;
-    Layout *lay = &net->lay;
     uint32_t x, h = cl->sender;
+    unsigned dir = DIR_UP, layer = 1, v = cl->v;
+    bool to_proc = false;
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
         x = lay->out_slot[p];
@@ -554,49 +599,147 @@ static void commit(Net *net, const VcClaim *cl)
         bit_clear(vc->full_slots, p);
         list_push(&net->woken, p);
     } else {
-        uint32_t cb = h * vc->V + cl->v;
-        x = vc_buffer_packet_at(vc, cb, 0);
-        vc->head[cb] = (uint16_t)(vc->head[cb] + 1u == vc->B ? 0 : vc->head[cb] + 1u);
-        vc->count[cb]--;
-        vc->fresh[cb] |= FRESH_POPPED;
-        vc->pointer[h] = (uint8_t)(cl->v + 1 == vc->V ? 0 : cl->v + 1);
-        bool busy = false;
-        for (unsigned v = 0; v < vc->V && !busy; v++)
-            busy = vc->count[h * vc->V + v] != 0;
-        if (!busy)
+        VcPort *pt = port_at(vc, h);
+        VcQueue *q = &pt->queue[v];
+        x = q->head;
+        if (--q->count != 0)
+            q->head = vc->next[x];
+        else
+            pt->nonempty &= (uint8_t)~(1u << v);
+        stamp(vc, pt);
+        pt->popped |= (uint8_t)(1u << v);
+        pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
+        dir = pt->dir;
+        layer = pt->layer;
+        to_proc = pt->to_proc;
+        if (pt->nonempty == 0)
             bit_clear(vc->busy_ports, h);
     }
-    uint32_t c = cl->c, lane = c * vc->V + cl->v;
-    vc->temp[c] = 0;
-    unsigned layer, dir;
-    uint32_t heading = claim_heading(lay, h, &layer, &dir);
-    uint32_t link = claim_link(lay, h, heading, dir);
-    vc->main[lane] = x << 1 | dir;
+    link_at(vc, cl->pos)[v] = x << 1 | dir;
+    vc->lane_mask[cl->pos] |= (uint8_t)(1u << v);
     vc->busy_lanes++;
-    bit_set(vc->busy_links, vc->position[c]);
-    if (dir == DIR_DOWN && layer == 1)
-        bit_set(vc->arrivals, heading_value(heading) & (lay->nprocs - 1));
-    if (vc->eager)
-        place_on_lane(net, x, link, dir, lane);
+    bit_set(vc->busy_links, cl->pos);
+    if (to_proc) {
+        unsigned l, d;
+        bit_set(vc->arrivals, heading_value(claim_heading(lay, h, &l, &d)) & (lay->nprocs - 1));
+    }
     net->counts.stats.links_crossed++;
     net->moved = true;
-    net_emit(net, EV_CLAIMED, x, lane, PLACE_LINK, layer, 0);
+    if (vc->eager) {
+        uint32_t c = vc->channel_at[cl->pos];
+        place_on_lane(net, x, c, dir, v);
+        tell(net, EV_CLAIMED, x, c * vc->V + v, PLACE_LINK, layer, 0);
+    }
+}
+
+/* ---- a, b. claims ---------------------------------------------------------------- */
+
+/* Whether the temp slot of the link channel at pos is free. Only with
+ * --duplex half can two senders claim one; with --duplex full the link's
+ * own sender always finds it free. */
+static inline bool temp_free(const VcNet *vc, uint32_t pos)
+{
+    return !vc->has_temp || link_at(vc, pos)[vc->V] != vc->now;
+}
+
+/* A claim of lane v of the link channel at pos. Without an
+ * observer it is made final at once: what stage e would change is read by
+ * nobody else in stages a and b. The sender's buffer and the lane are its
+ * own; the temp slot stays claimed, so that the other end of a --duplex
+ * half link is held up as it would be by the claim; and with the temp
+ * slot taken every channel of that end that holds a packet collides,
+ * whether or not its lane is free, so a lane filled early changes no
+ * count. With an observer, claims wait for stage e, so that events come
+ * in the spec's order. */
+HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, uint32_t pos, unsigned v)
+{
+    VcClaim cl = { sender, pos, v };
+    if (vc->has_temp)
+        link_at(vc, pos)[vc->V] = vc->now;
+    if (vc->eager)
+        vc->claims[vc->nclaims++] = cl;
+    else
+        commit(net, lay, vc, &cl);
+}
+
+/* Stage a for processor p's output slot: its packet claims the temp slot
+ * of its first link if its lane is free (it always is unclaimed: stage a
+ * comes first); else a link collision. */
+HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
+{
+    uint32_t x = lay->out_slot[p];
+    const Packet *pk = &lay->pool[x];
+    unsigned v = pk->port % vc->V;
+    uint32_t c = link_channel(lay, proc_link(lay, p, pk->plane), DIR_UP);
+    uint32_t pos = vc->position[c];
+    if (!(vc->lane_mask[pos] >> v & 1)) {
+        claim(net, lay, vc, adapter_sender(lay, pk->plane, p), pos, v);
+        return;
+    }
+    count_link_collision(net, DIR_UP, 1, v);
+    tell(net, EV_LINK_COLLISION, x, c * vc->V + v, PLACE_LINK, 1, 0);
+}
+
+/* Stage b for output port b: its channel buffers that held a packet at
+ * the start of stage 4 (held), in round-robin order from its pointer; the
+ * first whose lane is free claims the temp slot (if it is still
+ * unclaimed), and every other one is held up: a link collision each. */
+HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
+{
+    VcPort *pt = port_at(vc, b);
+    unsigned all = held(vc, pt), V = vc->V, from = pt->pointer;
+    if (all == 0)
+        return;
+    uint32_t pos = pt->pos;
+    unsigned lanes = vc->lane_mask[pos], dir = pt->dir, layer = pt->layer;
+    bool tried = false;
+    /* The held channels from the pointer round: bit i is channel from + i. */
+    for (unsigned m = (all >> from | all << (V - from)) & ((1u << V) - 1); m != 0; m &= m - 1) {
+        unsigned v = from + (unsigned)__builtin_ctz(m);
+        v = v >= V ? v - V : v;
+        if (!tried && !(lanes >> v & 1)) {
+            tried = true;
+            if (temp_free(vc, pos)) {
+                claim(net, lay, vc, b, pos, v);
+                continue;
+            }
+        }
+        count_link_collision(net, dir, layer, v);
+        if (net->event)
+            tell(net, EV_LINK_COLLISION, pt->queue[v].head,
+                     vc->channel_at[pos] * V + v, PLACE_LINK, layer, 0);
+    }
+}
+
+/* Stage b over the busy ports, in port order, listed first so that the
+ * records each one needs can be asked for ahead. */
+HOT void stage_claims(Net *net, const Layout *lay, VcNet *vc)
+{
+    size_t n = 0;
+    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
+        vc->order[n++] = b;
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_PORT < n)
+            PREFETCH(port_at(vc, vc->order[i + AHEAD_PORT]));
+        if (i + AHEAD_LINK < n)
+            PREFETCH(link_at(vc, port_at(vc, vc->order[i + AHEAD_LINK])->pos));
+        port_claims(net, lay, vc, vc->order[i]);
+    }
 }
 
 /* After stage e: a packet that entered a buffer in stage d and is not at
  * its head now queues behind another packet: a buffer collision. It is at
- * the head if nothing was ahead of it, or one packet that left in stage e
- * (a buffer sends one packet a timestep). */
-static void queued_collisions(Net *net)
+ * the head if nothing was ahead of it (those are not listed), or one
+ * packet that left in stage e (a buffer sends one packet a timestep). */
+HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
 {
-    VcNet *vc = net->lay.vc;
     for (size_t i = 0; i < vc->nentered; i++) {
         const VcEntered *e = &vc->entered[i];
-        uint32_t cb = e->b * vc->V + e->v;
-        if (e->behind == (vc->fresh[cb] & FRESH_POPPED ? 1u : 0u))
-            continue;
-        count_buffer_collision(net, e->b, e->v);
-        net_emit(net, EV_QUEUED, e->x, cb, PLACE_BUFFER, sw_layer(&net->lay, e->b >> 2), 0);
+        if (e->behind == 1 && (port_at(vc, e->b)->popped >> e->v & 1))
+            continue;       /* (the port's stamp is now's: it took e->x) */
+        count_buffer_collision(net, lay, e->b, e->v);
+        tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER,
+                 sw_layer(lay, e->b >> 2), 0);
     }
 }
 
@@ -614,44 +757,81 @@ static void *grow(void *items, size_t *cap, size_t n, size_t size)
     return p;
 }
 
+/* The next stage's number; when the numbers wrap, every port's and temp
+ * slot's stamp is made old again, so that none is ever mistaken for the
+ * new stage's. */
+static void next_stage(VcNet *vc, uint32_t nbuffers)
+{
+    if (++vc->now != 0)
+        return;
+    for (uint32_t b = 0; b < nbuffers; b++)
+        port_at(vc, b)->stamp = 0;
+    if (vc->has_temp)
+        for (uint32_t pos = 0; pos < vc->nchannels; pos++)
+            link_at(vc, pos)[vc->V] = 0;
+    vc->now = 1;
+}
+
+/* Stage 4 (the order: the head of this file). */
+HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
+{
+    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
+        deliver_to(net, lay, vc, p);
+    stage_forward(net, lay, vc);                                    /* d */
+    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)                    /* a */
+        adapter_claims(net, lay, vc, p);
+    stage_claims(net, lay, vc);                                     /* b */
+    for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
+        commit(net, lay, vc, &vc->claims[i]);
+    queued_collisions(net, lay, vc);
+}
+
 void vc_step(Net *net)
 {
-    VcNet *vc = net->lay.vc;
-    Layout *lay = &net->lay;
+    VcNet *state = net->lay.vc;
     /* Each packet on a lane enters at most one list entry in stage d (two,
      * split), and each slot or port makes at most one claim. */
-    vc->entered = grow(vc->entered, &vc->entered_cap, 2 * (size_t)vc->busy_lanes + 2,
-                       sizeof *vc->entered);
-    vc->claims = grow(vc->claims, &vc->claims_cap, net->in_flight + 1, sizeof *vc->claims);
-    vc->lanes = grow(vc->lanes, &vc->lanes_cap, (size_t)vc->busy_lanes + 1, sizeof *vc->lanes);
+    state->entered = grow(state->entered, &state->entered_cap, 2 * (size_t)state->busy_lanes + 2,
+                          sizeof *state->entered);
+    if (net->event)
+        state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
+                             sizeof *state->claims);
+    state->lanes = grow(state->lanes, &state->lanes_cap, (size_t)state->busy_lanes + 1,
+                        sizeof *state->lanes);
+    state->order = grow(state->order, &state->order_cap, net->in_flight + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
-    if (lay->multicast)
-        pool_reserve(net, vc->busy_lanes);
-    vc->nentered = 0;
-    vc->nclaims = 0;
-    vc->eager = net->event != NULL;
-    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
-        deliver_to(net, p);
-    stage_forward(net);                                             /* d */
-    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)                    /* a */
-        adapter_claims(net, p);
-    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)                  /* b */
-        port_claims(net, b);
-    for (size_t i = 0; i < vc->nclaims; i++) {                      /* e */
-        if (i + AHEAD_HEAD < vc->nclaims) {
-            const VcClaim *ahead = &vc->claims[i + AHEAD_HEAD];
-            uint32_t cb = ahead->sender * vc->V + ahead->v;
-            if (!is_adapter(lay, ahead->sender))
-                PREFETCH(&vc->ring[(size_t)cb * vc->B + vc->head[cb]]);
-        }
-        commit(net, &vc->claims[i]);
+    if (net->lay.multicast)
+        pool_reserve(net, state->busy_lanes);
+    if (state->next_cap < net->pool_cap) {      /* (every packet, copies included) */
+        size_t cap = state->next_cap;
+        state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
+        state->next_cap = (uint32_t)cap;
     }
-    queued_collisions(net);
-    for (size_t i = 0; i < vc->nentered; i++)
-        vc->fresh[vc->entered[i].b * vc->V + vc->entered[i].v] = 0;
-    for (size_t i = 0; i < vc->nclaims; i++)
-        if (!is_adapter(lay, vc->claims[i].sender))
-            vc->fresh[vc->claims[i].sender * vc->V + vc->claims[i].v] = 0;
+    next_stage(state, net->lay.nbuffers);
+    state->nentered = 0;
+    state->nclaims = 0;
+    state->eager = net->event != NULL;
+    /* The stages work on copies of the layout and of this state: through
+     * pointers into `net`, the compiler would have to read every field
+     * again after each store of a byte (a mask), since it might change it.
+     * What they change is in the arrays the copies point to, in `net`, and
+     * in the copy of the state, which is kept at the end. */
+    Layout lay_copy = net->lay;
+    VcNet copy = *state;
+    /* The common case, four channels in a full-duplex network routed
+     * obliviously, has a copy of the stages of its own, compiled with
+     * those as constants: V's arithmetic and the tests for the other
+     * cases fall away. */
+    if (copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive) {
+        copy.V = 4;
+        copy.has_temp = false;
+        lay_copy.cfg.full_duplex = true;
+        lay_copy.compact = true;
+        lay_copy.cfg.adaptive = false;
+        run_stages(net, &lay_copy, &copy);
+    } else
+        run_stages(net, &lay_copy, &copy);
+    *state = copy;
 }
 
 /* ---- its invariants ----------------------------------------------------------------- */
@@ -664,16 +844,17 @@ int vc_check(const Net *net, char *err, size_t size)
     const Layout *lay = &net->lay;
     char name[64];
     uint32_t lanes = 0;
-    for (uint32_t c = 0; c < vc->nchannels; c++) {
-        bool busy = false;
+    for (uint32_t pos = 0; pos < vc->nchannels; pos++) {
+        const uint32_t *main = link_at(vc, pos);
+        unsigned mask = 0;
         for (unsigned v = 0; v < vc->V; v++)
-            if (vc->main[c * vc->V + v] != 0) {
-                busy = true;
-                lanes++;
-            }
-        if (busy != bit_is(vc->busy_links, vc->position[c]) || vc->temp[c] != 0) {
-            net_link_name(net, channel_link(lay, c), name, sizeof name);
-            snprintf(err, size, "net/%s: its lanes' busy bit or temp slot is wrong", name);
+            mask |= (main[v] != 0) << v;
+        lanes += (uint32_t)__builtin_popcount(mask);
+        if (mask != vc->lane_mask[pos] || (mask != 0) != bit_is(vc->busy_links, pos) ||
+            (vc->has_temp && main[vc->V] > vc->now) || vc->position[vc->channel_at[pos]] != pos) {
+            net_link_name(net, channel_link(lay, vc->channel_at[pos]), name, sizeof name);
+            snprintf(err, size, "net/%s: its lanes' masks, temp slot or position is wrong",
+                     name);
             return -1;
         }
     }
@@ -682,16 +863,28 @@ int vc_check(const Net *net, char *err, size_t size)
         return -1;
     }
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
+        const VcPort *pt = port_at(vc, b);
         bool busy = false;
         for (unsigned v = 0; v < vc->V; v++) {
-            busy |= vc->count[b * vc->V + v] != 0;
-            if (vc->fresh[b * vc->V + v] != 0) {
+            const VcQueue *q = &pt->queue[v];
+            busy |= q->count != 0;
+            if ((q->count != 0) != (pt->nonempty >> v & 1)) {
                 net_buffer_name(net, b * vc->V + v, name, sizeof name);
-                snprintf(err, size, "net/%s: stage d's count left set", name);
+                snprintf(err, size, "net/%s: its port's mask of busy buffers is wrong", name);
+                return -1;
+            }
+            uint32_t x = q->head, i = 1;    /* the list reaches its tail in count steps */
+            while (q->count != 0 && i < q->count && x < vc->next_cap) {
+                x = vc->next[x];
+                i++;
+            }
+            if (q->count > vc->B || (q->count != 0 && x != q->tail) || pt->stamp > vc->now) {
+                net_buffer_name(net, b * vc->V + v, name, sizeof name);
+                snprintf(err, size, "net/%s: its count, list or stage number is wrong", name);
                 return -1;
             }
         }
-        if (busy != bit_is(vc->busy_ports, b) || vc->pointer[b] >= vc->V) {
+        if (busy != bit_is(vc->busy_ports, b) || pt->pointer >= vc->V) {
             net_buffer_name(net, b * vc->V, name, sizeof name);
             snprintf(err, size, "net/%s: its port's busy bit or pointer is wrong", name);
             return -1;
