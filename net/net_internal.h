@@ -837,6 +837,9 @@ uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i);
 uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane);
 /* Writes into the pool where each packet in a lane or buffer is (net_settle). */
 void vc_settle(Net *net);
+/* Sets the number of the last stage run (for the tests: its numbers wrap
+ * after 2^32 timesteps). */
+void vc_set_stage(VcNet *vc, uint32_t now);
 /* ...and its own bookkeeping true to that (the bitmaps, the claims and
  * stage d's counts cleared): 0, or -1 with what is broken in err. */
 int vc_check(const Net *net, char *err, size_t size);
