@@ -77,22 +77,19 @@ typedef struct VcQueue {
  * one cache line): what stage b reads of a port and stage d writes when a
  * packet enters one of its buffers. The link it sends into: the position
  * of its channel, the direction and layer, and whether it goes down to a
- * processor. What this timestep did to its buffers, which belongs to the
- * stage numbered `stamp` (VcNet.now) and counts as nothing in any other,
- * so that nothing has to clear it after a timestep: bit v of `entered`,
- * channel v's buffer took a packet in this stage d; of `had`, it held one
- * before that (stage b, before d in the spec, sees only those); of
- * `popped`, its head left in this stage e. And bit v of `nonempty`, always
- * current: channel v's buffer holds a packet. */
+ * processor. Bit v of `nonempty`: channel v's buffer holds a packet; of
+ * `newly`: it held none at the start of this stage d and took one in it
+ * (stage b, before d in the spec, does not see those; it clears the bits
+ * as it visits the port, which it does, the port being busy). */
 typedef struct VcPort {
     uint32_t pos;
     uint8_t dir, layer, to_proc, pointer;   /* pointer: the round-robin pointer */
-    uint32_t stamp;
-    uint8_t entered, had, popped, nonempty;
+    uint8_t nonempty, newly;
+    uint16_t unused;
     VcQueue queue[];
 } VcPort;
 
-_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) == 64,
+_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64,
                "a port with four channels is a cache line");
 
 /* A claim made in stage a or b, made final in stage e: the sender (a port
@@ -103,9 +100,12 @@ typedef struct VcClaim {
 } VcClaim;
 
 /* A packet in a lane, listed for stage d: the lane (link channel at
- * position pos, lane v), its word (main) and its link. */
+ * position pos, lane v), its word (main) and its link; and, once aimed
+ * (aim), the switch ahead and its layer, the output port the route names
+ * there, and whether the packet goes down from there. */
 typedef struct VcLaneEntry {
-    uint32_t pos, v, word, link;
+    uint32_t pos, word, link, sw;
+    uint8_t v, layer, out, going_down;
 } VcLaneEntry;
 
 /* A packet that entered channel buffer v of port b behind another in
@@ -118,7 +118,7 @@ typedef struct VcEntered {
 struct VcNet {
     unsigned V, B;
     bool has_temp;          /* --duplex half: two senders share a link's lanes */
-    uint32_t now;           /* this stage's number (VcPort.stamp) */
+    uint32_t now;           /* this stage's number (a temp slot's stamp) */
     uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
     unsigned port_shift;    /* log2 of the bytes per VcPort */
     unsigned link_shift;    /* log2 of the words per link channel's record */
@@ -162,23 +162,6 @@ static inline uint32_t *link_at(const VcNet *vc, uint32_t pos)
     return vc->links + ((size_t)pos << vc->link_shift);
 }
 
-/* The channel buffers of port pt that held a packet at the start of stage
- * 4, by bit (the packets that entered in this stage d come after). */
-static inline unsigned held(const VcNet *vc, const VcPort *pt)
-{
-    if (pt->stamp != vc->now)
-        return pt->nonempty;
-    return pt->nonempty & ~(pt->entered & ~pt->had);
-}
-
-/* Makes pt's record of this timestep this stage's. */
-static inline void stamp(const VcNet *vc, VcPort *pt)
-{
-    if (pt->stamp != vc->now) {
-        pt->stamp = vc->now;
-        pt->entered = pt->had = pt->popped = 0;
-    }
-}
 
 /* A lane's packet has left it. */
 static inline void empty_lane(VcNet *vc, uint32_t pos, unsigned v)
@@ -435,11 +418,8 @@ HOT void enter(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t b, u
     q->count = (uint16_t)(ahead + 1);
     if (ahead + 1 > net->counts.stats.max_buffer)
         net->counts.stats.max_buffer = ahead + 1;
-    stamp(vc, pt);
-    uint8_t bit = (uint8_t)(1u << v);   /* (stage b has not run: the first to
-                                           enter sees what it will see) */
-    pt->had |= pt->nonempty & bit & ~pt->entered;
-    pt->entered |= bit;
+    uint8_t bit = (uint8_t)(1u << v);
+    pt->newly |= bit & ~pt->nonempty;
     pt->nonempty |= bit;
     bit_set(vc->busy_ports, b);
     if (ahead != 0)
@@ -489,13 +469,13 @@ HOT void forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
     enter(net, lay, vc, x, 4 * s + (part[0].n != 0 ? 0 : 1), v, true);
 }
 
-/* Stage d for the packet in lane e: into channel v's buffer of the output
- * port its route names in the switch ahead, if that has room; else it
- * stays (a buffer collision). */
-HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
+/* Where the packet in lane e is heading: the switch ahead, its layer, and
+ * the output port its route names there (for adaptive routing on the way
+ * up, stage d chooses). */
+HOT void aim(const Layout *lay, VcLaneEntry *e)
 {
     uint32_t x = e->word >> 1, s = e->link >> 1, up, down;
-    unsigned dir = e->word & 1, v = e->v, l = sw_layer(lay, s);
+    unsigned dir = e->word & 1, l = sw_layer(lay, s);
     if (dir == DIR_DOWN) {
         unsigned q;
         s = down_target(lay, e->link, l, &q);
@@ -505,17 +485,28 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
     /* (It turns at layer l when no up port is left above l: the route's up
      * word has a 1 at bit count - 1.) */
     bool going_down = dir == DIR_DOWN || (up >> l) == 0;
-    if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
+    e->sw = s;
+    e->layer = (uint8_t)l;
+    e->going_down = going_down;
+    e->out = (uint8_t)(going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1));
+}
+
+/* Stage d for the packet in lane e, aimed: into channel v's buffer of the
+ * output port its route names in the switch ahead, if that has room; else
+ * it stays (a buffer collision). */
+HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
+{
+    uint32_t x = e->word >> 1, s = e->sw;
+    unsigned v = e->v, l = e->layer;
+    if (e->going_down && lay->multicast && lay->pool[x].set.hi != 0) {
         forward_set(net, lay, vc, x, e, s, l);
         return;
     }
-    uint32_t b;
+    uint32_t b = 4 * s + e->out;
     int chosen = -1;
-    if (going_down)
-        b = 4 * s + ((down >> (l - 1)) & 1);
-    else if (!lay->cfg.adaptive)
-        b = 4 * s + 2 + ((up >> (l - 1)) & 1);
-    else {
+    if (lay->cfg.adaptive && !e->going_down) {
+        uint32_t up, down;
+        packet_route(lay, x, &up, &down);
         unsigned c0 = port_at(vc, 4 * s + 2)->queue[v].count;
         unsigned c1 = port_at(vc, 4 * s + 3)->queue[v].count;
         chosen = c0 == c1 ? (int)((down >> (l - 1)) & 1) : c1 < c0;
@@ -543,21 +534,6 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
  * record, then the link record it sends into. */
 enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 
-/* The port that lane entry e's packet is heading for, as far as its route
- * says, for a prefetch (the real choice is made in order, in forward). */
-static uint32_t port_ahead(const Layout *lay, const VcLaneEntry *e)
-{
-    uint32_t up, down, s = e->link >> 1, x = e->word >> 1;
-    unsigned l = sw_layer(lay, s), dir = e->word & 1;
-    if (dir == DIR_DOWN) {
-        unsigned q;
-        s = down_target(lay, e->link, l, &q);
-        l--;
-    }
-    packet_route(lay, x, &up, &down);
-    return 4 * s + route_out(up, down, l, dir == DIR_UP);
-}
-
 /* Stage d: the packets in lanes, in the spec's link order (a link's lanes
  * in channel order), listed first so that what each one needs can be
  * asked for ahead. */
@@ -573,14 +549,19 @@ HOT void stage_forward(Net *net, const Layout *lay, VcNet *vc)
             uint32_t w = main[v];
             if (last && (w & 1) == DIR_DOWN)
                 continue;                               /* stage c's */
-            vc->lanes[n++] = (VcLaneEntry){ pos, v, w, link };
+            vc->lanes[n++] = (VcLaneEntry){ pos, w, link, 0, (uint8_t)v, 0, 0, 0 };
         }
     }
+    for (size_t i = 0; i < n && i < AHEAD_BUFFER; i++)
+        aim(lay, &vc->lanes[i]);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_ROUTE < n && lay->compact)
             PREFETCH(&lay->routes[vc->lanes[i + AHEAD_ROUTE].word >> 1]);
-        if (i + AHEAD_BUFFER < n)
-            PREFETCH(port_at(vc, port_ahead(lay, &vc->lanes[i + AHEAD_BUFFER])));
+        if (i + AHEAD_BUFFER < n) {
+            VcLaneEntry *e = &vc->lanes[i + AHEAD_BUFFER];
+            aim(lay, e);
+            PREFETCH(port_at(vc, 4 * e->sw + e->out));
+        }
         forward(net, lay, vc, &vc->lanes[i]);
     }
 }
@@ -606,8 +587,6 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
             q->head = vc->next[x];
         else
             pt->nonempty &= (uint8_t)~(1u << v);
-        stamp(vc, pt);
-        pt->popped |= (uint8_t)(1u << v);
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
         dir = pt->dir;
         layer = pt->layer;
@@ -681,13 +660,14 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 }
 
 /* Stage b for output port b: its channel buffers that held a packet at
- * the start of stage 4 (held), in round-robin order from its pointer; the
+ * the start of stage 4, in round-robin order from its pointer; the
  * first whose lane is free claims the temp slot (if it is still
  * unclaimed), and every other one is held up: a link collision each. */
 HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
-    unsigned all = held(vc, pt), V = vc->V, from = pt->pointer;
+    unsigned all = pt->nonempty & ~pt->newly, V = vc->V, from = pt->pointer;
+    pt->newly = 0;
     if (all == 0)
         return;
     uint32_t pos = pt->pos;
@@ -735,8 +715,8 @@ HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
 {
     for (size_t i = 0; i < vc->nentered; i++) {
         const VcEntered *e = &vc->entered[i];
-        if (e->behind == 1 && (port_at(vc, e->b)->popped >> e->v & 1))
-            continue;       /* (the port's stamp is now's: it took e->x) */
+        if (e->behind == 1 && port_at(vc, e->b)->queue[e->v].head == e->x)
+            continue;       /* (the packet ahead left) */
         count_buffer_collision(net, lay, e->b, e->v);
         tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER,
                  sw_layer(lay, e->b >> 2), 0);
@@ -757,15 +737,13 @@ static void *grow(void *items, size_t *cap, size_t n, size_t size)
     return p;
 }
 
-/* The next stage's number; when the numbers wrap, every port's and temp
- * slot's stamp is made old again, so that none is ever mistaken for the
- * new stage's. */
-static void next_stage(VcNet *vc, uint32_t nbuffers)
+/* The next stage's number; when the numbers wrap, every temp slot's
+ * stamp is made old again, so that none is ever mistaken for the new
+ * stage's. */
+static void next_stage(VcNet *vc)
 {
     if (++vc->now != 0)
         return;
-    for (uint32_t b = 0; b < nbuffers; b++)
-        port_at(vc, b)->stamp = 0;
     if (vc->has_temp)
         for (uint32_t pos = 0; pos < vc->nchannels; pos++)
             link_at(vc, pos)[vc->V] = 0;
@@ -809,7 +787,7 @@ void vc_step(Net *net)
         state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
         state->next_cap = (uint32_t)cap;
     }
-    next_stage(state, net->lay.nbuffers);
+    next_stage(state);
     state->nentered = 0;
     state->nclaims = 0;
     state->eager = net->event != NULL;
@@ -824,9 +802,12 @@ void vc_step(Net *net)
      * obliviously, has a copy of the stages of its own, compiled with
      * those as constants: V's arithmetic and the tests for the other
      * cases fall away. */
-    if (copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive) {
+    if (copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive &&
+        copy.port_shift == 6 && copy.link_shift == 2) {
         copy.V = 4;
         copy.has_temp = false;
+        copy.port_shift = 6;
+        copy.link_shift = 2;
         lay_copy.cfg.full_duplex = true;
         lay_copy.compact = true;
         lay_copy.cfg.adaptive = false;
@@ -880,9 +861,9 @@ int vc_check(const Net *net, char *err, size_t size)
                 x = vc->next[x];
                 i++;
             }
-            if (q->count > vc->B || (q->count != 0 && x != q->tail) || pt->stamp > vc->now) {
+            if (q->count > vc->B || (q->count != 0 && x != q->tail) || (pt->newly >> v & 1)) {
                 net_buffer_name(net, b * vc->V + v, name, sizeof name);
-                snprintf(err, size, "net/%s: its count, list or stage number is wrong", name);
+                snprintf(err, size, "net/%s: its count, list or stage-d mark is wrong", name);
                 return -1;
             }
         }
