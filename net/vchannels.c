@@ -63,11 +63,25 @@ static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull 
             for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
                  once_ = 0)
 
+/* ...and for every set bit i in [lo, hi). */
+#define FOR_EACH_BIT_IN(map, lo, hi, i)                                               \
+    for (uint32_t w_ = (lo) >> 6, end_ = (hi), nw_ = (end_ + 63) >> 6, lo_ = (lo); w_ < nw_; \
+         w_++)                                                                        \
+        for (uint64_t m_ = (map)[w_] & (w_ == lo_ >> 6 ? ~0ull << (lo_ & 63) : ~0ull) &  \
+                           (w_ == (end_ - 1) >> 6 && (end_ & 63) ? ~(~0ull << (end_ & 63)) \
+                                                                 : ~0ull);              \
+             m_ != 0; m_ &= m_ - 1)                                                   \
+            for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
+                 once_ = 0)
+
 /* ---- the state ------------------------------------------------------------------ */
 
 /* A channel buffer: a FIFO of packets, threaded through VcNet.next (by
  * pool index) from head to tail, since few buffers hold more than one
- * packet: a ring of B places each would be mostly empty memory. */
+ * packet: a ring of B places each would be mostly empty memory. Two
+ * packets need no thread (the head and the tail), so it is laid only
+ * from three on: with three or more, next[] leads from the head to the
+ * tail; with two, next[head] means nothing. */
 typedef struct VcQueue {
     uint32_t head, tail;    /* pool indices, meaningful while count > 0 */
     uint16_t count, unused;
@@ -141,7 +155,8 @@ struct VcNet {
     VcEntered *entered;
     size_t nentered, entered_cap;
     VcLaneEntry *lanes;     /* stage d's list */
-    size_t lanes_cap;
+    VcLaneEntry *by_layer;  /* ...sorted by the layer of the switch ahead */
+    size_t lanes_cap, by_layer_cap;
     uint32_t *order;        /* stage b's list of busy ports */
     size_t order_cap;
     uint32_t busy_lanes;    /* lanes holding a packet */
@@ -210,6 +225,7 @@ void vc_free(VcNet *vc)
     free(vc->claims);
     free(vc->entered);
     free(vc->lanes);
+    free(vc->by_layer);
     free(vc->order);
     free(vc);
 }
@@ -275,6 +291,8 @@ uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
     const VcQueue *q = &port_at(vc, cb / vc->V)->queue[cb % vc->V];
     if (i >= q->count)
         return NET_NIL;
+    if (i == q->count - 1u)
+        return q->tail;
     uint32_t x = q->head;
     while (i-- > 0)
         x = vc->next[x];
@@ -323,10 +341,9 @@ void vc_settle(Net *net)
     }
     FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
         for (unsigned v = 0; v < vc->V; v++) {
-            const VcQueue *q = &port_at(vc, b)->queue[v];
-            uint32_t x = q->head;
-            for (uint32_t i = 0; i < q->count; i++, x = vc->next[x])
-                place_in_buffer(net, x, b, b * vc->V + v);
+            uint32_t cb = b * vc->V + v;
+            for (uint32_t i = 0; i < vc_buffer_count(vc, cb); i++)
+                place_in_buffer(net, vc_buffer_packet_at(vc, cb, i), b, cb);
         }
 }
 
@@ -412,8 +429,11 @@ HOT void enter(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t b, u
     uint32_t ahead = q->count;
     if (ahead == 0)
         q->head = x;
-    else
+    else if (ahead >= 2) {
+        if (ahead == 2)
+            vc->next[q->head] = q->tail;
         vc->next[q->tail] = x;
+    }
     q->tail = x;
     q->count = (uint16_t)(ahead + 1);
     if (ahead + 1 > net->counts.stats.max_buffer)
@@ -537,33 +557,46 @@ enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 /* Stage d: the packets in lanes, in the spec's link order (a link's lanes
  * in channel order), listed first so that what each one needs can be
  * asked for ahead. */
-HOT void stage_forward(Net *net, const Layout *lay, VcNet *vc)
+HOT size_t list_lanes(const Layout *lay, VcNet *vc)
 {
     size_t n = 0;
     FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
         const uint32_t *main = link_at(vc, pos);
         uint32_t link = channel_link(lay, vc->channel_at[pos]);
-        bool last = sw_layer(lay, link >> 1) == 1;
+        unsigned l = sw_layer(lay, link >> 1);
         for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1) {
             unsigned v = (unsigned)__builtin_ctz(m);
             uint32_t w = main[v];
-            if (last && (w & 1) == DIR_DOWN)
+            if (l == 1 && (w & 1) == DIR_DOWN)
                 continue;                               /* stage c's */
-            vc->lanes[n++] = (VcLaneEntry){ pos, w, link, 0, (uint8_t)v, 0, 0, 0 };
+            unsigned ahead = l - ((w & 1) == DIR_DOWN);  /* (the switch ahead's layer) */
+            vc->lanes[n++] = (VcLaneEntry){ pos, w, link, 0, (uint8_t)v, (uint8_t)ahead, 0, 0 };
         }
     }
+    return n;
+}
+
+/* Stage d for the n listed packets in lanes, in their order, each one's
+ * route and port asked for ahead. */
+HOT void forward_lanes(Net *net, const Layout *lay, VcNet *vc, VcLaneEntry *lanes, size_t n)
+{
     for (size_t i = 0; i < n && i < AHEAD_BUFFER; i++)
-        aim(lay, &vc->lanes[i]);
+        aim(lay, &lanes[i]);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_ROUTE < n && lay->compact)
-            PREFETCH(&lay->routes[vc->lanes[i + AHEAD_ROUTE].word >> 1]);
+            PREFETCH(&lay->routes[lanes[i + AHEAD_ROUTE].word >> 1]);
         if (i + AHEAD_BUFFER < n) {
-            VcLaneEntry *e = &vc->lanes[i + AHEAD_BUFFER];
+            VcLaneEntry *e = &lanes[i + AHEAD_BUFFER];
             aim(lay, e);
             PREFETCH(port_at(vc, 4 * e->sw + e->out));
         }
-        forward(net, lay, vc, &vc->lanes[i]);
+        forward(net, lay, vc, &lanes[i]);
     }
+}
+
+HOT void stage_forward(Net *net, const Layout *lay, VcNet *vc)
+{
+    forward_lanes(net, lay, vc, vc->lanes, list_lanes(lay, vc));
 }
 
 /* ---- e. claims made final ------------------------------------------------------------ */
@@ -583,10 +616,10 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
         VcPort *pt = port_at(vc, h);
         VcQueue *q = &pt->queue[v];
         x = q->head;
-        if (--q->count != 0)
-            q->head = vc->next[x];
-        else
+        if (--q->count == 0)
             pt->nonempty &= (uint8_t)~(1u << v);
+        else
+            q->head = q->count == 1 ? q->tail : vc->next[x];
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
         dir = pt->dir;
         layer = pt->layer;
@@ -691,13 +724,11 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     }
 }
 
-/* Stage b over the busy ports, in port order, listed first so that the
- * records each one needs can be asked for ahead. */
-HOT void stage_claims(Net *net, const Layout *lay, VcNet *vc)
+/* Stage b over the n busy ports listed in VcNet.order, in that order,
+ * the records each one needs asked for ahead; and over every busy port,
+ * in port order. */
+HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, size_t n)
 {
-    size_t n = 0;
-    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
-        vc->order[n++] = b;
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_PORT < n)
             PREFETCH(port_at(vc, vc->order[i + AHEAD_PORT]));
@@ -705,6 +736,14 @@ HOT void stage_claims(Net *net, const Layout *lay, VcNet *vc)
             PREFETCH(link_at(vc, port_at(vc, vc->order[i + AHEAD_LINK])->pos));
         port_claims(net, lay, vc, vc->order[i]);
     }
+}
+
+HOT void stage_claims(Net *net, const Layout *lay, VcNet *vc)
+{
+    size_t n = 0;
+    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
+        vc->order[n++] = b;
+    claims_from(net, lay, vc, n);
 }
 
 /* After stage e: a packet that entered a buffer in stage d and is not at
@@ -766,6 +805,55 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
     queued_collisions(net, lay, vc);
 }
 
+/* Stage 4 a layer at a time, as step.c does it, so that stage b finds the
+ * records that stage d wrote still in the cache: stage d for the packets
+ * arriving at the switches of layer l, then stage b for the ports of layer
+ * l - 1, which needed only stages d at l - 2 and l (the switches their
+ * links reach) to have run, and stage a after stage d at layer 1. The
+ * outcome is the spec's: stage d's packets keep the spec's order among
+ * those entering one switch, and only they compete; stage b's claims
+ * compete only at the two ends of a --duplex half link, whose lower end
+ * still claims first. Copies of multicasts take ids in stage d's order,
+ * and observers see events in it, so those runs take run_stages. */
+HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
+{
+    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
+        deliver_to(net, lay, vc, p);
+    size_t n = list_lanes(lay, vc), start[LIST_LAYERS + 1] = { 0 };
+    unsigned k = lay->cfg.k;
+    for (size_t i = 0; i < n; i++)
+        start[vc->lanes[i].layer]++;
+    for (unsigned l = 1, sum = 0; l <= LIST_LAYERS; l++) {
+        size_t count = start[l];
+        start[l] = sum;
+        sum += (unsigned)count;
+    }
+    start[LIST_LAYERS] = n;
+    for (size_t i = 0; i < n; i++)
+        vc->by_layer[start[vc->lanes[i].layer]++] = vc->lanes[i];
+    /* (start[l] is now the end of layer l's entries, the start of l + 1's) */
+    size_t from = 0;
+    for (unsigned l = 1; l <= k + 1; l++) {
+        if (l <= k) {                                               /* d at l */
+            forward_lanes(net, lay, vc, vc->by_layer + from, start[l] - from);
+            from = start[l];
+        }
+        if (l == 1) {
+            FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)            /* a */
+                adapter_claims(net, lay, vc, p);
+            continue;
+        }
+        size_t nb = 0;                                              /* b at l - 1 */
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
+            uint32_t s0 = (plane * k + l - 2) << (k - 1);
+            FOR_EACH_BIT_IN(vc->busy_ports, 4 * s0, 4 * (s0 + lay->half), b)
+                vc->order[nb++] = b;
+        }
+        claims_from(net, lay, vc, nb);
+    }
+    queued_collisions(net, lay, vc);
+}
+
 void vc_step(Net *net)
 {
     VcNet *state = net->lay.vc;
@@ -778,6 +866,8 @@ void vc_step(Net *net)
                              sizeof *state->claims);
     state->lanes = grow(state->lanes, &state->lanes_cap, (size_t)state->busy_lanes + 1,
                         sizeof *state->lanes);
+    state->by_layer = grow(state->by_layer, &state->by_layer_cap, (size_t)state->busy_lanes + 1,
+                           sizeof *state->by_layer);
     state->order = grow(state->order, &state->order_cap, net->in_flight + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
     if (net->lay.multicast)
@@ -802,8 +892,9 @@ void vc_step(Net *net)
      * obliviously, has a copy of the stages of its own, compiled with
      * those as constants: V's arithmetic and the tests for the other
      * cases fall away. */
-    if (copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive &&
-        copy.port_shift == 6 && copy.link_shift == 2) {
+    bool layered = !copy.eager && !lay_copy.multicast;
+    if (layered && copy.V == 4 && !copy.has_temp && lay_copy.compact &&
+        !lay_copy.cfg.adaptive && copy.port_shift == 6 && copy.link_shift == 2) {
         copy.V = 4;
         copy.has_temp = false;
         copy.port_shift = 6;
@@ -811,8 +902,11 @@ void vc_step(Net *net)
         lay_copy.cfg.full_duplex = true;
         lay_copy.compact = true;
         lay_copy.cfg.adaptive = false;
-        run_stages(net, &lay_copy, &copy);
-    } else
+        lay_copy.multicast = false;
+        run_layered(net, &lay_copy, &copy);
+    } else if (layered)
+        run_layered(net, &lay_copy, &copy);
+    else
         run_stages(net, &lay_copy, &copy);
     *state = copy;
 }
@@ -856,11 +950,13 @@ int vc_check(const Net *net, char *err, size_t size)
                 snprintf(err, size, "net/%s: its port's mask of busy buffers is wrong", name);
                 return -1;
             }
-            uint32_t x = q->head, i = 1;    /* the list reaches its tail in count steps */
-            while (q->count != 0 && i < q->count && x < vc->next_cap) {
+            uint32_t x = q->head, i = 1;    /* the thread reaches the tail */
+            while (q->count >= 3 && i < q->count && x < vc->next_cap) {
                 x = vc->next[x];
                 i++;
             }
+            if (q->count == 2)
+                x = q->tail;
             if (q->count > vc->B || (q->count != 0 && x != q->tail) || (pt->newly >> v & 1)) {
                 net_buffer_name(net, b * vc->V + v, name, sizeof name);
                 snprintf(err, size, "net/%s: its count, list or stage-d mark is wrong", name);
