@@ -42,7 +42,10 @@
  * an observer each claim is made final as it is made (claim() says why
  * that is the same); with one, stage e makes them final after all the
  * claims, so that events come in the spec's order (channels.md, "The
- * timestep"). */
+ * timestep"). And without an observer or multicasts, stages d and b go
+ * through the network a layer at a time (run_layered says why the outcome
+ * is the same), so that stage b finds what stage d wrote still in the
+ * cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
