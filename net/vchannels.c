@@ -57,16 +57,10 @@
 static inline void bit_set(uint64_t *map, uint32_t i) { map[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull << (i & 63)); }
 
-/* Runs the statement that follows for every set bit i of map (n bits), in
- * ascending order. The walk reads each word of the map once, when it comes
- * to it: the body may clear bits it has passed, not set bits it has not. */
-#define FOR_EACH_BIT(map, n, i)                                                       \
-    for (uint32_t w_ = 0, nw_ = (uint32_t)(((n) + 63) >> 6); w_ < nw_; w_++)          \
-        for (uint64_t m_ = (map)[w_]; m_ != 0; m_ &= m_ - 1)                         \
-            for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
-                 once_ = 0)
-
-/* ...and for every set bit i in [lo, hi). */
+/* Runs the statement that follows for every set bit i of map in [lo, hi),
+ * in ascending order; FOR_EACH_BIT for the whole of a map of n bits. The
+ * walk reads each word of the map once, when it comes to it: the body may
+ * clear bits it has passed, not set bits it has not. */
 #define FOR_EACH_BIT_IN(map, lo, hi, i)                                               \
     for (uint32_t w_ = (lo) >> 6, end_ = (hi), nw_ = (end_ + 63) >> 6, lo_ = (lo); w_ < nw_; \
          w_++)                                                                        \
@@ -76,6 +70,8 @@ static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull 
              m_ != 0; m_ &= m_ - 1)                                                   \
             for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
                  once_ = 0)
+
+#define FOR_EACH_BIT(map, n, i) FOR_EACH_BIT_IN(map, 0, n, i)
 
 /* ---- the state ------------------------------------------------------------------ */
 
@@ -106,8 +102,9 @@ typedef struct VcPort {
     VcQueue queue[];
 } VcPort;
 
-_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64,
-               "a port with four channels is a cache line");
+_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64 &&
+                   sizeof(VcPort) + 4 * sizeof(VcQueue) > 32,
+               "a port with four channels is a cache line (vc_step's copy for V = 4)");
 
 /* A claim made in stage a or b, made final in stage e: the sender (a port
  * or an adapter), and the lane it goes into, lane v of the link channel
@@ -117,9 +114,9 @@ typedef struct VcClaim {
 } VcClaim;
 
 /* A packet in a lane, listed for stage d: the lane (link channel at
- * position pos, lane v), its word (main) and its link; and, once aimed
- * (aim), the switch ahead and its layer, the output port the route names
- * there, and whether the packet goes down from there. */
+ * position pos, lane v), its word (main), its link and the layer of the
+ * switch ahead; and, once aimed (aim), that switch, the output port the
+ * route names there, and whether the packet goes down from there. */
 typedef struct VcLaneEntry {
     uint32_t pos, word, link, sw;
     uint8_t v, layer, out, going_down;
@@ -492,24 +489,22 @@ HOT void forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
     enter(net, lay, vc, x, 4 * s + (part[0].n != 0 ? 0 : 1), v, true);
 }
 
-/* Where the packet in lane e is heading: the switch ahead, its layer, and
- * the output port its route names there (for adaptive routing on the way
- * up, stage d chooses). */
+/* Where the packet in lane e is heading, the layer of the switch ahead
+ * known (list_lanes): that switch, and the output port its route names
+ * there (for adaptive routing on the way up, stage d chooses). */
 HOT void aim(const Layout *lay, VcLaneEntry *e)
 {
     uint32_t x = e->word >> 1, s = e->link >> 1, up, down;
-    unsigned dir = e->word & 1, l = sw_layer(lay, s);
+    unsigned dir = e->word & 1, l = e->layer;
     if (dir == DIR_DOWN) {
         unsigned q;
-        s = down_target(lay, e->link, l, &q);
-        l--;
+        s = down_target(lay, e->link, l + 1, &q);
     }
     packet_route(lay, x, &up, &down);
     /* (It turns at layer l when no up port is left above l: the route's up
      * word has a 1 at bit count - 1.) */
     bool going_down = dir == DIR_DOWN || (up >> l) == 0;
     e->sw = s;
-    e->layer = (uint8_t)l;
     e->going_down = going_down;
     e->out = (uint8_t)(going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1));
 }
@@ -721,9 +716,8 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
             }
         }
         count_link_collision(net, dir, layer, v);
-        if (net->event)
-            tell(net, EV_LINK_COLLISION, pt->queue[v].head,
-                     vc->channel_at[pos] * V + v, PLACE_LINK, layer, 0);
+        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_at[pos] * V + v, PLACE_LINK,
+             layer, 0);
     }
 }
 
@@ -822,16 +816,15 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 {
     FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
         deliver_to(net, lay, vc, p);
-    size_t n = list_lanes(lay, vc), start[LIST_LAYERS + 1] = { 0 };
+    size_t n = list_lanes(lay, vc), start[LIST_LAYERS] = { 0 };
     unsigned k = lay->cfg.k;
     for (size_t i = 0; i < n; i++)
         start[vc->lanes[i].layer]++;
-    for (unsigned l = 1, sum = 0; l <= LIST_LAYERS; l++) {
+    for (size_t l = 1, sum = 0; l <= k; l++) {
         size_t count = start[l];
         start[l] = sum;
-        sum += (unsigned)count;
+        sum += count;
     }
-    start[LIST_LAYERS] = n;
     for (size_t i = 0; i < n; i++)
         vc->by_layer[start[vc->lanes[i].layer]++] = vc->lanes[i];
     /* (start[l] is now the end of layer l's entries, the start of l + 1's) */
@@ -896,8 +889,7 @@ void vc_step(Net *net)
      * those as constants: V's arithmetic and the tests for the other
      * cases fall away. */
     bool layered = !copy.eager && !lay_copy.multicast;
-    if (layered && copy.V == 4 && !copy.has_temp && lay_copy.compact &&
-        !lay_copy.cfg.adaptive && copy.port_shift == 6 && copy.link_shift == 2) {
+    if (layered && copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive) {
         copy.V = 4;
         copy.has_temp = false;
         copy.port_shift = 6;
