@@ -89,16 +89,20 @@ typedef struct VcQueue {
 /* An output port with its V channel buffers, in one record (for V <= 4,
  * one cache line): what stage b reads of a port and stage d writes when a
  * packet enters one of its buffers. The link it sends into: the position
- * of its channel, the direction and layer, and whether it goes down to a
- * processor. Bit v of `nonempty`: channel v's buffer holds a packet; of
- * `newly`: it held none at the start of this stage d and took one in it
- * (stage b, before d in the spec, does not see those; it clears the bits
- * as it visits the port, which it does, the port being busy). */
+ * of its channel; where that link goes (`ahead`), and the list of stage d
+ * that its packets join there (`list`). Bit v of `nonempty`: channel v's
+ * buffer holds a packet; of `newly`, if `stamp` is this stage's number:
+ * it held none at the start of this stage d and took one in it (stage b,
+ * before d in the spec, does not see those). */
 typedef struct VcPort {
     uint32_t pos;
-    uint8_t dir, layer, to_proc, pointer;   /* pointer: the round-robin pointer */
+    uint32_t ahead;         /* 4S of the switch S ahead, or on the last link
+                               down the processor on a plane (hop_switch) */
+    uint32_t stamp;
+    uint8_t pointer;        /* the round-robin pointer */
     uint8_t nonempty, newly;
-    uint16_t unused;
+    uint8_t list;           /* class * LIST_LAYERS + the layer of the switch
+                               ahead (hop_list), or class ARRIVE_DELIVERY */
     VcQueue queue[];
 } VcPort;
 
@@ -113,14 +117,31 @@ typedef struct VcClaim {
     uint32_t sender, pos, v;
 } VcClaim;
 
-/* A packet in a lane, listed for stage d: the lane (link channel at
- * position pos, lane v), its word (main), its link and the layer of the
- * switch ahead; and, once aimed (aim), that switch, the output port the
- * route names there, and whether the packet goes down from there. */
+/* A packet in a lane, for stage d: the lane (link channel at position
+ * pos, lane v), its word (main), where the link goes (VcPort.ahead) and
+ * the list it is in; and, once aimed (aim), the output port q (0-3) that
+ * its route names in the switch ahead: it goes down from there if q < 2. */
 typedef struct VcLaneEntry {
-    uint32_t pos, word, link, sw;
-    uint8_t v, layer, out, going_down;
+    uint32_t pos, word, ahead;
+    uint8_t v, list, out, unused;
 } VcLaneEntry;
+
+/* The active lists. Stage d's: the packets in lanes by the list they
+ * join, class * LIST_LAYERS + layer, where class is the port of the
+ * switch ahead they arrive on (d0, d1, u0, u1) and layer that switch's;
+ * those coming down to a processor are stage c's, found by the bitmap of
+ * arrivals. Stage b's: the ports that held a packet at the start of the
+ * timestep, by their switch's layer. A packet joins a list of stage d
+ * when it is claimed onto a lane, and stays in one while it stays there;
+ * a port joins its list when its first packet enters it, and stays in it
+ * while it holds one. Each timestep takes the lists the last one made and
+ * makes the next ones. */
+typedef struct VcLanes {
+    VcLaneEntry *items;
+    size_t n, cap;
+} VcLanes;
+
+enum { LANE_LISTS = 4 * LIST_LAYERS };
 
 /* A packet that entered channel buffer v of port b behind another in
  * stage d: a buffer collision, unless (with one ahead) the head leaves in
@@ -132,7 +153,7 @@ typedef struct VcEntered {
 struct VcNet {
     unsigned V, B;
     bool has_temp;          /* --duplex half: two senders share a link's lanes */
-    uint32_t now;           /* this stage's number (a temp slot's stamp) */
+    uint32_t now;           /* this stage's number (a temp slot's or port's stamp) */
     uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
     unsigned port_shift;    /* log2 of the bytes per VcPort */
     unsigned link_shift;    /* log2 of the words per link channel's record */
@@ -146,18 +167,18 @@ struct VcNet {
     uint32_t next_cap;
     uint32_t *position;     /* per link channel: its place in the spec's link loop */
     uint32_t *channel_at;   /* ...and back */
-    uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
-    uint64_t *busy_links;   /* by position: some lane of the channel holds one */
     uint64_t *full_slots;   /* by processor: its output slot holds a packet */
     uint64_t *arrivals;     /* by processor: a packet comes down a lane to it */
+    uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
+    uint64_t *held_ports;   /* ...at the start of this timestep's stage d (stage b's) */
+    VcLanes *arriving, *arriving_next;  /* [LANE_LISTS]: this timestep's, the next's */
     VcClaim *claims;
     size_t nclaims, claims_cap;
     VcEntered *entered;
     size_t nentered, entered_cap;
-    VcLaneEntry *lanes;     /* stage d's list */
-    VcLaneEntry *by_layer;  /* ...sorted by the layer of the switch ahead */
-    size_t lanes_cap, by_layer_cap;
-    uint32_t *order;        /* stage b's list of busy ports */
+    VcLaneEntry *lanes;     /* run_stages' stage d, in the spec's order */
+    size_t lanes_cap;
+    uint32_t *order;        /* ...and its stage b */
     size_t order_cap;
     uint32_t busy_lanes;    /* lanes holding a packet */
     bool eager;             /* an observer watches: records are kept current */
@@ -177,15 +198,35 @@ static inline uint32_t *link_at(const VcNet *vc, uint32_t pos)
     return vc->links + ((size_t)pos << vc->link_shift);
 }
 
-
 /* A lane's packet has left it. */
 static inline void empty_lane(VcNet *vc, uint32_t pos, unsigned v)
 {
     link_at(vc, pos)[v] = 0;
     vc->busy_lanes--;
-    if ((vc->lane_mask[pos] &= (uint8_t)~(1u << v)) == 0)
-        bit_clear(vc->busy_links, pos);
+    vc->lane_mask[pos] &= (uint8_t)~(1u << v);
 }
+
+/* Doubles the room of an active list of items of `size` bytes. */
+static void grow_list(void **items, size_t *cap, size_t size)
+{
+    size_t c = *cap ? 2 * *cap : 64;
+    void *p = realloc(*items, c * size);
+    if (!p)
+        abort();            /* a few bytes per packet in flight: cannot fail in practice */
+    *items = p;
+    *cap = c;
+}
+
+static inline void join_lanes(VcLanes *l, const VcLaneEntry *e)
+{
+    if (l->n == l->cap) {
+        void *items = l->items;
+        grow_list(&items, &l->cap, sizeof *l->items);
+        l->items = items;
+    }
+    l->items[l->n++] = *e;
+}
+
 
 /* The spec's link loop (reference.c, for_each_link): processor links by
  * processor then plane, then the links above each switch in switch
@@ -218,14 +259,19 @@ void vc_free(VcNet *vc)
     free(vc->next);
     free(vc->position);
     free(vc->channel_at);
-    free(vc->busy_ports);
-    free(vc->busy_links);
     free(vc->full_slots);
     free(vc->arrivals);
+    for (unsigned i = 0; i < LANE_LISTS; i++) {
+        free(vc->arriving ? vc->arriving[i].items : NULL);
+        free(vc->arriving_next ? vc->arriving_next[i].items : NULL);
+    }
+    free(vc->arriving);
+    free(vc->arriving_next);
+    free(vc->busy_ports);
+    free(vc->held_ports);
     free(vc->claims);
     free(vc->entered);
     free(vc->lanes);
-    free(vc->by_layer);
     free(vc->order);
     free(vc);
 }
@@ -253,12 +299,15 @@ VcNet *vc_new(const Layout *lay)
     vc->lane_mask = calloc(vc->nchannels, 1);
     vc->position = calloc(vc->nchannels, sizeof *vc->position);
     vc->channel_at = calloc(vc->nchannels, sizeof *vc->channel_at);
-    vc->busy_ports = bitmap_new(lay->nbuffers);
-    vc->busy_links = bitmap_new(vc->nchannels);
     vc->full_slots = bitmap_new(lay->nprocs);
     vc->arrivals = bitmap_new(lay->nprocs);
-    if (!vc->ports || !vc->links || !vc->lane_mask || !vc->position || !vc->channel_at || !vc->busy_ports ||
-        !vc->busy_links || !vc->full_slots || !vc->arrivals) {
+    vc->arriving = calloc(LANE_LISTS, sizeof *vc->arriving);
+    vc->arriving_next = calloc(LANE_LISTS, sizeof *vc->arriving_next);
+    vc->busy_ports = bitmap_new(lay->nbuffers);
+    vc->held_ports = bitmap_new(lay->nbuffers);
+    if (!vc->ports || !vc->links || !vc->lane_mask || !vc->position || !vc->channel_at ||
+        !vc->full_slots || !vc->arrivals || !vc->arriving || !vc->arriving_next || !vc->busy_ports ||
+        !vc->held_ports) {
         vc_free(vc);
         return NULL;
     }
@@ -267,14 +316,13 @@ VcNet *vc_new(const Layout *lay)
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
             continue;                           /* (the top layer has no up ports) */
-        unsigned layer, dir;
+        unsigned layer, dir, class;
         uint32_t heading = claim_heading(lay, b, &layer, &dir);
         uint32_t c = link_channel(lay, claim_link(lay, b, heading, dir), dir);
         VcPort *pt = port_at(vc, b);
         pt->pos = vc->position[c];
-        pt->dir = (uint8_t)dir;
-        pt->layer = (uint8_t)layer;
-        pt->to_proc = dir == DIR_DOWN && layer == 1;
+        pt->ahead = hop_switch(lay, b, &class);
+        pt->list = (uint8_t)(class * LIST_LAYERS + link_list_layer(lay, class, pt->ahead));
     }
     return vc;
 }
@@ -333,11 +381,12 @@ void vc_settle(Net *net)
 {
     VcNet *vc = net->lay.vc;
     Layout *lay = &net->lay;
-    FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
+    for (uint32_t pos = 0; pos < vc->nchannels; pos++) {
         const uint32_t *main = link_at(vc, pos);
-        for (unsigned v = 0; v < vc->V; v++)
-            if (main[v] != 0)
-                place_on_lane(net, main[v] >> 1, vc->channel_at[pos], main[v] & 1, v);
+        for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1) {
+            unsigned v = (unsigned)__builtin_ctz(m);
+            place_on_lane(net, main[v] >> 1, vc->channel_at[pos], main[v] & 1, v);
+        }
     }
     FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
         for (unsigned v = 0; v < vc->V; v++) {
@@ -421,8 +470,12 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 
 /* ---- d. forwarding ------------------------------------------------------------------ */
 
-/* Packet x enters channel v's buffer of port b, which has room. */
-HOT void enter(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t b, unsigned v, bool report)
+/* Packet x enters channel v's buffer of port b, of a switch of layer l,
+ * which has room. Stage b must not see it (it comes before stage d in the
+ * spec): not the port, if the port held no packet, nor else the buffer, if
+ * the buffer held none (`newly`). */
+HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned l,
+               bool report)
 {
     VcPort *pt = port_at(vc, b);
     VcQueue *q = &pt->queue[v];
@@ -439,16 +492,23 @@ HOT void enter(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t b, u
     if (ahead + 1 > net->counts.stats.max_buffer)
         net->counts.stats.max_buffer = ahead + 1;
     uint8_t bit = (uint8_t)(1u << v);
-    pt->newly |= bit & ~pt->nonempty;
+    if (pt->nonempty == 0)
+        bit_set(vc->busy_ports, b);     /* (not held_ports) */
+    else if (!(pt->nonempty & bit)) {
+        if (pt->stamp != vc->now) {
+            pt->stamp = vc->now;
+            pt->newly = 0;
+        }
+        pt->newly |= bit;
+    }
     pt->nonempty |= bit;
-    bit_set(vc->busy_ports, b);
     if (ahead != 0)
         vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
     if (vc->eager)
         place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
     if (report)
-        tell(net, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, sw_layer(lay, b >> 2), 0);
+        tell(net, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, l, 0);
 }
 
 static inline bool full(const VcNet *vc, uint32_t b, unsigned v)
@@ -456,21 +516,24 @@ static inline bool full(const VcNet *vc, uint32_t b, unsigned v)
     return port_at(vc, b)->queue[v].count >= vc->B;
 }
 
-/* Stage d for a multicast x in lane e that goes down from switch s of
- * layer l: into every down buffer of its channel below which its set has
+static inline unsigned entry_layer(const VcLaneEntry *e) { return e->list & (LIST_LAYERS - 1); }
+
+/* Stage d for a multicast x in lane e that goes down from the switch
+ * ahead: into every down buffer of its channel below which its set has
  * members, all at once, or it stays whole (one buffer collision, at the
- * first full one). The copy takes the next id: lanes are visited in the
- * spec's loop order. */
-HOT void forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const VcLaneEntry *e, uint32_t s, unsigned l)
+ * first full one; returns false). The copy takes the next id: lanes are
+ * visited in the spec's loop order. */
+HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const VcLaneEntry *e)
 {
-    unsigned v = e->v;
+    unsigned v = e->v, l = entry_layer(e);
+    uint32_t s = e->ahead >> 2;
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned q = 0; q < 2; q++)
         if (part[q].n != 0 && full(vc, 4 * s + q, v)) {
             count_buffer_collision(net, lay, 4 * s + q, v);
             tell(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
-            return;
+            return false;
         }
     empty_lane(vc, e->pos, v);
     if (part[0].n != 0 && part[1].n != 0) {
@@ -478,51 +541,47 @@ HOT void forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
         lay->pool[y].info.id = net->next_id++;
         net->counts.stats.copies++;
         net->in_flight++;
-        enter(net, lay, vc, x, 4 * s, v, true);
-        enter(net, lay, vc, y, 4 * s + 1, v, false);
+        enter(net, vc, x, 4 * s, v, l, true);
+        enter(net, vc, y, 4 * s + 1, v, l, false);
         if (net->event) {          /* (which reports the copy entering) */
             Split split = { 0, x, y, s, (4 * s + 1) * vc->V + v };
             net_emit_split(net, &split);
         }
-        return;
+        return true;
     }
-    enter(net, lay, vc, x, 4 * s + (part[0].n != 0 ? 0 : 1), v, true);
+    enter(net, vc, x, 4 * s + (part[0].n != 0 ? 0 : 1), v, l, true);
+    return true;
 }
 
-/* Where the packet in lane e is heading, the layer of the switch ahead
- * known (list_lanes): that switch, and the output port its route names
- * there (for adaptive routing on the way up, stage d chooses). */
+/* The output port (0-3) that the route of the packet in lane e names in
+ * the switch ahead (for adaptive routing on the way up, stage d chooses). */
 HOT void aim(const Layout *lay, VcLaneEntry *e)
 {
-    uint32_t x = e->word >> 1, s = e->link >> 1, up, down;
-    unsigned dir = e->word & 1, l = e->layer;
-    if (dir == DIR_DOWN) {
-        unsigned q;
-        s = down_target(lay, e->link, l + 1, &q);
-    }
-    packet_route(lay, x, &up, &down);
+    uint32_t up, down;
+    unsigned l = entry_layer(e);
+    packet_route(lay, e->word >> 1, &up, &down);
     /* (It turns at layer l when no up port is left above l: the route's up
      * word has a 1 at bit count - 1.) */
-    bool going_down = dir == DIR_DOWN || (up >> l) == 0;
-    e->sw = s;
-    e->going_down = going_down;
+    bool going_down = (e->word & 1) == DIR_DOWN || (up >> l) == 0;
     e->out = (uint8_t)(going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1));
 }
 
 /* Stage d for the packet in lane e, aimed: into channel v's buffer of the
  * output port its route names in the switch ahead, if that has room; else
- * it stays (a buffer collision). */
+ * it stays (a buffer collision), and in the next timestep's list. */
 HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
 {
-    uint32_t x = e->word >> 1, s = e->sw;
-    unsigned v = e->v, l = e->layer;
-    if (e->going_down && lay->multicast && lay->pool[x].set.hi != 0) {
-        forward_set(net, lay, vc, x, e, s, l);
+    uint32_t x = e->word >> 1, s = e->ahead >> 2;
+    unsigned v = e->v, l = entry_layer(e);
+    bool going_down = e->out < 2;
+    if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
+        if (!forward_set(net, lay, vc, x, e))
+            join_lanes(&vc->arriving_next[e->list], e);
         return;
     }
-    uint32_t b = 4 * s + e->out;
+    uint32_t b = e->ahead + e->out;
     int chosen = -1;
-    if (lay->cfg.adaptive && !e->going_down) {
+    if (lay->cfg.adaptive && !going_down) {
         uint32_t up, down;
         packet_route(lay, x, &up, &down);
         unsigned c0 = port_at(vc, 4 * s + 2)->queue[v].count;
@@ -533,6 +592,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
     if (full(vc, b, v)) {
         count_buffer_collision(net, lay, b, v);
         tell(net, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
+        join_lanes(&vc->arriving_next[e->list], e);
         return;
     }
     if (chosen >= 0) {
@@ -542,7 +602,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
             lay->routes[x] |= bit;
     }
     empty_lane(vc, e->pos, v);
-    enter(net, lay, vc, x, b, v, true);
+    enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
         tell(net, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
 }
@@ -552,29 +612,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
  * record, then the link record it sends into. */
 enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 
-/* Stage d: the packets in lanes, in the spec's link order (a link's lanes
- * in channel order), listed first so that what each one needs can be
- * asked for ahead. */
-HOT size_t list_lanes(const Layout *lay, VcNet *vc)
-{
-    size_t n = 0;
-    FOR_EACH_BIT(vc->busy_links, vc->nchannels, pos) {
-        const uint32_t *main = link_at(vc, pos);
-        uint32_t link = channel_link(lay, vc->channel_at[pos]);
-        unsigned l = sw_layer(lay, link >> 1);
-        for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1) {
-            unsigned v = (unsigned)__builtin_ctz(m);
-            uint32_t w = main[v];
-            if (l == 1 && (w & 1) == DIR_DOWN)
-                continue;                               /* stage c's */
-            unsigned ahead = l - ((w & 1) == DIR_DOWN);  /* (the switch ahead's layer) */
-            vc->lanes[n++] = (VcLaneEntry){ pos, w, link, 0, (uint8_t)v, (uint8_t)ahead, 0, 0 };
-        }
-    }
-    return n;
-}
-
-/* Stage d for the n listed packets in lanes, in their order, each one's
+/* Stage d for the n packets in lanes listed, in their order, each one's
  * route and port asked for ahead. */
 HOT void forward_lanes(Net *net, const Layout *lay, VcNet *vc, VcLaneEntry *lanes, size_t n)
 {
@@ -586,30 +624,30 @@ HOT void forward_lanes(Net *net, const Layout *lay, VcNet *vc, VcLaneEntry *lane
         if (i + AHEAD_BUFFER < n) {
             VcLaneEntry *e = &lanes[i + AHEAD_BUFFER];
             aim(lay, e);
-            PREFETCH(port_at(vc, 4 * e->sw + e->out));
+            PREFETCH(port_at(vc, e->ahead + e->out));
         }
         forward(net, lay, vc, &lanes[i]);
     }
 }
 
-HOT void stage_forward(Net *net, const Layout *lay, VcNet *vc)
-{
-    forward_lanes(net, lay, vc, vc->lanes, list_lanes(lay, vc));
-}
-
 /* ---- e. claims made final ------------------------------------------------------------ */
 
+/* The claim cl made final: the sender's packet moves into its lane, and
+ * joins the list of stage d of the next timestep that its link leads to,
+ * or (coming down to a processor) is marked for stage c. */
 HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
 {
-    uint32_t x, h = cl->sender;
-    unsigned dir = DIR_UP, layer = 1, v = cl->v;
-    bool to_proc = false;
+    uint32_t x, h = cl->sender, ahead;
+    unsigned dir = DIR_UP, layer = 1, v = cl->v, list;
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
         x = lay->out_slot[p];
         lay->out_slot[p] = NET_NIL;
         bit_clear(vc->full_slots, p);
         list_push(&net->woken, p);
+        unsigned class;
+        ahead = hop_switch(lay, h, &class);
+        list = class * LIST_LAYERS + 1;
     } else {
         VcPort *pt = port_at(vc, h);
         VcQueue *q = &pt->queue[v];
@@ -619,20 +657,22 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
         else
             q->head = q->count == 1 ? q->tail : vc->next[x];
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
-        dir = pt->dir;
-        layer = pt->layer;
-        to_proc = pt->to_proc;
+        unsigned l = sw_layer(lay, h >> 2), up = h >> 1 & 1;
+        dir = up ? DIR_UP : DIR_DOWN;
+        layer = l + up;             /* (the link's) */
+        ahead = pt->ahead;
+        list = pt->list;
         if (pt->nonempty == 0)
             bit_clear(vc->busy_ports, h);
     }
     link_at(vc, cl->pos)[v] = x << 1 | dir;
     vc->lane_mask[cl->pos] |= (uint8_t)(1u << v);
     vc->busy_lanes++;
-    bit_set(vc->busy_links, cl->pos);
-    if (to_proc) {
-        unsigned l, d;
-        bit_set(vc->arrivals, heading_value(claim_heading(lay, h, &l, &d)) & (lay->nprocs - 1));
-    }
+    if (list / LIST_LAYERS == ARRIVE_DELIVERY)
+        bit_set(vc->arrivals, ahead & (lay->nprocs - 1));
+    else
+        join_lanes(&vc->arriving_next[list],
+                   &(VcLaneEntry){ cl->pos, x << 1 | dir, ahead, (uint8_t)v, (uint8_t)list, 0, 0 });
     net->counts.stats.links_crossed++;
     net->moved = true;
     if (vc->eager) {
@@ -690,19 +730,18 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     tell(net, EV_LINK_COLLISION, x, c * vc->V + v, PLACE_LINK, 1, 0);
 }
 
-/* Stage b for output port b: its channel buffers that held a packet at
- * the start of stage 4, in round-robin order from its pointer; the
- * first whose lane is free claims the temp slot (if it is still
+/* Stage b for output port b, which held a packet at the start of stage d:
+ * its channel buffers that did, in round-robin order from its pointer;
+ * the first whose lane is free claims the temp slot (if it is still
  * unclaimed), and every other one is held up: a link collision each. */
 HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
-    unsigned all = pt->nonempty & ~pt->newly, V = vc->V, from = pt->pointer;
-    pt->newly = 0;
-    if (all == 0)
-        return;
+    unsigned newly = pt->stamp == vc->now ? pt->newly : 0;
+    unsigned all = pt->nonempty & ~newly, V = vc->V, from = pt->pointer;
     uint32_t pos = pt->pos;
-    unsigned lanes = vc->lane_mask[pos], dir = pt->dir, layer = pt->layer;
+    unsigned l = sw_layer(lay, b >> 2), up = b >> 1 & 1;
+    unsigned lanes = vc->lane_mask[pos], dir = up ? DIR_UP : DIR_DOWN, layer = l + up;
     bool tried = false;
     /* The held channels from the pointer round: bit i is channel from + i. */
     for (unsigned m = (all >> from | all << (V - from)) & ((1u << V) - 1); m != 0; m &= m - 1) {
@@ -721,26 +760,17 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     }
 }
 
-/* Stage b over the n busy ports listed in VcNet.order, in that order,
- * the records each one needs asked for ahead; and over every busy port,
- * in port order. */
-HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, size_t n)
+/* Stage b for the n ports listed, in their order, the records each one
+ * needs asked for ahead. */
+HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *ports, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_PORT < n)
-            PREFETCH(port_at(vc, vc->order[i + AHEAD_PORT]));
+            PREFETCH(port_at(vc, ports[i + AHEAD_PORT]));
         if (i + AHEAD_LINK < n)
-            PREFETCH(link_at(vc, port_at(vc, vc->order[i + AHEAD_LINK])->pos));
-        port_claims(net, lay, vc, vc->order[i]);
+            PREFETCH(link_at(vc, port_at(vc, ports[i + AHEAD_LINK])->pos));
+        port_claims(net, lay, vc, ports[i]);
     }
-}
-
-HOT void stage_claims(Net *net, const Layout *lay, VcNet *vc)
-{
-    size_t n = 0;
-    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
-        vc->order[n++] = b;
-    claims_from(net, lay, vc, n);
 }
 
 /* After stage e: a packet that entered a buffer in stage d and is not at
@@ -773,33 +803,76 @@ static void *grow(void *items, size_t *cap, size_t n, size_t size)
     return p;
 }
 
-/* The next stage's number; when the numbers wrap, every temp slot's
- * stamp is made old again, so that none is ever mistaken for the new
- * stage's. */
-static void next_stage(VcNet *vc)
+/* The next stage's number; when the numbers wrap, every temp slot's and
+ * port's stamp is made old again, so that none is ever mistaken for the
+ * new stage's. */
+static void next_stage(VcNet *vc, uint32_t nbuffers)
 {
     if (++vc->now != 0)
         return;
     if (vc->has_temp)
         for (uint32_t pos = 0; pos < vc->nchannels; pos++)
             link_at(vc, pos)[vc->V] = 0;
+    for (uint32_t b = 0; b < nbuffers; b++)
+        if (port_at(vc, b)->stamp != 0)     /* (a page never written stays unmapped) */
+            port_at(vc, b)->stamp = 0;
     vc->now = 1;
 }
 
 void vc_set_stage(VcNet *vc, uint32_t now) { vc->now = now; }
 
-/* Stage 4 (the order: the head of this file). */
+/* The spec's order of stage d: the spec's link loop, and a link's lanes
+ * in channel order (positions are that loop's). */
+static int in_link_order(const void *a, const void *b)
+{
+    const VcLaneEntry *e = a, *f = b;
+    if (e->pos != f->pos)
+        return e->pos < f->pos ? -1 : 1;
+    return (e->v > f->v) - (e->v < f->v);
+}
+
+/* Stage b for the ports in bits [lo, hi) of held_ports, in port order. */
+HOT void claims_in(Net *net, const Layout *lay, VcNet *vc, uint32_t lo, uint32_t hi)
+{
+    size_t n = 0;
+    FOR_EACH_BIT_IN(vc->held_ports, lo, hi, b)
+        vc->order[n++] = b;
+    claims_from(net, lay, vc, vc->order, n);
+}
+
+/* Stage 4 in the spec's order (the head of this file), stage d's lists
+ * gathered and sorted: for an observer, who sees events in that order,
+ * and for multicasts, whose copies take ids in it. */
 HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
 {
     FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
         deliver_to(net, lay, vc, p);
-    stage_forward(net, lay, vc);                                    /* d */
+    memcpy(vc->held_ports, vc->busy_ports, (lay->nbuffers + 63) / 64 * sizeof *vc->held_ports);
+    size_t n = 0;                                                   /* d */
+    for (unsigned i = 0; i < LANE_LISTS; i++)
+        for (size_t j = 0; j < vc->arriving[i].n; j++)
+            vc->lanes[n++] = vc->arriving[i].items[j];
+    qsort(vc->lanes, n, sizeof *vc->lanes, in_link_order);
+    forward_lanes(net, lay, vc, vc->lanes, n);
     FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)                    /* a */
         adapter_claims(net, lay, vc, p);
-    stage_claims(net, lay, vc);                                     /* b */
+    claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
         commit(net, lay, vc, &vc->claims[i]);
     queued_collisions(net, lay, vc);
+}
+
+/* Copies bits [lo, hi) of src to dst. */
+static inline void copy_bits(uint64_t *dst, const uint64_t *src, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t w = lo >> 6; w < (hi + 63) >> 6; w++) {
+        uint64_t mask = ~0ull;
+        if (w == lo >> 6)
+            mask &= ~0ull << (lo & 63);
+        if (w == (hi - 1) >> 6 && (hi & 63))
+            mask &= ~(~0ull << (hi & 63));
+        dst[w] = (dst[w] & ~mask) | (src[w] & mask);
+    }
 }
 
 /* Stage 4 a layer at a time, as step.c does it, so that stage b finds the
@@ -807,45 +880,43 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
  * arriving at the switches of layer l, then stage b for the ports of layer
  * l - 1, which needed only stages d at l - 2 and l (the switches their
  * links reach) to have run, and stage a after stage d at layer 1. The
- * outcome is the spec's: stage d's packets keep the spec's order among
- * those entering one switch, and only they compete; stage b's claims
- * compete only at the two ends of a --duplex half link, whose lower end
- * still claims first. Copies of multicasts take ids in stage d's order,
- * and observers see events in it, so those runs take run_stages. */
+ * outcome is the spec's. In stage d only packets entering one switch
+ * compete, and those on one channel only (for a buffer, or for adaptive's
+ * choice): one link brings at most one packet on a channel, so taking a
+ * layer's lists class by class (those arriving on d0 ports, d1, u0, u1)
+ * keeps the spec's order among them. In stage b, claims compete only at
+ * the two ends of a --duplex half link, whose lower end still claims
+ * first. Copies of multicasts take ids in stage d's order, and observers
+ * see events in it, so those runs take run_stages.
+ *
+ * Stage b goes through its ports in port order, so that the packets it
+ * sends join the lists of stage d in the order of the links they take,
+ * and both stages sweep memory rather than jump about in it. */
 HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 {
     FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
         deliver_to(net, lay, vc, p);
-    size_t n = list_lanes(lay, vc), start[LIST_LAYERS] = { 0 };
     unsigned k = lay->cfg.k;
-    for (size_t i = 0; i < n; i++)
-        start[vc->lanes[i].layer]++;
-    for (size_t l = 1, sum = 0; l <= k; l++) {
-        size_t count = start[l];
-        start[l] = sum;
-        sum += count;
-    }
-    for (size_t i = 0; i < n; i++)
-        vc->by_layer[start[vc->lanes[i].layer]++] = vc->lanes[i];
-    /* (start[l] is now the end of layer l's entries, the start of l + 1's) */
-    size_t from = 0;
     for (unsigned l = 1; l <= k + 1; l++) {
         if (l <= k) {                                               /* d at l */
-            forward_lanes(net, lay, vc, vc->by_layer + from, start[l] - from);
-            from = start[l];
+            for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
+                uint32_t s0 = (plane * k + l - 1) << (k - 1);
+                copy_bits(vc->held_ports, vc->busy_ports, 4 * s0, 4 * (s0 + lay->half));
+            }
+            for (unsigned class = 0; class < 4; class++) {
+                VcLanes *list = &vc->arriving[class * LIST_LAYERS + l];
+                forward_lanes(net, lay, vc, list->items, list->n);
+            }
         }
         if (l == 1) {
             FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)            /* a */
                 adapter_claims(net, lay, vc, p);
             continue;
         }
-        size_t nb = 0;                                              /* b at l - 1 */
-        for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {   /* b at l - 1 */
             uint32_t s0 = (plane * k + l - 2) << (k - 1);
-            FOR_EACH_BIT_IN(vc->busy_ports, 4 * s0, 4 * (s0 + lay->half), b)
-                vc->order[nb++] = b;
+            claims_in(net, lay, vc, 4 * s0, 4 * (s0 + lay->half));
         }
-        claims_from(net, lay, vc, nb);
     }
     queued_collisions(net, lay, vc);
 }
@@ -857,13 +928,14 @@ void vc_step(Net *net)
      * split), and each slot or port makes at most one claim. */
     state->entered = grow(state->entered, &state->entered_cap, 2 * (size_t)state->busy_lanes + 2,
                           sizeof *state->entered);
-    if (net->event)
-        state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
-                             sizeof *state->claims);
-    state->lanes = grow(state->lanes, &state->lanes_cap, (size_t)state->busy_lanes + 1,
-                        sizeof *state->lanes);
-    state->by_layer = grow(state->by_layer, &state->by_layer_cap, (size_t)state->busy_lanes + 1,
-                           sizeof *state->by_layer);
+    bool layered = net->event == NULL && !net->lay.multicast;
+    if (!layered) {
+        if (net->event)
+            state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
+                                 sizeof *state->claims);
+        state->lanes = grow(state->lanes, &state->lanes_cap, (size_t)state->busy_lanes + 1,
+                            sizeof *state->lanes);
+    }
     state->order = grow(state->order, &state->order_cap, net->in_flight + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
     if (net->lay.multicast)
@@ -873,7 +945,7 @@ void vc_step(Net *net)
         state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
         state->next_cap = (uint32_t)cap;
     }
-    next_stage(state);
+    next_stage(state, net->lay.nbuffers);
     state->nentered = 0;
     state->nclaims = 0;
     state->eager = net->event != NULL;
@@ -888,7 +960,6 @@ void vc_step(Net *net)
      * obliviously, has a copy of the stages of its own, compiled with
      * those as constants: V's arithmetic and the tests for the other
      * cases fall away. */
-    bool layered = !copy.eager && !lay_copy.multicast;
     if (layered && copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive) {
         copy.V = 4;
         copy.has_temp = false;
@@ -903,12 +974,89 @@ void vc_step(Net *net)
         run_layered(net, &lay_copy, &copy);
     else
         run_stages(net, &lay_copy, &copy);
+    /* The lists this timestep made are the next one's. */
+    VcLanes *lanes = copy.arriving;
+    copy.arriving = copy.arriving_next;
+    copy.arriving_next = lanes;
+    for (unsigned i = 0; i < LANE_LISTS; i++)
+        copy.arriving_next[i].n = 0;
     *state = copy;
 }
 
 /* ---- its invariants ----------------------------------------------------------------- */
 
 static bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] >> (i & 63) & 1; }
+
+/* Where the packet in lane word w of the link channel at pos goes: the
+ * list and `ahead` its entry must have (VcLaneEntry); the list's class is
+ * ARRIVE_DELIVERY for a packet coming down to a processor. */
+static void lane_goes(const Layout *lay, const VcNet *vc, uint32_t pos, uint32_t w, unsigned *list,
+                      uint32_t *ahead)
+{
+    uint32_t link = channel_link(lay, vc->channel_at[pos]), s = link >> 1;
+    if ((w & 1) == DIR_UP) {                /* into down port link & 1 of s */
+        *ahead = 4 * s;
+        *list = (link & 1) * LIST_LAYERS + sw_layer(lay, s);
+        return;
+    }
+    const VcPort *sender = port_at(vc, 4 * s + (link & 1));
+    *ahead = sender->ahead;
+    *list = sender->list;
+}
+
+/* The lists of stage d against the lanes: every packet in a lane is in
+ * the list its link leads to, once, or (coming down to a processor)
+ * marked for stage c; and nothing else is. */
+static int check_lists(const Net *net, char *err, size_t size)
+{
+    const VcNet *vc = net->lay.vc;
+    const Layout *lay = &net->lay;
+    uint8_t *seen = calloc((size_t)vc->nchannels * vc->V, 1);
+    if (!seen) {
+        snprintf(err, size, "net: out of memory checking the channels' lists");
+        return -1;
+    }
+    const char *wrong = NULL;
+    uint32_t bad = 0;           /* the lane that is wrong: pos * V + v */
+    for (unsigned i = 0; i < LANE_LISTS && !wrong; i++)
+        for (size_t j = 0; j < vc->arriving[i].n && !wrong; j++) {
+            const VcLaneEntry *e = &vc->arriving[i].items[j];
+            unsigned list;
+            uint32_t ahead;
+            if (e->pos >= vc->nchannels || e->v >= vc->V) {
+                snprintf(err, size, "net: an entry of the lists of stage d names no lane");
+                free(seen);
+                return -1;
+            }
+            bad = e->pos * vc->V + e->v;
+            if (link_at(vc, e->pos)[e->v] != e->word || e->word == 0 || seen[bad]++ != 0)
+                wrong = "is listed for stage d without its packet, or twice";
+            else if (lane_goes(lay, vc, e->pos, e->word, &list, &ahead), list != i || ahead != e->ahead)
+                wrong = "is in the wrong list of stage d";
+        }
+    for (uint32_t pos = 0; pos < vc->nchannels && !wrong; pos++)
+        for (unsigned v = 0; v < vc->V && !wrong; v++) {
+            uint32_t w = link_at(vc, pos)[v];
+            unsigned list;
+            uint32_t ahead;
+            if (w == 0)
+                continue;
+            lane_goes(lay, vc, pos, w, &list, &ahead);
+            if (list / LIST_LAYERS == ARRIVE_DELIVERY ? !bit_is(vc->arrivals, ahead & (lay->nprocs - 1))
+                                                      : !seen[(size_t)pos * vc->V + v]) {
+                wrong = "holds a packet that no list of stage c or d has";
+                bad = pos * vc->V + v;
+            }
+        }
+    free(seen);
+    if (wrong) {
+        char name[64];
+        net_link_name(net, channel_link(lay, vc->channel_at[bad / vc->V]), name, sizeof name);
+        snprintf(err, size, "net/%s: its lane vc%u %s", name, bad % vc->V, wrong);
+        return -1;
+    }
+    return 0;
+}
 
 int vc_check(const Net *net, char *err, size_t size)
 {
@@ -922,8 +1070,8 @@ int vc_check(const Net *net, char *err, size_t size)
         for (unsigned v = 0; v < vc->V; v++)
             mask |= (main[v] != 0) << v;
         lanes += (uint32_t)__builtin_popcount(mask);
-        if (mask != vc->lane_mask[pos] || (mask != 0) != bit_is(vc->busy_links, pos) ||
-            (vc->has_temp && main[vc->V] > vc->now) || vc->position[vc->channel_at[pos]] != pos) {
+        if (mask != vc->lane_mask[pos] || (vc->has_temp && main[vc->V] > vc->now) ||
+            vc->position[vc->channel_at[pos]] != pos) {
             net_link_name(net, channel_link(lay, vc->channel_at[pos]), name, sizeof name);
             snprintf(err, size, "net/%s: its lanes' masks, temp slot or position is wrong",
                      name);
@@ -936,10 +1084,8 @@ int vc_check(const Net *net, char *err, size_t size)
     }
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         const VcPort *pt = port_at(vc, b);
-        bool busy = false;
         for (unsigned v = 0; v < vc->V; v++) {
             const VcQueue *q = &pt->queue[v];
-            busy |= q->count != 0;
             if ((q->count != 0) != (pt->nonempty >> v & 1)) {
                 net_buffer_name(net, b * vc->V + v, name, sizeof name);
                 snprintf(err, size, "net/%s: its port's mask of busy buffers is wrong", name);
@@ -952,15 +1098,16 @@ int vc_check(const Net *net, char *err, size_t size)
             }
             if (q->count == 2)
                 x = q->tail;
-            if (q->count > vc->B || (q->count != 0 && x != q->tail) || (pt->newly >> v & 1)) {
+            if (q->count > vc->B || (q->count != 0 && x != q->tail)) {
                 net_buffer_name(net, b * vc->V + v, name, sizeof name);
-                snprintf(err, size, "net/%s: its count, list or stage-d mark is wrong", name);
+                snprintf(err, size, "net/%s: its count or list is wrong", name);
                 return -1;
             }
         }
-        if (busy != bit_is(vc->busy_ports, b) || pt->pointer >= vc->V) {
+        if ((pt->nonempty != 0) != bit_is(vc->busy_ports, b) || pt->stamp > vc->now ||
+            pt->pointer >= vc->V) {
             net_buffer_name(net, b * vc->V, name, sizeof name);
-            snprintf(err, size, "net/%s: its port's busy bit or pointer is wrong", name);
+            snprintf(err, size, "net/%s: its port's busy bit, stage-d mark or pointer is wrong", name);
             return -1;
         }
     }
@@ -971,5 +1118,5 @@ int vc_check(const Net *net, char *err, size_t size)
             return -1;
         }
     }
-    return 0;
+    return check_lists(net, err, size);
 }
