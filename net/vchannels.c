@@ -610,7 +610,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
 /* How far ahead the stages ask for the memory they will need: the route
  * word of a packet on a lane, then the port it will enter; a busy port's
  * record, then the link record it sends into. */
-enum { AHEAD_ROUTE = 16, AHEAD_BUFFER = 8, AHEAD_PORT = 16, AHEAD_LINK = 8 };
+enum { AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 
 /* Stage d for the n packets in lanes listed, in their order, each one's
  * route and port asked for ahead. */
