@@ -8,11 +8,11 @@
  * This is the network stage for V > 1; step.c is the one for V = 1, which
  * keeps its tuned representation, and reference.c does both as the spec
  * writes them (--check compares). Here nothing sleeps: the stage visits
- * what is busy, by bitmaps of the busy output ports, of the links with a
- * packet in a lane (numbered in the spec's link loop order), of the
- * processors with a full output slot and of those with a packet coming
- * down to them. Walking a bitmap's set bits upwards is the spec's loop
- * order, so no list needs sorting. A lane keeps its packet's direction
+ * what is busy. The packets in lanes are in lists by the layer and class
+ * they arrive at (VcLanes), made as they are claimed; the busy output
+ * ports, the processors with a full output slot and those with a packet
+ * coming down to them are bitmaps, whose set bits, walked upwards, come
+ * in the spec's loop order. A lane keeps its packet's direction
  * beside it, and routes are read from the route words (net_internal.h),
  * so that a packet that moves between links and buffers has its record in
  * the pool written only when somebody asks where it is (vc_settle), or
