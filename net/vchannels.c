@@ -126,16 +126,13 @@ typedef struct VcLaneEntry {
     uint8_t v, list, out, unused;
 } VcLaneEntry;
 
-/* The active lists. Stage d's: the packets in lanes by the list they
- * join, class * LIST_LAYERS + layer, where class is the port of the
- * switch ahead they arrive on (d0, d1, u0, u1) and layer that switch's;
- * those coming down to a processor are stage c's, found by the bitmap of
- * arrivals. Stage b's: the ports that held a packet at the start of the
- * timestep, by their switch's layer. A packet joins a list of stage d
- * when it is claimed onto a lane, and stays in one while it stays there;
- * a port joins its list when its first packet enters it, and stays in it
- * while it holds one. Each timestep takes the lists the last one made and
- * makes the next ones. */
+/* The lists of stage d: the packets in lanes by the list they join,
+ * class * LIST_LAYERS + layer, where class is the port of the switch
+ * ahead they arrive on (d0, d1, u0, u1) and layer that switch's; those
+ * coming down to a processor are stage c's, found by the bitmap of
+ * arrivals. A packet joins a list when it is claimed onto a lane, and
+ * stays in one while it stays there. Each timestep takes the lists the
+ * last one made and makes the next ones. */
 typedef struct VcLanes {
     VcLaneEntry *items;
     size_t n, cap;
@@ -206,27 +203,36 @@ static inline void empty_lane(VcNet *vc, uint32_t pos, unsigned v)
     vc->lane_mask[pos] &= (uint8_t)~(1u << v);
 }
 
-/* Doubles the room of an active list of items of `size` bytes. */
-static void grow_list(void **items, size_t *cap, size_t size)
+/* Room for n items of `size` bytes in items, of capacity *cap. */
+static void *grow(void *items, size_t *cap, size_t n, size_t size)
 {
-    size_t c = *cap ? 2 * *cap : 64;
-    void *p = realloc(*items, c * size);
+    if (n <= *cap)
+        return items;
+    size_t c = *cap ? *cap : 256;
+    while (c < n)
+        c *= 2;
+    void *p = realloc(items, c * size);
     if (!p)
         abort();            /* a few bytes per packet in flight: cannot fail in practice */
-    *items = p;
     *cap = c;
+    return p;
 }
 
 static inline void join_lanes(VcLanes *l, const VcLaneEntry *e)
 {
-    if (l->n == l->cap) {
-        void *items = l->items;
-        grow_list(&items, &l->cap, sizeof *l->items);
-        l->items = items;
-    }
+    if (l->n == l->cap)
+        l->items = grow(l->items, &l->cap, l->n + 1, sizeof *l->items);
     l->items[l->n++] = *e;
 }
 
+/* Where the packets that sender h sends go (VcPort.ahead) and the list of
+ * stage d they join there (VcPort.list). */
+static unsigned sender_goes(const Layout *lay, uint32_t h, uint32_t *ahead)
+{
+    unsigned class;
+    *ahead = hop_switch(lay, h, &class);
+    return class * LIST_LAYERS + link_list_layer(lay, class, *ahead);
+}
 
 /* The spec's link loop (reference.c, for_each_link): processor links by
  * processor then plane, then the links above each switch in switch
@@ -316,13 +322,12 @@ VcNet *vc_new(const Layout *lay)
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
             continue;                           /* (the top layer has no up ports) */
-        unsigned layer, dir, class;
+        unsigned layer, dir;
         uint32_t heading = claim_heading(lay, b, &layer, &dir);
         uint32_t c = link_channel(lay, claim_link(lay, b, heading, dir), dir);
         VcPort *pt = port_at(vc, b);
         pt->pos = vc->position[c];
-        pt->ahead = hop_switch(lay, b, &class);
-        pt->list = (uint8_t)(class * LIST_LAYERS + link_list_layer(lay, class, pt->ahead));
+        pt->list = (uint8_t)sender_goes(lay, b, &pt->ahead);
     }
     return vc;
 }
@@ -645,9 +650,7 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
         lay->out_slot[p] = NET_NIL;
         bit_clear(vc->full_slots, p);
         list_push(&net->woken, p);
-        unsigned class;
-        ahead = hop_switch(lay, h, &class);
-        list = class * LIST_LAYERS + 1;
+        list = sender_goes(lay, h, &ahead);
     } else {
         VcPort *pt = port_at(vc, h);
         VcQueue *q = &pt->queue[v];
@@ -787,20 +790,6 @@ HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
         tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER,
                  sw_layer(lay, e->b >> 2), 0);
     }
-}
-
-static void *grow(void *items, size_t *cap, size_t n, size_t size)
-{
-    if (n <= *cap)
-        return items;
-    size_t c = *cap ? *cap : 256;
-    while (c < n)
-        c *= 2;
-    void *p = realloc(items, c * size);
-    if (!p)
-        abort();            /* a few bytes per packet in flight: cannot fail in practice */
-    *cap = c;
-    return p;
 }
 
 /* The next stage's number; when the numbers wrap, every temp slot's and
