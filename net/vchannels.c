@@ -255,6 +255,14 @@ static void number_links(VcNet *vc, const Layout *lay)
         vc->position[vc->channel_at[i]] = i;
 }
 
+/* The position of processor p's link channel on a plane in direction dir:
+ * processor links come first in the loop above, so it is arithmetic. */
+static inline uint32_t proc_position(const Layout *lay, uint32_t p, unsigned plane, unsigned dir)
+{
+    return lay->cfg.full_duplex ? 2 * (p * lay->cfg.planes + plane) + dir
+                                : p * lay->cfg.planes + plane;
+}
+
 void vc_free(VcNet *vc)
 {
     if (!vc)
@@ -427,6 +435,12 @@ static void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsi
     st->vc_buffer[v]++;
 }
 
+/* How far ahead the stages ask for the memory they will need: the route
+ * word of a packet on a lane, then the port it will enter; a busy port's
+ * record, then the link record it sends into (or a processor's lanes
+ * down, then their packets' records). */
+enum { AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
+
 /* ---- c. delivery ------------------------------------------------------------------- */
 
 /* Stage c for processor p: the packets in the down lanes of its links,
@@ -435,7 +449,7 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 {
     uint32_t lanes[2 * 8], n = 0, pos[2];        /* (lanes: plane << 8 | v) */
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
-        pos[plane] = vc->position[link_channel(lay, proc_link(lay, p, plane), DIR_DOWN)];
+        pos[plane] = proc_position(lay, p, plane, DIR_DOWN);
         const uint32_t *main = link_at(vc, pos[plane]);
         for (unsigned v = 0; v < vc->V; v++) {
             uint32_t w = main[v], x = w >> 1;
@@ -471,6 +485,29 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     }
     if (!waiting)
         bit_clear(vc->arrivals, p);
+}
+
+/* Stage c for every processor with a packet coming down to it, in
+ * processor order, the lanes of each and then their packets' records
+ * asked for ahead. */
+HOT void deliveries(Net *net, const Layout *lay, VcNet *vc)
+{
+    size_t n = 0;
+    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)
+        vc->order[n++] = p;
+    unsigned planes = lay->cfg.planes;
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_LINK < n)
+            for (unsigned plane = 0; plane < planes; plane++)
+                PREFETCH(link_at(vc, proc_position(lay, vc->order[i + AHEAD_LINK], plane, DIR_DOWN)));
+        if (i + AHEAD_LINK / 2 < n)
+            for (unsigned plane = 0; plane < planes; plane++) {
+                uint32_t pos = proc_position(lay, vc->order[i + AHEAD_LINK / 2], plane, DIR_DOWN);
+                for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1)
+                    PREFETCH(&lay->pool[link_at(vc, pos)[__builtin_ctz(m)] >> 1]);
+            }
+        deliver_to(net, lay, vc, vc->order[i]);
+    }
 }
 
 /* ---- d. forwarding ------------------------------------------------------------------ */
@@ -612,11 +649,6 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
         tell(net, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
 }
 
-/* How far ahead the stages ask for the memory they will need: the route
- * word of a packet on a lane, then the port it will enter; a busy port's
- * record, then the link record it sends into. */
-enum { AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
-
 /* Stage d for the n packets in lanes listed, in their order, each one's
  * route and port asked for ahead. */
 HOT void forward_lanes(Net *net, const Layout *lay, VcNet *vc, VcLaneEntry *lanes, size_t n)
@@ -660,9 +692,7 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
         else
             q->head = q->count == 1 ? q->tail : vc->next[x];
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
-        unsigned l = sw_layer(lay, h >> 2), up = h >> 1 & 1;
-        dir = up ? DIR_UP : DIR_DOWN;
-        layer = l + up;             /* (the link's) */
+        dir = (h >> 1 & 1) ? DIR_UP : DIR_DOWN;
         ahead = pt->ahead;
         list = pt->list;
         if (pt->nonempty == 0)
@@ -680,6 +710,8 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
     net->moved = true;
     if (vc->eager) {
         uint32_t c = vc->channel_at[cl->pos];
+        if (!is_adapter(lay, h))            /* (the link's layer) */
+            layer = sw_layer(lay, h >> 2) + (dir == DIR_UP);
         place_on_lane(net, x, c, dir, v);
         tell(net, EV_CLAIMED, x, c * vc->V + v, PLACE_LINK, layer, 0);
     }
@@ -723,44 +755,62 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     uint32_t x = lay->out_slot[p];
     const Packet *pk = &lay->pool[x];
     unsigned v = pk->port % vc->V;
-    uint32_t c = link_channel(lay, proc_link(lay, p, pk->plane), DIR_UP);
-    uint32_t pos = vc->position[c];
+    uint32_t pos = proc_position(lay, p, pk->plane, DIR_UP);
     if (!(vc->lane_mask[pos] >> v & 1)) {
         claim(net, lay, vc, adapter_sender(lay, pk->plane, p), pos, v);
         return;
     }
     count_link_collision(net, DIR_UP, 1, v);
-    tell(net, EV_LINK_COLLISION, x, c * vc->V + v, PLACE_LINK, 1, 0);
+    tell(net, EV_LINK_COLLISION, x, vc->channel_at[pos] * vc->V + v, PLACE_LINK, 1, 0);
+}
+
+/* The channels of port b in mask turn (bit i: channel from + i) are held
+ * up in stage b: a link collision each, in that order. (A claim that
+ * stage e does not wait for has already moved the port's pointer.) */
+static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, unsigned from,
+                           unsigned turn)
+{
+    if (turn == 0)
+        return;
+    const VcPort *pt = port_at(vc, b);
+    unsigned V = vc->V, up = b >> 1 & 1;
+    unsigned dir = up ? DIR_UP : DIR_DOWN, layer = sw_layer(lay, b >> 2) + up;
+    NetStats *st = &net->counts.stats;
+    unsigned n = (unsigned)__builtin_popcount(turn);
+    st->link_collisions[dir][layer] += n;
+    st->link_total += n;
+    for (; turn != 0; turn &= turn - 1) {
+        unsigned v = from + (unsigned)__builtin_ctz(turn);
+        v = v >= V ? v - V : v;
+        st->vc_link[v]++;
+        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_at[pt->pos] * V + v,
+             PLACE_LINK, layer, 0);
+    }
 }
 
 /* Stage b for output port b, which held a packet at the start of stage d:
  * its channel buffers that did, in round-robin order from its pointer;
  * the first whose lane is free claims the temp slot (if it is still
- * unclaimed), and every other one is held up: a link collision each. */
+ * unclaimed), and every other one is held up: a link collision each. The
+ * channels are taken as a mask, rotated so that bit i is channel
+ * from + i: the claimant is its lowest bit free of a packet in its lane,
+ * and the rest collide at once. */
 HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
-    unsigned newly = pt->stamp == vc->now ? pt->newly : 0;
-    unsigned all = pt->nonempty & ~newly, V = vc->V, from = pt->pointer;
+    unsigned V = vc->V, from = pt->pointer, all_v = (1u << V) - 1;
+    unsigned held = pt->nonempty & ~(pt->stamp == vc->now ? pt->newly : 0u);
     uint32_t pos = pt->pos;
-    unsigned l = sw_layer(lay, b >> 2), up = b >> 1 & 1;
-    unsigned lanes = vc->lane_mask[pos], dir = up ? DIR_UP : DIR_DOWN, layer = l + up;
-    bool tried = false;
-    /* The held channels from the pointer round: bit i is channel from + i. */
-    for (unsigned m = (all >> from | all << (V - from)) & ((1u << V) - 1); m != 0; m &= m - 1) {
-        unsigned v = from + (unsigned)__builtin_ctz(m);
-        v = v >= V ? v - V : v;
-        if (!tried && !(lanes >> v & 1)) {
-            tried = true;
-            if (temp_free(vc, pos)) {
-                claim(net, lay, vc, b, pos, v);
-                continue;
-            }
-        }
-        count_link_collision(net, dir, layer, v);
-        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_at[pos] * V + v, PLACE_LINK,
-             layer, 0);
+    unsigned busy = vc->lane_mask[pos];
+    unsigned turn = (held >> from | held << (V - from)) & all_v;
+    unsigned open = turn & ~(busy >> from | busy << (V - from));
+    unsigned colliding = turn;
+    if (open != 0 && temp_free(vc, pos)) {
+        unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
+        colliding &= ~(1u << i);
+        claim(net, lay, vc, b, pos, v >= V ? v - V : v);
     }
+    held_up(net, lay, vc, b, from, colliding);
 }
 
 /* Stage b for the n ports listed, in their order, the records each one
@@ -834,8 +884,7 @@ HOT void claims_in(Net *net, const Layout *lay, VcNet *vc, uint32_t lo, uint32_t
  * and for multicasts, whose copies take ids in it. */
 HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
 {
-    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
-        deliver_to(net, lay, vc, p);
+    deliveries(net, lay, vc);                                       /* c */
     memcpy(vc->held_ports, vc->busy_ports, (lay->nbuffers + 63) / 64 * sizeof *vc->held_ports);
     size_t n = 0;                                                   /* d */
     for (unsigned i = 0; i < LANE_LISTS; i++)
@@ -883,8 +932,7 @@ static inline void copy_bits(uint64_t *dst, const uint64_t *src, uint32_t lo, ui
  * and both stages sweep memory rather than jump about in it. */
 HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 {
-    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)                      /* c */
-        deliver_to(net, lay, vc, p);
+    deliveries(net, lay, vc);                                       /* c */
     unsigned k = lay->cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
         if (l <= k) {                                               /* d at l */
@@ -1067,6 +1115,14 @@ int vc_check(const Net *net, char *err, size_t size)
             return -1;
         }
     }
+    for (uint32_t p = 0; p < lay->nprocs; p++)
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
+            for (unsigned d = 0; d < 2; d++)
+                if (proc_position(lay, p, plane, d) !=
+                    vc->position[link_channel(lay, proc_link(lay, p, plane), d)]) {
+                    snprintf(err, size, "net/p%u: its link's place in the link loop is wrong", p);
+                    return -1;
+                }
     if (lanes != vc->busy_lanes) {
         snprintf(err, size, "net: %u lanes hold packets, %u counted", lanes, vc->busy_lanes);
         return -1;
