@@ -56,6 +56,7 @@
 
 static inline void bit_set(uint64_t *map, uint32_t i) { map[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull << (i & 63)); }
+static inline bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] >> (i & 63) & 1; }
 
 /* Runs the statement that follows for every set bit i of map in [lo, hi),
  * in ascending order; FOR_EACH_BIT for the whole of a map of n bits. The
@@ -91,16 +92,18 @@ typedef struct VcQueue {
  * packet enters one of its buffers. The link it sends into: the position
  * of its channel; where that link goes (`ahead`), and the list of stage d
  * that its packets join there (`list`). Bit v of `nonempty`: channel v's
- * buffer holds a packet; of `newly`, if `stamp` is this stage's number:
- * it held none at the start of this stage d and took one in it (stage b,
- * before d in the spec, does not see those). */
+ * buffer holds a packet. Of a port that held a packet at the start of
+ * stage d, which stage b visits, bit v of `newly`: channel v's buffer held
+ * none then and took one in stage d (stage b, before d in the spec, does
+ * not see those); of `second`: it held one, and a packet entered behind
+ * it (a buffer collision, counted at once, unless stage b sends the one
+ * ahead). Stage b clears both. */
 typedef struct VcPort {
     uint32_t pos;
     uint32_t ahead;         /* 4S of the switch S ahead, or on the last link
                                down the processor on a plane (hop_switch) */
-    uint32_t stamp;
     uint8_t pointer;        /* the round-robin pointer */
-    uint8_t nonempty, newly;
+    uint8_t nonempty, newly, second;
     uint8_t list;           /* class * LIST_LAYERS + the layer of the switch
                                ahead (hop_list), or class ARRIVE_DELIVERY */
     VcQueue queue[];
@@ -140,9 +143,9 @@ typedef struct VcLanes {
 
 enum { LANE_LISTS = 4 * LIST_LAYERS };
 
-/* A packet that entered channel buffer v of port b behind another in
- * stage d: a buffer collision, unless (with one ahead) the head leaves in
- * stage e. */
+/* With an observer, a packet that entered channel buffer v of port b
+ * behind another in stage d: a buffer collision, unless (with one ahead)
+ * the head leaves in stage e. */
 typedef struct VcEntered {
     uint32_t b, v, x, behind;
 } VcEntered;
@@ -150,7 +153,7 @@ typedef struct VcEntered {
 struct VcNet {
     unsigned V, B;
     bool has_temp;          /* --duplex half: two senders share a link's lanes */
-    uint32_t now;           /* this stage's number (a temp slot's or port's stamp) */
+    uint32_t now;           /* this stage's number (a temp slot's stamp) */
     uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
     unsigned port_shift;    /* log2 of the bytes per VcPort */
     unsigned link_shift;    /* log2 of the words per link channel's record */
@@ -435,6 +438,17 @@ static void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsi
     st->vc_buffer[v]++;
 }
 
+/* A buffer collision counted in stage d that did not happen: the packet
+ * ahead left in stage b (enter). */
+static void uncount_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
+{
+    NetStats *st = &net->counts.stats;
+    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    st->buffer_collisions[dir][l]--;
+    st->buffer_total--;
+    st->vc_buffer[v]--;
+}
+
 /* How far ahead the stages ask for the memory they will need: the route
  * word of a packet on a lane, then the port it will enter; a busy port's
  * record, then the link record it sends into (or a processor's lanes
@@ -515,7 +529,10 @@ HOT void deliveries(Net *net, const Layout *lay, VcNet *vc)
 /* Packet x enters channel v's buffer of port b, of a switch of layer l,
  * which has room. Stage b must not see it (it comes before stage d in the
  * spec): not the port, if the port held no packet, nor else the buffer, if
- * the buffer held none (`newly`). */
+ * the buffer held none (`newly`). Behind another packet, it collides;
+ * with an observer that is found after stage e, so that events come in
+ * the spec's order (queued_collisions), and without one it is counted
+ * now and taken back if stage b sends the packet ahead (`second`). */
 HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned l,
                bool report)
 {
@@ -536,16 +553,18 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
     uint8_t bit = (uint8_t)(1u << v);
     if (pt->nonempty == 0)
         bit_set(vc->busy_ports, b);     /* (not held_ports) */
-    else if (!(pt->nonempty & bit)) {
-        if (pt->stamp != vc->now) {
-            pt->stamp = vc->now;
-            pt->newly = 0;
-        }
+    else if (!(pt->nonempty & bit) && bit_is(vc->held_ports, b))
         pt->newly |= bit;
-    }
     pt->nonempty |= bit;
-    if (ahead != 0)
-        vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+    if (ahead != 0) {
+        if (vc->eager)
+            vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+        else {
+            count_buffer_collision(net, &net->lay, b, v);
+            if (ahead == 1 && !(pt->newly & bit) && bit_is(vc->held_ports, b))
+                pt->second |= bit;
+        }
+    }
     if (vc->eager)
         place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
@@ -799,7 +818,8 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
     unsigned V = vc->V, from = pt->pointer, all_v = (1u << V) - 1;
-    unsigned held = pt->nonempty & ~(pt->stamp == vc->now ? pt->newly : 0u);
+    unsigned held = pt->nonempty & ~(unsigned)pt->newly, second = pt->second;
+    pt->newly = pt->second = 0;
     uint32_t pos = pt->pos;
     unsigned busy = vc->lane_mask[pos];
     unsigned turn = (held >> from | held << (V - from)) & all_v;
@@ -807,8 +827,11 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     unsigned colliding = turn;
     if (open != 0 && temp_free(vc, pos)) {
         unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
+        v = v >= V ? v - V : v;
         colliding &= ~(1u << i);
-        claim(net, lay, vc, b, pos, v >= V ? v - V : v);
+        claim(net, lay, vc, b, pos, v);
+        if (second >> v & 1)            /* (the packet behind is at the head) */
+            uncount_buffer_collision(net, lay, b, v);
     }
     held_up(net, lay, vc, b, from, colliding);
 }
@@ -826,7 +849,7 @@ HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *por
     }
 }
 
-/* After stage e: a packet that entered a buffer in stage d and is not at
+/* With an observer, after stage e: a packet that entered a buffer in stage d and is not at
  * its head now queues behind another packet: a buffer collision. It is at
  * the head if nothing was ahead of it (those are not listed), or one
  * packet that left in stage e (a buffer sends one packet a timestep). */
@@ -842,19 +865,16 @@ HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
     }
 }
 
-/* The next stage's number; when the numbers wrap, every temp slot's and
- * port's stamp is made old again, so that none is ever mistaken for the
- * new stage's. */
-static void next_stage(VcNet *vc, uint32_t nbuffers)
+/* The next stage's number; when the numbers wrap, every temp slot's
+ * stamp is made old again, so that none is ever mistaken for the new
+ * stage's. */
+static void next_stage(VcNet *vc)
 {
     if (++vc->now != 0)
         return;
     if (vc->has_temp)
         for (uint32_t pos = 0; pos < vc->nchannels; pos++)
             link_at(vc, pos)[vc->V] = 0;
-    for (uint32_t b = 0; b < nbuffers; b++)
-        if (port_at(vc, b)->stamp != 0)     /* (a page never written stays unmapped) */
-            port_at(vc, b)->stamp = 0;
     vc->now = 1;
 }
 
@@ -897,7 +917,8 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
     claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
         commit(net, lay, vc, &vc->claims[i]);
-    queued_collisions(net, lay, vc);
+    if (vc->eager)
+        queued_collisions(net, lay, vc);
 }
 
 /* Copies bits [lo, hi) of src to dst. */
@@ -955,7 +976,6 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
             claims_in(net, lay, vc, 4 * s0, 4 * (s0 + lay->half));
         }
     }
-    queued_collisions(net, lay, vc);
 }
 
 void vc_step(Net *net)
@@ -963,8 +983,9 @@ void vc_step(Net *net)
     VcNet *state = net->lay.vc;
     /* Each packet on a lane enters at most one list entry in stage d (two,
      * split), and each slot or port makes at most one claim. */
-    state->entered = grow(state->entered, &state->entered_cap, 2 * (size_t)state->busy_lanes + 2,
-                          sizeof *state->entered);
+    if (net->event)
+        state->entered = grow(state->entered, &state->entered_cap,
+                              2 * (size_t)state->busy_lanes + 2, sizeof *state->entered);
     bool layered = net->event == NULL && !net->lay.multicast;
     if (!layered) {
         if (net->event)
@@ -982,7 +1003,7 @@ void vc_step(Net *net)
         state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
         state->next_cap = (uint32_t)cap;
     }
-    next_stage(state, net->lay.nbuffers);
+    next_stage(state);
     state->nentered = 0;
     state->nclaims = 0;
     state->eager = net->event != NULL;
@@ -1021,8 +1042,6 @@ void vc_step(Net *net)
 }
 
 /* ---- its invariants ----------------------------------------------------------------- */
-
-static bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] >> (i & 63) & 1; }
 
 /* Where the packet in lane word w of the link channel at pos goes: the
  * list and `ahead` its entry must have (VcLaneEntry); the list's class is
@@ -1149,10 +1168,10 @@ int vc_check(const Net *net, char *err, size_t size)
                 return -1;
             }
         }
-        if ((pt->nonempty != 0) != bit_is(vc->busy_ports, b) || pt->stamp > vc->now ||
-            pt->pointer >= vc->V) {
+        if ((pt->nonempty != 0) != bit_is(vc->busy_ports, b) || pt->newly != 0 ||
+            pt->second != 0 || pt->pointer >= vc->V) {
             net_buffer_name(net, b * vc->V, name, sizeof name);
-            snprintf(err, size, "net/%s: its port's busy bit, stage-d mark or pointer is wrong", name);
+            snprintf(err, size, "net/%s: its port's busy bit, stage-d marks or pointer is wrong", name);
             return -1;
         }
     }
