@@ -783,6 +783,20 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     tell(net, EV_LINK_COLLISION, x, vc->channel_at[pos] * vc->V + v, PLACE_LINK, 1, 0);
 }
 
+/* Stage a for every processor with a packet in its output slot, in
+ * processor order, each packet's record asked for ahead. */
+HOT void adapters_claim(Net *net, const Layout *lay, VcNet *vc)
+{
+    size_t n = 0;
+    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)
+        vc->order[n++] = p;
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_PORT < n)
+            PREFETCH(&lay->pool[lay->out_slot[vc->order[i + AHEAD_PORT]]]);
+        adapter_claims(net, lay, vc, vc->order[i]);
+    }
+}
+
 /* The channels of port b in mask turn (bit i: channel from + i) are held
  * up in stage b: a link collision each, in that order. (A claim that
  * stage e does not wait for has already moved the port's pointer.) */
@@ -912,8 +926,7 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
             vc->lanes[n++] = vc->arriving[i].items[j];
     qsort(vc->lanes, n, sizeof *vc->lanes, in_link_order);
     forward_lanes(net, lay, vc, vc->lanes, n);
-    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)                    /* a */
-        adapter_claims(net, lay, vc, p);
+    adapters_claim(net, lay, vc);                                   /* a */
     claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
         commit(net, lay, vc, &vc->claims[i]);
@@ -967,8 +980,7 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
             }
         }
         if (l == 1) {
-            FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)            /* a */
-                adapter_claims(net, lay, vc, p);
+            adapters_claim(net, lay, vc);                           /* a */
             continue;
         }
         for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {   /* b at l - 1 */
