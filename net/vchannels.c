@@ -429,7 +429,7 @@ static void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigne
     st->vc_link[v]++;
 }
 
-static void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
+static inline void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
 {
     NetStats *st = &net->counts.stats;
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
@@ -440,7 +440,7 @@ static void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsi
 
 /* A buffer collision counted in stage d that did not happen: the packet
  * ahead left in stage b (enter). */
-static void uncount_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
+static inline void uncount_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
 {
     NetStats *st = &net->counts.stats;
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
