@@ -74,6 +74,16 @@ static inline bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] 
 
 #define FOR_EACH_BIT(map, n, i) FOR_EACH_BIT_IN(map, 0, n, i)
 
+/* Writes the set bits of map in [lo, hi) to out, in ascending order, and
+ * returns how many: so that a stage can ask for what it will visit ahead. */
+static inline size_t set_bits(const uint64_t *map, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    size_t n = 0;
+    FOR_EACH_BIT_IN(map, lo, hi, i)
+        out[n++] = i;
+    return n;
+}
+
 /* ---- the state ------------------------------------------------------------------ */
 
 /* A channel buffer: a FIFO of packets, threaded through VcNet.next (by
@@ -421,7 +431,7 @@ void vc_injected(Net *net, uint32_t p)
 
 /* ---- counting ---------------------------------------------------------------------- */
 
-static void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigned v)
+static inline void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigned v)
 {
     NetStats *st = &net->counts.stats;
     st->link_collisions[dir][layer]++;
@@ -429,24 +439,15 @@ static void count_link_collision(Net *net, unsigned dir, unsigned layer, unsigne
     st->vc_link[v]++;
 }
 
-static inline void count_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
+/* n buffer collisions at channel v's buffer of port b, of a switch of
+ * layer l: n is 1, or -1 to take back one that did not happen (enter). */
+static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, unsigned v, int n)
 {
     NetStats *st = &net->counts.stats;
-    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    st->buffer_collisions[dir][l]++;
-    st->buffer_total++;
-    st->vc_buffer[v]++;
-}
-
-/* A buffer collision counted in stage d that did not happen: the packet
- * ahead left in stage b (enter). */
-static inline void uncount_buffer_collision(Net *net, const Layout *lay, uint32_t b, unsigned v)
-{
-    NetStats *st = &net->counts.stats;
-    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    st->buffer_collisions[dir][l]--;
-    st->buffer_total--;
-    st->vc_buffer[v]--;
+    unsigned dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    st->buffer_collisions[dir][l] += (uint64_t)n;
+    st->buffer_total += (uint64_t)n;
+    st->vc_buffer[v] += (uint64_t)n;
 }
 
 /* How far ahead the stages ask for the memory they will need: the route
@@ -506,9 +507,7 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
  * asked for ahead. */
 HOT void deliveries(Net *net, const Layout *lay, VcNet *vc)
 {
-    size_t n = 0;
-    FOR_EACH_BIT(vc->arrivals, lay->nprocs, p)
-        vc->order[n++] = p;
+    size_t n = set_bits(vc->arrivals, 0, lay->nprocs, vc->order);
     unsigned planes = lay->cfg.planes;
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_LINK < n)
@@ -560,7 +559,7 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
         if (vc->eager)
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
         else {
-            count_buffer_collision(net, &net->lay, b, v);
+            count_buffer_collisions(net, b, l, v, 1);
             if (ahead == 1 && !(pt->newly & bit) && bit_is(vc->held_ports, b))
                 pt->second |= bit;
         }
@@ -592,7 +591,7 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
     mc_split(net, x, l, part);
     for (unsigned q = 0; q < 2; q++)
         if (part[q].n != 0 && full(vc, 4 * s + q, v)) {
-            count_buffer_collision(net, lay, 4 * s + q, v);
+            count_buffer_collisions(net, 4 * s + q, l, v, 1);
             tell(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return false;
         }
@@ -651,7 +650,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
         b = 4 * s + 2 + (unsigned)chosen;
     }
     if (full(vc, b, v)) {
-        count_buffer_collision(net, lay, b, v);
+        count_buffer_collisions(net, b, l, v, 1);
         tell(net, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
         join_lanes(&vc->arriving_next[e->list], e);
         return;
@@ -787,9 +786,7 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
  * processor order, each packet's record asked for ahead. */
 HOT void adapters_claim(Net *net, const Layout *lay, VcNet *vc)
 {
-    size_t n = 0;
-    FOR_EACH_BIT(vc->full_slots, lay->nprocs, p)
-        vc->order[n++] = p;
+    size_t n = set_bits(vc->full_slots, 0, lay->nprocs, vc->order);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_PORT < n)
             PREFETCH(&lay->pool[lay->out_slot[vc->order[i + AHEAD_PORT]]]);
@@ -808,14 +805,10 @@ static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, u
     const VcPort *pt = port_at(vc, b);
     unsigned V = vc->V, up = b >> 1 & 1;
     unsigned dir = up ? DIR_UP : DIR_DOWN, layer = sw_layer(lay, b >> 2) + up;
-    NetStats *st = &net->counts.stats;
-    unsigned n = (unsigned)__builtin_popcount(turn);
-    st->link_collisions[dir][layer] += n;
-    st->link_total += n;
     for (; turn != 0; turn &= turn - 1) {
         unsigned v = from + (unsigned)__builtin_ctz(turn);
         v = v >= V ? v - V : v;
-        st->vc_link[v]++;
+        count_link_collision(net, dir, layer, v);
         tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_at[pt->pos] * V + v,
              PLACE_LINK, layer, 0);
     }
@@ -827,7 +820,7 @@ static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, u
  * unclaimed), and every other one is held up: a link collision each. The
  * channels are taken as a mask, rotated so that bit i is channel
  * from + i: the claimant is its lowest bit free of a packet in its lane,
- * and the rest collide at once. */
+ * and the rest collide. */
 HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
@@ -845,7 +838,7 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
         colliding &= ~(1u << i);
         claim(net, lay, vc, b, pos, v);
         if (second >> v & 1)            /* (the packet behind is at the head) */
-            uncount_buffer_collision(net, lay, b, v);
+            count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
     }
     held_up(net, lay, vc, b, from, colliding);
 }
@@ -863,19 +856,20 @@ HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *por
     }
 }
 
-/* With an observer, after stage e: a packet that entered a buffer in stage d and is not at
- * its head now queues behind another packet: a buffer collision. It is at
- * the head if nothing was ahead of it (those are not listed), or one
- * packet that left in stage e (a buffer sends one packet a timestep). */
+/* With an observer, after stage e: a packet that entered a buffer in stage
+ * d and is not at its head now queues behind another packet: a buffer
+ * collision. It is at the head if nothing was ahead of it (those are not
+ * listed), or one packet that left in stage e (a buffer sends one packet
+ * a timestep). */
 HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
 {
     for (size_t i = 0; i < vc->nentered; i++) {
         const VcEntered *e = &vc->entered[i];
         if (e->behind == 1 && port_at(vc, e->b)->queue[e->v].head == e->x)
             continue;       /* (the packet ahead left) */
-        count_buffer_collision(net, lay, e->b, e->v);
-        tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER,
-                 sw_layer(lay, e->b >> 2), 0);
+        unsigned l = sw_layer(lay, e->b >> 2);
+        count_buffer_collisions(net, e->b, l, e->v, 1);
+        tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER, l, 0);
     }
 }
 
@@ -907,10 +901,7 @@ static int in_link_order(const void *a, const void *b)
 /* Stage b for the ports in bits [lo, hi) of held_ports, in port order. */
 HOT void claims_in(Net *net, const Layout *lay, VcNet *vc, uint32_t lo, uint32_t hi)
 {
-    size_t n = 0;
-    FOR_EACH_BIT_IN(vc->held_ports, lo, hi, b)
-        vc->order[n++] = b;
-    claims_from(net, lay, vc, vc->order, n);
+    claims_from(net, lay, vc, vc->order, set_bits(vc->held_ports, lo, hi, vc->order));
 }
 
 /* Stage 4 in the spec's order (the head of this file), stage d's lists
