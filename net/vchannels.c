@@ -8,32 +8,42 @@
  * This is the network stage for V > 1; step.c is the one for V = 1, which
  * keeps its tuned representation, and reference.c does both as the spec
  * writes them (--check compares). Here nothing sleeps: the stage visits
- * what is busy. The packets in lanes are in lists by the layer and class
- * they arrive at (VcLanes), made as they are claimed; the busy output
- * ports, the processors with a full output slot and those with a packet
- * coming down to them are bitmaps, whose set bits, walked upwards, come
- * in the spec's loop order. A lane keeps its packet's direction
- * beside it, and routes are read from the route words (net_internal.h),
- * so that a packet that moves between links and buffers has its record in
- * the pool written only when somebody asks where it is (vc_settle), or
- * at once when an observer watches every event.
+ * what is busy, found by bitmaps whose set bits, walked upwards, come in
+ * the spec's loop order: the busy output ports, the processors with a
+ * full output slot or a packet coming down to them, and the busy lanes.
  *
- * What a hop touches is kept together, as step.c keeps a port's buffer
+ * A lane is kept at the end it leads to. Every switch has four inlets,
+ * one for each of its ports (d0, d1, u0, u1): the lanes of the link
+ * channel that arrives on that port, V words side by side (a cache line
+ * for a switch, for V up to 4), each a packet (a pool index) or 0; and
+ * every processor one inlet for each plane, the lanes coming down to it.
+ * A bitmap by lane says which hold a packet, and a bitmap by word of that
+ * one which words have a bit set. So stage d, which moves the packets in
+ * lanes into the buffers of the switch they come to, finds them by
+ * walking bits, in the order of the lanes: by switch, and inside a
+ * switch d0 to u1 and lane 0 up, the spec's order there. A packet that
+ * cannot enter stays where it is, and so do its bits.
+ * Routes are read from the route words (net_internal.h), so that a packet
+ * that moves between lanes and buffers has its record in the pool written
+ * only when somebody asks where it is (vc_settle), or at once when an
+ * observer watches every event.
+ *
+ * What a claim touches is kept together, as step.c keeps a port's buffer
  * and slot in one Sender: an output port's V channel buffers -- their
  * counts, heads and tails, and what this timestep did to them -- share
- * one record with the link it sends into (VcPort: a cache line for V up
+ * one record with the inlet it sends into (VcPort: a cache line for V up
  * to 4), so no claim walks the topology; a buffer's packets are threaded
  * through an array by pool index (VcNet.next), since most buffers hold one
- * packet or none, so memory does not grow with --buffer. A link
- * channel's lanes (and with --duplex half its temp slot) are stored in the
- * spec's link order, so that the busy links' bitmap and the records go
- * the same way, with a byte of which lanes are busy beside them.
+ * packet or none, so memory does not grow with --buffer. With --duplex
+ * half the two directions of a link share its lanes: each direction has
+ * its inlet, and a lane is free when it is free in both.
  *
  * Numbering (net.h): channel buffer `b * V + v` is channel v's buffer of
- * output port b; lane `c * V + v` is lane v of channel c (a link, or one
- * direction of it). Those are the indices that a packet's place and the
- * public functions use when V > 1; inside, a link channel is named by its
- * *position* in the spec's loop.
+ * output port b; lane `c * V + v` is lane v of link channel c (a link, or
+ * one direction of it). Those are the indices that a packet's place and
+ * the public functions use when V > 1. Inside, inlet 4S + q is port q of
+ * switch S, and inlet 4 * nswitches + (plane << k | p) processor p's on a
+ * plane (the number of the processor's adapter as a sender, net_internal.h).
  *
  * The order of the sub-stages. Stages c and d depend only on the state at
  * the start of stage 4 (a claim frees no room before stage e), so they run
@@ -99,23 +109,20 @@ typedef struct VcQueue {
 
 /* An output port with its V channel buffers, in one record (for V <= 4,
  * one cache line): what stage b reads of a port and stage d writes when a
- * packet enters one of its buffers. The link it sends into: the position
- * of its channel; where that link goes (`ahead`), and the list of stage d
- * that its packets join there (`list`). Bit v of `nonempty`: channel v's
- * buffer holds a packet. Of a port that held a packet at the start of
- * stage d, which stage b visits, bit v of `newly`: channel v's buffer held
- * none then and took one in stage d (stage b, before d in the spec, does
- * not see those); of `second`: it held one, and a packet entered behind
- * it (a buffer collision, counted at once, unless stage b sends the one
- * ahead). Stage b clears both. */
+ * packet enters one of its buffers. The inlet its packets go to, and with
+ * --duplex half the inlet of the other direction of its link (`pair`,
+ * whose lanes are the same) and the link itself (whose temp slot it
+ * claims). Bit v of `nonempty`: channel v's buffer holds a packet. Of a
+ * port that held a packet at the start of stage d, which stage b visits,
+ * bit v of `newly`: channel v's buffer held none then and took one in
+ * stage d (stage b, before d in the spec, does not see those); of
+ * `second`: it held one, and a packet entered behind it (a buffer
+ * collision, counted at once, unless stage b sends the one ahead). Stage
+ * b clears both. */
 typedef struct VcPort {
-    uint32_t pos;
-    uint32_t ahead;         /* 4S of the switch S ahead, or on the last link
-                               down the processor on a plane (hop_switch) */
+    uint32_t inlet, pair, link;
     uint8_t pointer;        /* the round-robin pointer */
     uint8_t nonempty, newly, second;
-    uint8_t list;           /* class * LIST_LAYERS + the layer of the switch
-                               ahead (hop_list), or class ARRIVE_DELIVERY */
     VcQueue queue[];
 } VcPort;
 
@@ -124,34 +131,20 @@ _Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64 &&
                "a port with four channels is a cache line (vc_step's copy for V = 4)");
 
 /* A claim made in stage a or b, made final in stage e: the sender (a port
- * or an adapter), and the lane it goes into, lane v of the link channel
- * at position pos. */
+ * or an adapter), and the lane it goes into, lane v of the inlet. */
 typedef struct VcClaim {
-    uint32_t sender, pos, v;
+    uint32_t sender, inlet, v;
 } VcClaim;
 
-/* A packet in a lane, for stage d: the lane (link channel at position
- * pos, lane v), its word (main), where the link goes (VcPort.ahead) and
- * the list it is in; and, once aimed (aim), the output port q (0-3) that
- * its route names in the switch ahead: it goes down from there if q < 2. */
-typedef struct VcLaneEntry {
-    uint32_t pos, word, ahead;
-    uint8_t v, list, out, unused;
-} VcLaneEntry;
-
-/* The lists of stage d: the packets in lanes by the list they join,
- * class * LIST_LAYERS + layer, where class is the port of the switch
- * ahead they arrive on (d0, d1, u0, u1) and layer that switch's; those
- * coming down to a processor are stage c's, found by the bitmap of
- * arrivals. A packet joins a list when it is claimed onto a lane, and
- * stays in one while it stays there. Each timestep takes the lists the
- * last one made and makes the next ones. */
-typedef struct VcLanes {
-    VcLaneEntry *items;
-    size_t n, cap;
-} VcLanes;
-
-enum { LANE_LISTS = 4 * LIST_LAYERS };
+/* A packet in a lane that comes to a switch, gathered for stage d: the
+ * packet, its lane (inlet << lane_shift | v), and once aimed (aim) the
+ * output port (0-3) its route names in that switch; for stage d in the
+ * spec's order (run_stages), its link channel's place in the spec's link
+ * loop and its channel. */
+typedef struct VcArrival {
+    uint32_t x, lane, position;
+    uint8_t out, v, unused[2];
+} VcArrival;
 
 /* With an observer, a packet that entered channel buffer v of port b
  * behind another in stage d: a buffer collision, unless (with one ahead)
@@ -164,31 +157,36 @@ struct VcNet {
     unsigned V, B;
     bool has_temp;          /* --duplex half: two senders share a link's lanes */
     uint32_t now;           /* this stage's number (a temp slot's stamp) */
-    uint32_t nchannels;     /* link channels (links, or links x 2 directions) */
+    uint32_t nswitch_inlets;    /* 4 * nswitches: the processors' inlets follow */
+    uint32_t ninlets;
+    uint32_t nwords;        /* the words of lane_busy */
+    uint32_t nlinks;
     unsigned port_shift;    /* log2 of the bytes per VcPort */
-    unsigned link_shift;    /* log2 of the words per link channel's record */
+    unsigned lane_shift;    /* log2 of the words per inlet (V rounded up) */
     unsigned char *ports;   /* the VcPort records, by output port */
-    uint32_t *links;        /* by position: a link channel's V lanes' `main`
-                               slots (a packet << 1 | its direction, or 0),
-                               and with has_temp the stage in which its temp
-                               slot was last claimed */
-    uint8_t *lane_mask;     /* by position: bit v, lane v holds a packet */
+    uint32_t *lanes;        /* by inlet: its V lanes, each a packet or 0 */
+    uint64_t *lane_busy;    /* by lane (inlet << lane_shift | v): it holds a packet */
+    uint64_t *lane_words;   /* by word of lane_busy that holds switches' lanes:
+                               it may have a bit set (it has, if it has one) */
+    uint32_t *temp;         /* with has_temp, by link: the stage in which its
+                               temp slot was last claimed */
     uint32_t *next;         /* by pool index: the packet behind it in its buffer */
     uint32_t next_cap;
-    uint32_t *position;     /* per link channel: its place in the spec's link loop */
-    uint32_t *channel_at;   /* ...and back */
+    uint32_t *down_inlet;   /* by link: the inlet of its down direction */
+    uint32_t *channel_of;   /* by inlet: its link channel */
+    uint32_t *position;     /* by link channel: its place in the spec's link loop */
     uint64_t *full_slots;   /* by processor: its output slot holds a packet */
     uint64_t *arrivals;     /* by processor: a packet comes down a lane to it */
     uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
     uint64_t *held_ports;   /* ...at the start of this timestep's stage d (stage b's) */
-    VcLanes *arriving, *arriving_next;  /* [LANE_LISTS]: this timestep's, the next's */
     VcClaim *claims;
     size_t nclaims, claims_cap;
     VcEntered *entered;
     size_t nentered, entered_cap;
-    VcLaneEntry *lanes;     /* run_stages' stage d, in the spec's order */
-    size_t lanes_cap;
-    uint32_t *order;        /* ...and its stage b */
+    VcArrival *arrived;     /* stage d's packets, gathered */
+    size_t arrived_cap;
+    uint32_t *order;        /* what a stage visits, gathered from a bitmap */
+    uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
     size_t order_cap;
     uint32_t busy_lanes;    /* lanes holding a packet */
     bool eager;             /* an observer watches: records are kept current */
@@ -201,19 +199,41 @@ static inline VcPort *port_at(const VcNet *vc, uint32_t b)
     return (VcPort *)(vc->ports + ((size_t)b << vc->port_shift));
 }
 
-/* The lanes of the link channel at position pos: main[v], then the temp
- * word at main[V]. */
-static inline uint32_t *link_at(const VcNet *vc, uint32_t pos)
+/* The lanes of an inlet. */
+static inline uint32_t *lanes_at(const VcNet *vc, uint32_t inlet)
 {
-    return vc->links + ((size_t)pos << vc->link_shift);
+    return vc->lanes + ((size_t)inlet << vc->lane_shift);
+}
+
+/* Which lanes of an inlet hold a packet: bit v, lane v. (An inlet's
+ * lanes are never split between two words of lane_busy.) */
+static inline unsigned inlet_busy(const VcNet *vc, uint32_t inlet)
+{
+    uint32_t first = inlet << vc->lane_shift;
+    return (unsigned)(vc->lane_busy[first >> 6] >> (first & 63)) & ((1u << vc->V) - 1);
+}
+
+/* Processor p's inlet on a plane, and the inlet of the up direction of
+ * link 2S + x (port x of switch S). */
+static inline uint32_t proc_inlet(const Layout *lay, const VcNet *vc, uint32_t p, unsigned plane)
+{
+    return vc->nswitch_inlets + proc_on_plane(lay->cfg.k, p, plane);
+}
+
+static inline uint32_t up_inlet(uint32_t link) { return 2 * link - (link & 1); }
+
+/* The direction of the packets that come to an inlet. */
+static inline unsigned inlet_dir(const VcNet *vc, uint32_t inlet)
+{
+    return inlet >= vc->nswitch_inlets || (inlet & 2) ? DIR_DOWN : DIR_UP;
 }
 
 /* A lane's packet has left it. */
-static inline void empty_lane(VcNet *vc, uint32_t pos, unsigned v)
+static inline void empty_lane(VcNet *vc, uint32_t inlet, unsigned v)
 {
-    link_at(vc, pos)[v] = 0;
+    lanes_at(vc, inlet)[v] = 0;
     vc->busy_lanes--;
-    vc->lane_mask[pos] &= (uint8_t)~(1u << v);
+    bit_clear(vc->lane_busy, inlet << vc->lane_shift | v);
 }
 
 /* Room for n items of `size` bytes in items, of capacity *cap. */
@@ -231,20 +251,14 @@ static void *grow(void *items, size_t *cap, size_t n, size_t size)
     return p;
 }
 
-static inline void join_lanes(VcLanes *l, const VcLaneEntry *e)
+/* The inlet that sender h sends into (claim_heading), and the link. */
+static uint32_t sender_inlet(const Layout *lay, const VcNet *vc, uint32_t h, uint32_t *link)
 {
-    if (l->n == l->cap)
-        l->items = grow(l->items, &l->cap, l->n + 1, sizeof *l->items);
-    l->items[l->n++] = *e;
-}
-
-/* Where the packets that sender h sends go (VcPort.ahead) and the list of
- * stage d they join there (VcPort.list). */
-static unsigned sender_goes(const Layout *lay, uint32_t h, uint32_t *ahead)
-{
-    unsigned class;
-    *ahead = hop_switch(lay, h, &class);
-    return class * LIST_LAYERS + link_list_layer(lay, class, *ahead);
+    unsigned layer, dir;
+    uint32_t heading = claim_heading(lay, h, &layer, &dir);
+    *link = claim_link(lay, h, heading, dir);
+    return heading_is_proc(heading) ? vc->nswitch_inlets + heading_value(heading)
+                                    : heading_value(heading);
 }
 
 /* The spec's link loop (reference.c, for_each_link): processor links by
@@ -257,23 +271,43 @@ static void number_links(VcNet *vc, const Layout *lay)
     for (uint32_t p = 0; p < lay->nprocs; p++)
         for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
             for (unsigned d = 0; d < dirs; d++)
-                vc->channel_at[at++] = link_channel(lay, proc_link(lay, p, plane), d);
+                vc->position[link_channel(lay, proc_link(lay, p, plane), d)] = at++;
     for (uint32_t s = 0; s < lay->nswitches; s++) {
         unsigned l = sw_layer(lay, s);
         for (unsigned b = 0; b < 2 && l < lay->cfg.k; b++)
             for (unsigned d = 0; d < dirs; d++)
-                vc->channel_at[at++] = link_channel(lay, up_link(lay, s, l, b), d);
+                vc->position[link_channel(lay, up_link(lay, s, l, b), d)] = at++;
     }
-    for (uint32_t i = 0; i < at; i++)
-        vc->position[vc->channel_at[i]] = i;
 }
 
-/* The position of processor p's link channel on a plane in direction dir:
- * processor links come first in the loop above, so it is arithmetic. */
-static inline uint32_t proc_position(const Layout *lay, uint32_t p, unsigned plane, unsigned dir)
+/* The round-robin rule of stage b for a port of V channels whose pointer
+ * is `from`, whose channels in mask `held` held a packet at the start of
+ * stage d, and whose link's lanes in mask `busy` hold one: the channels
+ * are taken rotated, so that bit i is channel from + i; the claimant is
+ * the lowest bit whose lane is free, and every other one is held up.
+ * Returns the held-up channels, rotated, in the low byte, and the
+ * claimant's channel + 1 (0 for none) above it. */
+static unsigned round_robin(unsigned V, unsigned from, unsigned held, unsigned busy)
 {
-    return lay->cfg.full_duplex ? 2 * (p * lay->cfg.planes + plane) + dir
-                                : p * lay->cfg.planes + plane;
+    unsigned all_v = (1u << V) - 1;
+    unsigned turn = (held >> from | held << (V - from)) & all_v;
+    unsigned open = turn & ~(busy >> from | busy << (V - from));
+    if (open == 0)
+        return turn;
+    unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
+    return (turn & ~(1u << i)) | ((v >= V ? v - V : v) + 1) << 8;
+}
+
+/* The rule for every pointer and pair of masks, for V up to 4
+ * (ROBIN_TABLE_V): V << 2V entries, by from << 2V | held << V | busy. */
+enum { ROBIN_TABLE_V = 4 };
+
+static uint16_t *robin_table(unsigned V)
+{
+    uint16_t *t = malloc(((size_t)V << 2 * V) * sizeof *t);
+    for (unsigned i = 0; t && i < V << 2 * V; i++)
+        t[i] = (uint16_t)round_robin(V, i >> 2 * V, i >> V & ((1u << V) - 1), i & ((1u << V) - 1));
+    return t;
 }
 
 void vc_free(VcNet *vc)
@@ -281,25 +315,23 @@ void vc_free(VcNet *vc)
     if (!vc)
         return;
     free(vc->ports);
-    free(vc->links);
-    free(vc->lane_mask);
+    free(vc->lanes);
+    free(vc->lane_busy);
+    free(vc->lane_words);
+    free(vc->temp);
     free(vc->next);
+    free(vc->down_inlet);
+    free(vc->channel_of);
     free(vc->position);
-    free(vc->channel_at);
     free(vc->full_slots);
     free(vc->arrivals);
-    for (unsigned i = 0; i < LANE_LISTS; i++) {
-        free(vc->arriving ? vc->arriving[i].items : NULL);
-        free(vc->arriving_next ? vc->arriving_next[i].items : NULL);
-    }
-    free(vc->arriving);
-    free(vc->arriving_next);
     free(vc->busy_ports);
     free(vc->held_ports);
     free(vc->claims);
     free(vc->entered);
-    free(vc->lanes);
+    free(vc->arrived);
     free(vc->order);
+    free(vc->robin);
     free(vc);
 }
 
@@ -311,44 +343,63 @@ VcNet *vc_new(const Layout *lay)
     vc->V = lay->cfg.vcs;
     vc->B = lay->cfg.buffer;
     vc->has_temp = !lay->cfg.full_duplex;
-    vc->nchannels = 2 * lay->nswitches * (lay->cfg.full_duplex ? 2 : 1);
+    vc->nswitch_inlets = 4 * lay->nswitches;
+    vc->ninlets = vc->nswitch_inlets + (lay->cfg.planes << lay->cfg.k);
+    vc->nlinks = 2 * lay->nswitches;
     vc->port_shift = 4;
     while ((1u << vc->port_shift) < sizeof(VcPort) + vc->V * sizeof(VcQueue))
         vc->port_shift++;
-    while ((1u << vc->link_shift) < vc->V + vc->has_temp)
-        vc->link_shift++;
+    while ((1u << vc->lane_shift) < vc->V)
+        vc->lane_shift++;
     size_t bytes = (size_t)lay->nbuffers << vc->port_shift;
     if (posix_memalign((void **)&vc->ports, 64, bytes) == 0)
         memset(vc->ports, 0, bytes);
     else
         vc->ports = NULL;
-    vc->links = calloc((size_t)vc->nchannels << vc->link_shift, sizeof *vc->links);
-    vc->lane_mask = calloc(vc->nchannels, 1);
-    vc->position = calloc(vc->nchannels, sizeof *vc->position);
-    vc->channel_at = calloc(vc->nchannels, sizeof *vc->channel_at);
+    bytes = (size_t)vc->ninlets << vc->lane_shift << 2;
+    if (posix_memalign((void **)&vc->lanes, 64, bytes) == 0)
+        memset(vc->lanes, 0, bytes);
+    else
+        vc->lanes = NULL;
+    vc->nwords = (uint32_t)((((size_t)vc->ninlets << vc->lane_shift) + 63) / 64);
+    vc->lane_busy = bitmap_new((size_t)vc->nwords * 64);
+    vc->lane_words = bitmap_new(vc->nwords);
+    if (vc->has_temp)
+        vc->temp = calloc(vc->nlinks, sizeof *vc->temp);
+    vc->down_inlet = calloc(vc->nlinks, sizeof *vc->down_inlet);
+    vc->channel_of = calloc(vc->ninlets, sizeof *vc->channel_of);
+    vc->position = calloc(2 * (size_t)vc->nlinks, sizeof *vc->position);
     vc->full_slots = bitmap_new(lay->nprocs);
     vc->arrivals = bitmap_new(lay->nprocs);
-    vc->arriving = calloc(LANE_LISTS, sizeof *vc->arriving);
-    vc->arriving_next = calloc(LANE_LISTS, sizeof *vc->arriving_next);
     vc->busy_ports = bitmap_new(lay->nbuffers);
     vc->held_ports = bitmap_new(lay->nbuffers);
-    if (!vc->ports || !vc->links || !vc->lane_mask || !vc->position || !vc->channel_at ||
-        !vc->full_slots || !vc->arrivals || !vc->arriving || !vc->arriving_next || !vc->busy_ports ||
-        !vc->held_ports) {
+    if (!vc->ports || !vc->lanes || !vc->lane_busy || !vc->lane_words ||
+        (vc->has_temp && !vc->temp) ||
+        !vc->down_inlet || !vc->channel_of || !vc->position || !vc->full_slots ||
+        !vc->arrivals || !vc->busy_ports || !vc->held_ports) {
+        vc_free(vc);
+        return NULL;
+    }
+    if (vc->V <= ROBIN_TABLE_V && !(vc->robin = robin_table(vc->V))) {
         vc_free(vc);
         return NULL;
     }
     vc->now = 1;
     number_links(vc, lay);
+    /* Link 2S + x has above it port x of switch S (port 4S + x), which
+     * sends its down direction. */
+    for (uint32_t link = 0; link < vc->nlinks; link++) {
+        uint32_t ignored;
+        vc->down_inlet[link] = sender_inlet(lay, vc, up_inlet(link), &ignored);
+        vc->channel_of[up_inlet(link)] = link_channel(lay, link, DIR_UP);
+        vc->channel_of[vc->down_inlet[link]] = link_channel(lay, link, DIR_DOWN);
+    }
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
             continue;                           /* (the top layer has no up ports) */
-        unsigned layer, dir;
-        uint32_t heading = claim_heading(lay, b, &layer, &dir);
-        uint32_t c = link_channel(lay, claim_link(lay, b, heading, dir), dir);
         VcPort *pt = port_at(vc, b);
-        pt->pos = vc->position[c];
-        pt->list = (uint8_t)sender_goes(lay, b, &pt->ahead);
+        pt->inlet = sender_inlet(lay, vc, b, &pt->link);
+        pt->pair = (b & 3) >= 2 ? vc->down_inlet[pt->link] : up_inlet(pt->link);
     }
     return vc;
 }
@@ -373,9 +424,14 @@ uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
     return x;
 }
 
+/* (A packet is a pool index, never 0: NET_NIL is an empty lane's word.) */
 uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane)
 {
-    return link_at(vc, vc->position[lane / vc->V])[lane % vc->V] >> 1;
+    uint32_t c = lane / vc->V, v = lane % vc->V;
+    if (!vc->has_temp)          /* one direction of link c >> 1 */
+        return lanes_at(vc, c & 1 ? vc->down_inlet[c >> 1] : up_inlet(c >> 1))[v];
+    uint32_t x = lanes_at(vc, up_inlet(c))[v];
+    return x != NET_NIL ? x : lanes_at(vc, vc->down_inlet[c])[v];
 }
 
 /* Tells the observer, if there is one (net_emit): the stage's common case
@@ -391,10 +447,12 @@ HOT void tell(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPla
 
 /* A packet's record says where it is as the one-channel stage's does
  * (net_internal.h), but for the lane or channel buffer. */
-static void place_on_lane(Net *net, uint32_t x, uint32_t c, unsigned dir, unsigned v)
+static void place_on_lane(Net *net, uint32_t x, uint32_t inlet, unsigned v)
 {
-    settle_on_link(net, x, channel_link(&net->lay, c), dir, AWAKE);
-    net->lay.pool[x].at = c * net->lay.vc->V + v;
+    const VcNet *vc = net->lay.vc;
+    uint32_t c = vc->channel_of[inlet];
+    settle_on_link(net, x, channel_link(&net->lay, c), inlet_dir(vc, inlet), AWAKE);
+    net->lay.pool[x].at = c * vc->V + v;
 }
 
 static void place_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t cb)
@@ -407,13 +465,11 @@ void vc_settle(Net *net)
 {
     VcNet *vc = net->lay.vc;
     Layout *lay = &net->lay;
-    for (uint32_t pos = 0; pos < vc->nchannels; pos++) {
-        const uint32_t *main = link_at(vc, pos);
-        for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1) {
+    for (uint32_t inlet = 0; inlet < vc->ninlets; inlet++)
+        for (unsigned m = inlet_busy(vc, inlet); m != 0; m &= m - 1) {
             unsigned v = (unsigned)__builtin_ctz(m);
-            place_on_lane(net, main[v] >> 1, vc->channel_at[pos], main[v] & 1, v);
+            place_on_lane(net, lanes_at(vc, inlet)[v], inlet, v);
         }
-    }
     FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
         for (unsigned v = 0; v < vc->V; v++) {
             uint32_t cb = b * vc->V + v;
@@ -450,43 +506,41 @@ static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, uns
     st->vc_buffer[v] += (uint64_t)n;
 }
 
-/* How far ahead the stages ask for the memory they will need: the route
- * word of a packet on a lane, then the port it will enter; a busy port's
- * record, then the link record it sends into (or a processor's lanes
- * down, then their packets' records). */
-enum { AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
+/* How far ahead the stages ask for the memory they will need: the lanes
+ * of a word of lane_busy; the route word of a packet come to a switch,
+ * then the port it will enter; a busy port's record; a processor's lanes
+ * down, then their packets' records. (Stage b does not ask for the lanes
+ * it claims: it writes them, and a write does not wait.) */
+enum { AHEAD_LANES = 8, AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
 
 /* ---- c. delivery ------------------------------------------------------------------- */
 
-/* Stage c for processor p: the packets in the down lanes of its links,
- * oldest first, enter their input ports if those have room. */
+/* Stage c for processor p: the packets in the lanes of its inlets, oldest
+ * first, enter their input ports if those have room. */
 HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 {
-    uint32_t lanes[2 * 8], n = 0, pos[2];        /* (lanes: plane << 8 | v) */
+    uint32_t lanes[2 * 8], n = 0, in[2];        /* (lanes: plane << 8 | v) */
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
-        pos[plane] = proc_position(lay, p, plane, DIR_DOWN);
-        const uint32_t *main = link_at(vc, pos[plane]);
-        for (unsigned v = 0; v < vc->V; v++) {
-            uint32_t w = main[v], x = w >> 1;
-            if (w != 0 && (w & 1) == DIR_DOWN) {
-                uint32_t i = n++;           /* insertion by id: oldest first */
-                while (i > 0) {
-                    uint32_t before = lanes[i - 1];
-                    uint32_t y = link_at(vc, pos[before >> 8])[before & 0xff] >> 1;
-                    if (lay->pool[y].info.id < lay->pool[x].info.id)
-                        break;
-                    lanes[i] = before;
-                    i--;
-                }
-                lanes[i] = plane << 8 | v;
+        in[plane] = proc_inlet(lay, vc, p, plane);
+        const uint32_t *lane = lanes_at(vc, in[plane]);
+        for (unsigned m = inlet_busy(vc, in[plane]); m != 0; m &= m - 1) {
+            unsigned v = (unsigned)__builtin_ctz(m);
+            uint32_t x = lane[v], i = n++;      /* insertion by id: oldest first */
+            while (i > 0) {
+                uint32_t before = lanes[i - 1];
+                uint32_t y = lanes_at(vc, in[before >> 8])[before & 0xff];
+                if (lay->pool[y].info.id < lay->pool[x].info.id)
+                    break;
+                lanes[i] = before;
+                i--;
             }
+            lanes[i] = plane << 8 | v;
         }
     }
     bool waiting = false;
     for (uint32_t i = 0; i < n; i++) {
         unsigned plane = lanes[i] >> 8, v = lanes[i] & 0xff;
-        uint32_t *main = link_at(vc, pos[plane]);
-        uint32_t x = main[v] >> 1;
+        uint32_t x = lanes_at(vc, in[plane])[v];
         Packet *pk = &lay->pool[x];
         InputPort *port = &lay->ports[p * lay->cfg.ports + pk->port];
         if (port->count >= lay->cfg.port_depth) {
@@ -495,7 +549,7 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
             tell(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
             continue;
         }
-        empty_lane(vc, pos[plane], v);
+        empty_lane(vc, in[plane], v);
         net_deliver(net, x, p);
     }
     if (!waiting)
@@ -512,12 +566,12 @@ HOT void deliveries(Net *net, const Layout *lay, VcNet *vc)
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_LINK < n)
             for (unsigned plane = 0; plane < planes; plane++)
-                PREFETCH(link_at(vc, proc_position(lay, vc->order[i + AHEAD_LINK], plane, DIR_DOWN)));
+                PREFETCH(lanes_at(vc, proc_inlet(lay, vc, vc->order[i + AHEAD_LINK], plane)));
         if (i + AHEAD_LINK / 2 < n)
             for (unsigned plane = 0; plane < planes; plane++) {
-                uint32_t pos = proc_position(lay, vc->order[i + AHEAD_LINK / 2], plane, DIR_DOWN);
-                for (unsigned m = vc->lane_mask[pos]; m != 0; m &= m - 1)
-                    PREFETCH(&lay->pool[link_at(vc, pos)[__builtin_ctz(m)] >> 1]);
+                uint32_t in = proc_inlet(lay, vc, vc->order[i + AHEAD_LINK / 2], plane);
+                for (unsigned m = inlet_busy(vc, in); m != 0; m &= m - 1)
+                    PREFETCH(&lay->pool[lanes_at(vc, in)[__builtin_ctz(m)]]);
             }
         deliver_to(net, lay, vc, vc->order[i]);
     }
@@ -547,8 +601,6 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
     }
     q->tail = x;
     q->count = (uint16_t)(ahead + 1);
-    if (ahead + 1 > net->counts.stats.max_buffer)
-        net->counts.stats.max_buffer = ahead + 1;
     uint8_t bit = (uint8_t)(1u << v);
     if (pt->nonempty == 0)
         bit_set(vc->busy_ports, b);     /* (not held_ports) */
@@ -556,6 +608,8 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
         pt->newly |= bit;
     pt->nonempty |= bit;
     if (ahead != 0) {
+        if (ahead + 1 > net->counts.stats.max_buffer)
+            net->counts.stats.max_buffer = ahead + 1;
         if (vc->eager)
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
         else {
@@ -563,7 +617,8 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
             if (ahead == 1 && !(pt->newly & bit) && bit_is(vc->held_ports, b))
                 pt->second |= bit;
         }
-    }
+    } else if (net->counts.stats.max_buffer == 0)
+        net->counts.stats.max_buffer = 1;
     if (vc->eager)
         place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
@@ -576,17 +631,15 @@ static inline bool full(const VcNet *vc, uint32_t b, unsigned v)
     return port_at(vc, b)->queue[v].count >= vc->B;
 }
 
-static inline unsigned entry_layer(const VcLaneEntry *e) { return e->list & (LIST_LAYERS - 1); }
-
-/* Stage d for a multicast x in lane e that goes down from the switch
- * ahead: into every down buffer of its channel below which its set has
- * members, all at once, or it stays whole (one buffer collision, at the
- * first full one; returns false). The copy takes the next id: lanes are
- * visited in the spec's loop order. */
-HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const VcLaneEntry *e)
+/* Stage d for a multicast x in lane v of an inlet of switch s (of layer
+ * l) that goes down from there: into every down buffer of its channel
+ * below which its set has members, all at once, or it stays whole (one
+ * buffer collision, at the first full one; returns false). The copy takes
+ * the next id: lanes are visited in the spec's loop order. */
+HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_t inlet,
+                     unsigned v, unsigned l)
 {
-    unsigned v = e->v, l = entry_layer(e);
-    uint32_t s = e->ahead >> 2;
+    uint32_t s = inlet >> 2;
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned q = 0; q < 2; q++)
@@ -595,7 +648,7 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
             tell(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return false;
         }
-    empty_lane(vc, e->pos, v);
+    empty_lane(vc, inlet, v);
     if (part[0].n != 0 && part[1].n != 0) {
         uint32_t y = mc_divide(net, x, part);
         lay->pool[y].info.id = net->next_id++;
@@ -613,33 +666,34 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, const V
     return true;
 }
 
-/* The output port (0-3) that the route of the packet in lane e names in
- * the switch ahead (for adaptive routing on the way up, stage d chooses). */
-HOT void aim(const Layout *lay, VcLaneEntry *e)
+/* The output port (0-3) that the route of the packet in arrival e, come
+ * to a switch of layer l, names there: down if it came down (on a u port),
+ * or if no up port is left above l (the route's up word has a 1 at bit
+ * count - 1); for adaptive routing on the way up, stage d then chooses
+ * between the two. */
+HOT void aim(const Layout *lay, const VcNet *vc, VcArrival *e, unsigned l)
 {
     uint32_t up, down;
-    unsigned l = entry_layer(e);
-    packet_route(lay, e->word >> 1, &up, &down);
-    /* (It turns at layer l when no up port is left above l: the route's up
-     * word has a 1 at bit count - 1.) */
-    bool going_down = (e->word & 1) == DIR_DOWN || (up >> l) == 0;
+    packet_route(lay, e->x, &up, &down);
+    bool going_down = (e->lane >> vc->lane_shift & 2) || (up >> l) == 0;
     e->out = (uint8_t)(going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1));
 }
 
-/* Stage d for the packet in lane e, aimed: into channel v's buffer of the
- * output port its route names in the switch ahead, if that has room; else
- * it stays (a buffer collision), and in the next timestep's list. */
-HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
+/* Stage d for the packet in arrival e, come to switch s of layer l and
+ * aimed: into channel v's buffer of the output port its route names
+ * there, if that has room; else it stays in its lane (a buffer
+ * collision), which keeps its bit in lane_words. */
+HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, unsigned l)
 {
-    uint32_t x = e->word >> 1, s = e->ahead >> 2;
-    unsigned v = e->v, l = entry_layer(e);
+    uint32_t x = e->x, inlet = e->lane >> vc->lane_shift, s = inlet >> 2;
+    unsigned v = e->lane & ((1u << vc->lane_shift) - 1);
     bool going_down = e->out < 2;
     if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
-        if (!forward_set(net, lay, vc, x, e))
-            join_lanes(&vc->arriving_next[e->list], e);
+        if (!forward_set(net, lay, vc, x, inlet, v, l))
+            bit_set(vc->lane_words, e->lane >> 6);
         return;
     }
-    uint32_t b = e->ahead + e->out;
+    uint32_t b = 4 * s + e->out;
     int chosen = -1;
     if (lay->cfg.adaptive && !going_down) {
         uint32_t up, down;
@@ -652,7 +706,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
     if (full(vc, b, v)) {
         count_buffer_collisions(net, b, l, v, 1);
         tell(net, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
-        join_lanes(&vc->arriving_next[e->list], e);
+        bit_set(vc->lane_words, e->lane >> 6);
         return;
     }
     if (chosen >= 0) {
@@ -661,46 +715,86 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcLaneEntry *e)
         if (lay->compact)
             lay->routes[x] |= bit;
     }
-    empty_lane(vc, e->pos, v);
+    empty_lane(vc, inlet, v);
     enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
         tell(net, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
 }
 
-/* Stage d for the n packets in lanes listed, in their order, each one's
- * route and port asked for ahead. */
-HOT void forward_lanes(Net *net, const Layout *lay, VcNet *vc, VcLaneEntry *lanes, size_t n)
+/* The bits of word w of a bitmap that are in [lo, hi). */
+static inline uint64_t bits_in(uint32_t w, uint32_t lo, uint32_t hi)
+{
+    uint64_t mask = ~0ull;
+    if (w == lo >> 6)
+        mask &= ~0ull << (lo & 63);
+    if (w == (hi - 1) >> 6 && (hi & 63))
+        mask &= ~(~0ull << (hi & 63));
+    return mask;
+}
+
+/* The packets in lanes [lo, hi), which lead to switches, gathered into
+ * vc->arrived in the order of the lanes: by switch, and inside a switch
+ * by port, d0 to u1, then channel, the spec's order there. Returns how
+ * many. A word of lane_words whose lanes are all in the range is
+ * cleared: stage d sets it again when a packet stays. */
+HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
+{
+    uint32_t *words = vc->order;
+    size_t n = set_bits(vc->lane_words, lo >> 6, (hi + 63) >> 6, words), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD_LANES < n) {      /* (the lines of 16 lanes that hold a packet) */
+            uint32_t ahead = words[i + AHEAD_LANES];
+            for (uint64_t m = vc->lane_busy[ahead]; m != 0;) {
+                unsigned line = (unsigned)__builtin_ctzll(m) & ~15u;
+                PREFETCH(&vc->lanes[(size_t)ahead << 6 | line]);
+                m &= ~0ull << line << 16;
+            }
+        }
+        uint32_t w = words[i];
+        uint64_t busy = vc->lane_busy[w], in = bits_in(w, lo, hi);
+        if ((busy & ~in) == 0)
+            bit_clear(vc->lane_words, w);
+        for (uint64_t m = busy & in; m != 0; m &= m - 1) {
+            uint32_t lane = w << 6 | (uint32_t)__builtin_ctzll(m);
+            vc->arrived[k++] = (VcArrival){ vc->lanes[lane], lane, 0, 0, 0, { 0 } };
+        }
+    }
+    return k;
+}
+
+/* Stage d for the n packets gathered, all come to switches of layer l,
+ * in their order, each one's route and port asked for ahead. */
+HOT void forward_all(Net *net, const Layout *lay, VcNet *vc, VcArrival *e, size_t n, unsigned l)
 {
     for (size_t i = 0; i < n && i < AHEAD_BUFFER; i++)
-        aim(lay, &lanes[i]);
+        aim(lay, vc, &e[i], l);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_ROUTE < n && lay->compact)
-            PREFETCH(&lay->routes[lanes[i + AHEAD_ROUTE].word >> 1]);
+            PREFETCH(&lay->routes[e[i + AHEAD_ROUTE].x]);
         if (i + AHEAD_BUFFER < n) {
-            VcLaneEntry *e = &lanes[i + AHEAD_BUFFER];
-            aim(lay, e);
-            PREFETCH(port_at(vc, e->ahead + e->out));
+            VcArrival *f = &e[i + AHEAD_BUFFER];
+            aim(lay, vc, f, l);
+            PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + f->out));
         }
-        forward(net, lay, vc, &lanes[i]);
+        forward(net, lay, vc, &e[i], l);
     }
 }
 
 /* ---- e. claims made final ------------------------------------------------------------ */
 
 /* The claim cl made final: the sender's packet moves into its lane, and
- * joins the list of stage d of the next timestep that its link leads to,
- * or (coming down to a processor) is marked for stage c. */
+ * the switch or processor the lane leads to is marked for stage d or c
+ * of the next timestep. */
 HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
 {
-    uint32_t x, h = cl->sender, ahead;
-    unsigned dir = DIR_UP, layer = 1, v = cl->v, list;
+    uint32_t x, h = cl->sender, inlet = cl->inlet;
+    unsigned v = cl->v;
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
         x = lay->out_slot[p];
         lay->out_slot[p] = NET_NIL;
         bit_clear(vc->full_slots, p);
         list_push(&net->woken, p);
-        list = sender_goes(lay, h, &ahead);
     } else {
         VcPort *pt = port_at(vc, h);
         VcQueue *q = &pt->queue[v];
@@ -710,55 +804,53 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
         else
             q->head = q->count == 1 ? q->tail : vc->next[x];
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
-        dir = (h >> 1 & 1) ? DIR_UP : DIR_DOWN;
-        ahead = pt->ahead;
-        list = pt->list;
         if (pt->nonempty == 0)
             bit_clear(vc->busy_ports, h);
     }
-    link_at(vc, cl->pos)[v] = x << 1 | dir;
-    vc->lane_mask[cl->pos] |= (uint8_t)(1u << v);
+    uint32_t lane = inlet << vc->lane_shift | v;
+    vc->lanes[lane] = x;
+    bit_set(vc->lane_busy, lane);
     vc->busy_lanes++;
-    if (list / LIST_LAYERS == ARRIVE_DELIVERY)
-        bit_set(vc->arrivals, ahead & (lay->nprocs - 1));
+    if (inlet >= vc->nswitch_inlets)
+        bit_set(vc->arrivals, inlet & (lay->nprocs - 1));
     else
-        join_lanes(&vc->arriving_next[list],
-                   &(VcLaneEntry){ cl->pos, x << 1 | dir, ahead, (uint8_t)v, (uint8_t)list, 0, 0 });
+        bit_set(vc->lane_words, lane >> 6);
     net->counts.stats.links_crossed++;
     net->moved = true;
     if (vc->eager) {
-        uint32_t c = vc->channel_at[cl->pos];
+        unsigned layer = 1;
         if (!is_adapter(lay, h))            /* (the link's layer) */
-            layer = sw_layer(lay, h >> 2) + (dir == DIR_UP);
-        place_on_lane(net, x, c, dir, v);
-        tell(net, EV_CLAIMED, x, c * vc->V + v, PLACE_LINK, layer, 0);
+            layer = sw_layer(lay, h >> 2) + ((h & 3) >= 2);
+        place_on_lane(net, x, inlet, v);
+        tell(net, EV_CLAIMED, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, layer, 0);
     }
 }
 
 /* ---- a, b. claims ---------------------------------------------------------------- */
 
-/* Whether the temp slot of the link channel at pos is free. Only with
- * --duplex half can two senders claim one; with --duplex full the link's
- * own sender always finds it free. */
-static inline bool temp_free(const VcNet *vc, uint32_t pos)
+/* Whether the temp slot of a link is free. Only with --duplex half can
+ * two senders claim one; with --duplex full the link's own sender always
+ * finds it free. */
+static inline bool temp_free(const VcNet *vc, uint32_t link)
 {
-    return !vc->has_temp || link_at(vc, pos)[vc->V] != vc->now;
+    return !vc->has_temp || vc->temp[link] != vc->now;
 }
 
-/* A claim of lane v of the link channel at pos. Without an
- * observer it is made final at once: what stage e would change is read by
- * nobody else in stages a and b. The sender's buffer and the lane are its
- * own; the temp slot stays claimed, so that the other end of a --duplex
- * half link is held up as it would be by the claim; and with the temp
- * slot taken every channel of that end that holds a packet collides,
- * whether or not its lane is free, so a lane filled early changes no
- * count. With an observer, claims wait for stage e, so that events come
- * in the spec's order. */
-HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, uint32_t pos, unsigned v)
+/* A claim of lane v of an inlet, over a link. Without an observer it is
+ * made final at once: what stage e would change is read by nobody else in
+ * stages a and b. The sender's buffer and the lane are its own; the temp
+ * slot stays claimed, so that the other end of a --duplex half link is
+ * held up as it would be by the claim; and with the temp slot taken every
+ * channel of that end that holds a packet collides, whether or not its
+ * lane is free, so a lane filled early changes no count. With an
+ * observer, claims wait for stage e, so that events come in the spec's
+ * order. */
+HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, uint32_t inlet,
+               uint32_t link, unsigned v)
 {
-    VcClaim cl = { sender, pos, v };
+    VcClaim cl = { sender, inlet, v };
     if (vc->has_temp)
-        link_at(vc, pos)[vc->V] = vc->now;
+        vc->temp[link] = vc->now;
     if (vc->eager)
         vc->claims[vc->nclaims++] = cl;
     else
@@ -773,13 +865,16 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     uint32_t x = lay->out_slot[p];
     const Packet *pk = &lay->pool[x];
     unsigned v = pk->port % vc->V;
-    uint32_t pos = proc_position(lay, p, pk->plane, DIR_UP);
-    if (!(vc->lane_mask[pos] >> v & 1)) {
-        claim(net, lay, vc, adapter_sender(lay, pk->plane, p), pos, v);
+    uint32_t link = proc_link(lay, p, pk->plane), inlet = up_inlet(link);
+    unsigned busy = inlet_busy(vc, inlet);
+    if (vc->has_temp)
+        busy |= inlet_busy(vc, proc_inlet(lay, vc, p, pk->plane));
+    if (!(busy >> v & 1)) {
+        claim(net, lay, vc, adapter_sender(lay, pk->plane, p), inlet, link, v);
         return;
     }
     count_link_collision(net, DIR_UP, 1, v);
-    tell(net, EV_LINK_COLLISION, x, vc->channel_at[pos] * vc->V + v, PLACE_LINK, 1, 0);
+    tell(net, EV_LINK_COLLISION, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, 1, 0);
 }
 
 /* Stage a for every processor with a packet in its output slot, in
@@ -809,7 +904,7 @@ static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, u
         unsigned v = from + (unsigned)__builtin_ctz(turn);
         v = v >= V ? v - V : v;
         count_link_collision(net, dir, layer, v);
-        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_at[pt->pos] * V + v,
+        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_of[pt->inlet] * V + v,
              PLACE_LINK, layer, 0);
     }
 }
@@ -817,28 +912,29 @@ static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, u
 /* Stage b for output port b, which held a packet at the start of stage d:
  * its channel buffers that did, in round-robin order from its pointer;
  * the first whose lane is free claims the temp slot (if it is still
- * unclaimed), and every other one is held up: a link collision each. The
- * channels are taken as a mask, rotated so that bit i is channel
- * from + i: the claimant is its lowest bit free of a packet in its lane,
- * and the rest collide. */
+ * unclaimed), and every other one is held up: a link collision each. */
 HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
 {
     VcPort *pt = port_at(vc, b);
-    unsigned V = vc->V, from = pt->pointer, all_v = (1u << V) - 1;
+    unsigned V = vc->V, from = pt->pointer;
     unsigned held = pt->nonempty & ~(unsigned)pt->newly, second = pt->second;
     pt->newly = pt->second = 0;
-    uint32_t pos = pt->pos;
-    unsigned busy = vc->lane_mask[pos];
-    unsigned turn = (held >> from | held << (V - from)) & all_v;
-    unsigned open = turn & ~(busy >> from | busy << (V - from));
-    unsigned colliding = turn;
-    if (open != 0 && temp_free(vc, pos)) {
-        unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
-        v = v >= V ? v - V : v;
-        colliding &= ~(1u << i);
-        claim(net, lay, vc, b, pos, v);
-        if (second >> v & 1)            /* (the packet behind is at the head) */
-            count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
+    uint32_t inlet = pt->inlet;
+    unsigned busy = inlet_busy(vc, inlet);
+    if (vc->has_temp)
+        busy |= inlet_busy(vc, pt->pair);
+    unsigned rule = V <= ROBIN_TABLE_V ? vc->robin[from << 2 * V | held << V | busy]
+                                       : round_robin(V, from, held, busy);
+    unsigned colliding = rule & 0xff;
+    if (rule >> 8 != 0) {
+        unsigned v = (rule >> 8) - 1;
+        if (!temp_free(vc, pt->link))           /* (all held up) */
+            colliding |= 1u << (v >= from ? v - from : v + V - from);
+        else {
+            claim(net, lay, vc, b, inlet, pt->link, v);
+            if (second >> v & 1)            /* (the packet behind is at the head) */
+                count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
+        }
     }
     held_up(net, lay, vc, b, from, colliding);
 }
@@ -850,8 +946,6 @@ HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *por
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_PORT < n)
             PREFETCH(port_at(vc, ports[i + AHEAD_PORT]));
-        if (i + AHEAD_LINK < n)
-            PREFETCH(link_at(vc, port_at(vc, ports[i + AHEAD_LINK])->pos));
         port_claims(net, lay, vc, ports[i]);
     }
 }
@@ -881,20 +975,19 @@ static void next_stage(VcNet *vc)
     if (++vc->now != 0)
         return;
     if (vc->has_temp)
-        for (uint32_t pos = 0; pos < vc->nchannels; pos++)
-            link_at(vc, pos)[vc->V] = 0;
+        memset(vc->temp, 0, vc->nlinks * sizeof *vc->temp);
     vc->now = 1;
 }
 
 void vc_set_stage(VcNet *vc, uint32_t now) { vc->now = now; }
 
 /* The spec's order of stage d: the spec's link loop, and a link's lanes
- * in channel order (positions are that loop's). */
+ * in channel order. */
 static int in_link_order(const void *a, const void *b)
 {
-    const VcLaneEntry *e = a, *f = b;
-    if (e->pos != f->pos)
-        return e->pos < f->pos ? -1 : 1;
+    const VcArrival *e = a, *f = b;
+    if (e->position != f->position)
+        return e->position < f->position ? -1 : 1;
     return (e->v > f->v) - (e->v < f->v);
 }
 
@@ -904,19 +997,26 @@ HOT void claims_in(Net *net, const Layout *lay, VcNet *vc, uint32_t lo, uint32_t
     claims_from(net, lay, vc, vc->order, set_bits(vc->held_ports, lo, hi, vc->order));
 }
 
-/* Stage 4 in the spec's order (the head of this file), stage d's lists
+/* Stage 4 in the spec's order (the head of this file), stage d's packets
  * gathered and sorted: for an observer, who sees events in that order,
  * and for multicasts, whose copies take ids in it. */
 HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
 {
     deliveries(net, lay, vc);                                       /* c */
     memcpy(vc->held_ports, vc->busy_ports, (lay->nbuffers + 63) / 64 * sizeof *vc->held_ports);
-    size_t n = 0;                                                   /* d */
-    for (unsigned i = 0; i < LANE_LISTS; i++)
-        for (size_t j = 0; j < vc->arriving[i].n; j++)
-            vc->lanes[n++] = vc->arriving[i].items[j];
-    qsort(vc->lanes, n, sizeof *vc->lanes, in_link_order);
-    forward_lanes(net, lay, vc, vc->lanes, n);
+    size_t n = gather(vc, 0, vc->nswitch_inlets << vc->lane_shift);  /* d */
+    for (size_t i = 0; i < n; i++) {
+        VcArrival *e = &vc->arrived[i];
+        e->position = vc->position[vc->channel_of[e->lane >> vc->lane_shift]];
+        e->v = (uint8_t)(e->lane & ((1u << vc->lane_shift) - 1));
+    }
+    qsort(vc->arrived, n, sizeof *vc->arrived, in_link_order);
+    for (size_t i = 0; i < n; i++) {
+        VcArrival *e = &vc->arrived[i];
+        unsigned l = sw_layer(lay, e->lane >> vc->lane_shift >> 2);
+        aim(lay, vc, e, l);
+        forward(net, lay, vc, e, l);
+    }
     adapters_claim(net, lay, vc);                                   /* a */
     claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
@@ -929,47 +1029,39 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
 static inline void copy_bits(uint64_t *dst, const uint64_t *src, uint32_t lo, uint32_t hi)
 {
     for (uint32_t w = lo >> 6; w < (hi + 63) >> 6; w++) {
-        uint64_t mask = ~0ull;
-        if (w == lo >> 6)
-            mask &= ~0ull << (lo & 63);
-        if (w == (hi - 1) >> 6 && (hi & 63))
-            mask &= ~(~0ull << (hi & 63));
+        uint64_t mask = bits_in(w, lo, hi);
         dst[w] = (dst[w] & ~mask) | (src[w] & mask);
     }
 }
 
 /* Stage 4 a layer at a time, as step.c does it, so that stage b finds the
  * records that stage d wrote still in the cache: stage d for the packets
- * arriving at the switches of layer l, then stage b for the ports of layer
+ * coming to the switches of layer l, then stage b for the ports of layer
  * l - 1, which needed only stages d at l - 2 and l (the switches their
  * links reach) to have run, and stage a after stage d at layer 1. The
  * outcome is the spec's. In stage d only packets entering one switch
  * compete, and those on one channel only (for a buffer, or for adaptive's
- * choice): one link brings at most one packet on a channel, so taking a
- * layer's lists class by class (those arriving on d0 ports, d1, u0, u1)
- * keeps the spec's order among them. In stage b, claims compete only at
- * the two ends of a --duplex half link, whose lower end still claims
- * first. Copies of multicasts take ids in stage d's order, and observers
- * see events in it, so those runs take run_stages.
+ * choice): a switch's lanes taken in the order of its ports, d0 to u1, are
+ * in the spec's order among them. In stage b, claims compete only at the
+ * two ends of a --duplex half link, whose lower end still claims first.
+ * Copies of multicasts take ids in stage d's order, and observers see
+ * events in it, so those runs take run_stages.
  *
- * Stage b goes through its ports in port order, so that the packets it
- * sends join the lists of stage d in the order of the links they take,
- * and both stages sweep memory rather than jump about in it. */
+ * Both stages go through their switches and ports in order, so that they
+ * sweep memory rather than jump about in it. */
 HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 {
     deliveries(net, lay, vc);                                       /* c */
     unsigned k = lay->cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
-        if (l <= k) {                                               /* d at l */
+        if (l <= k)                                                 /* d at l */
             for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
                 uint32_t s0 = (plane * k + l - 1) << (k - 1);
                 copy_bits(vc->held_ports, vc->busy_ports, 4 * s0, 4 * (s0 + lay->half));
+                size_t n = gather(vc, 4 * s0 << vc->lane_shift,
+                                  4 * (s0 + lay->half) << vc->lane_shift);
+                forward_all(net, lay, vc, vc->arrived, n, l);
             }
-            for (unsigned class = 0; class < 4; class++) {
-                VcLanes *list = &vc->arriving[class * LIST_LAYERS + l];
-                forward_lanes(net, lay, vc, list->items, list->n);
-            }
-        }
         if (l == 1) {
             adapters_claim(net, lay, vc);                           /* a */
             continue;
@@ -984,20 +1076,21 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 void vc_step(Net *net)
 {
     VcNet *state = net->lay.vc;
-    /* Each packet on a lane enters at most one list entry in stage d (two,
+    /* Each packet in a lane enters at most one buffer in stage d (two,
      * split), and each slot or port makes at most one claim. */
     if (net->event)
         state->entered = grow(state->entered, &state->entered_cap,
                               2 * (size_t)state->busy_lanes + 2, sizeof *state->entered);
     bool layered = net->event == NULL && !net->lay.multicast;
-    if (!layered) {
-        if (net->event)
-            state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
-                                 sizeof *state->claims);
-        state->lanes = grow(state->lanes, &state->lanes_cap, (size_t)state->busy_lanes + 1,
-                            sizeof *state->lanes);
-    }
-    state->order = grow(state->order, &state->order_cap, net->in_flight + 1, sizeof *state->order);
+    if (net->event)
+        state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
+                             sizeof *state->claims);
+    state->arrived = grow(state->arrived, &state->arrived_cap, (size_t)state->busy_lanes + 1,
+                          sizeof *state->arrived);
+    /* (Stage d's list of the words of lane_words, as its other lists,
+     * holds no more than the words there are.) */
+    size_t most = net->in_flight > state->nwords ? net->in_flight : state->nwords;
+    state->order = grow(state->order, &state->order_cap, most + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
     if (net->lay.multicast)
         pool_reserve(net, state->busy_lanes);
@@ -1025,7 +1118,7 @@ void vc_step(Net *net)
         copy.V = 4;
         copy.has_temp = false;
         copy.port_shift = 6;
-        copy.link_shift = 2;
+        copy.lane_shift = 2;
         lay_copy.cfg.full_duplex = true;
         lay_copy.compact = true;
         lay_copy.cfg.adaptive = false;
@@ -1035,84 +1128,78 @@ void vc_step(Net *net)
         run_layered(net, &lay_copy, &copy);
     else
         run_stages(net, &lay_copy, &copy);
-    /* The lists this timestep made are the next one's. */
-    VcLanes *lanes = copy.arriving;
-    copy.arriving = copy.arriving_next;
-    copy.arriving_next = lanes;
-    for (unsigned i = 0; i < LANE_LISTS; i++)
-        copy.arriving_next[i].n = 0;
     *state = copy;
 }
 
 /* ---- its invariants ----------------------------------------------------------------- */
 
-/* Where the packet in lane word w of the link channel at pos goes: the
- * list and `ahead` its entry must have (VcLaneEntry); the list's class is
- * ARRIVE_DELIVERY for a packet coming down to a processor. */
-static void lane_goes(const Layout *lay, const VcNet *vc, uint32_t pos, uint32_t w, unsigned *list,
-                      uint32_t *ahead)
-{
-    uint32_t link = channel_link(lay, vc->channel_at[pos]), s = link >> 1;
-    if ((w & 1) == DIR_UP) {                /* into down port link & 1 of s */
-        *ahead = 4 * s;
-        *list = (link & 1) * LIST_LAYERS + sw_layer(lay, s);
-        return;
-    }
-    const VcPort *sender = port_at(vc, 4 * s + (link & 1));
-    *ahead = sender->ahead;
-    *list = sender->list;
-}
-
-/* The lists of stage d against the lanes: every packet in a lane is in
- * the list its link leads to, once, or (coming down to a processor)
- * marked for stage c; and nothing else is. */
-static int check_lists(const Net *net, char *err, size_t size)
+/* The inlets against the tables and the lanes: every inlet where the
+ * topology says its senders send, a lane's bit set exactly when it holds
+ * a packet (and its word's, for a switch's lane), the lanes of a --duplex
+ * half link's two directions never both full, and the bits of the
+ * processors with packets coming down to them set exactly for those. */
+static int check_inlets(const Net *net, char *err, size_t size)
 {
     const VcNet *vc = net->lay.vc;
     const Layout *lay = &net->lay;
-    uint8_t *seen = calloc((size_t)vc->nchannels * vc->V, 1);
-    if (!seen) {
-        snprintf(err, size, "net: out of memory checking the channels' lists");
-        return -1;
+    char name[64];
+    for (uint32_t b = 0; b < lay->nbuffers; b++) {
+        if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
+            continue;
+        const VcPort *pt = port_at(vc, b);
+        uint32_t link, inlet = sender_inlet(lay, vc, b, &link);
+        if (pt->inlet != inlet || pt->link != link ||
+            pt->pair != ((b & 3) >= 2 ? vc->down_inlet[link] : up_inlet(link)) ||
+            vc->channel_of[inlet] != link_channel(lay, link, (b & 3) >= 2 ? DIR_UP : DIR_DOWN)) {
+            net_buffer_name(net, b * vc->V, name, sizeof name);
+            snprintf(err, size, "net/%s: its port's inlet or link is wrong", name);
+            return -1;
+        }
     }
-    const char *wrong = NULL;
-    uint32_t bad = 0;           /* the lane that is wrong: pos * V + v */
-    for (unsigned i = 0; i < LANE_LISTS && !wrong; i++)
-        for (size_t j = 0; j < vc->arriving[i].n && !wrong; j++) {
-            const VcLaneEntry *e = &vc->arriving[i].items[j];
-            unsigned list;
-            uint32_t ahead;
-            if (e->pos >= vc->nchannels || e->v >= vc->V) {
-                snprintf(err, size, "net: an entry of the lists of stage d names no lane");
-                free(seen);
+    for (uint32_t p = 0; p < lay->nprocs; p++)
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
+            uint32_t link, inlet = sender_inlet(lay, vc, adapter_sender(lay, plane, p), &link);
+            if (link != proc_link(lay, p, plane) || inlet != up_inlet(link) ||
+                vc->down_inlet[link] != proc_inlet(lay, vc, p, plane)) {
+                snprintf(err, size, "net/p%u: its link's inlets are wrong", p);
                 return -1;
             }
-            bad = e->pos * vc->V + e->v;
-            if (link_at(vc, e->pos)[e->v] != e->word || e->word == 0 || seen[bad]++ != 0)
-                wrong = "is listed for stage d without its packet, or twice";
-            else if (lane_goes(lay, vc, e->pos, e->word, &list, &ahead), list != i || ahead != e->ahead)
-                wrong = "is in the wrong list of stage d";
         }
-    for (uint32_t pos = 0; pos < vc->nchannels && !wrong; pos++)
-        for (unsigned v = 0; v < vc->V && !wrong; v++) {
-            uint32_t w = link_at(vc, pos)[v];
-            unsigned list;
-            uint32_t ahead;
-            if (w == 0)
-                continue;
-            lane_goes(lay, vc, pos, w, &list, &ahead);
-            if (list / LIST_LAYERS == ARRIVE_DELIVERY ? !bit_is(vc->arrivals, ahead & (lay->nprocs - 1))
-                                                      : !seen[(size_t)pos * vc->V + v]) {
-                wrong = "holds a packet that no list of stage c or d has";
-                bad = pos * vc->V + v;
-            }
+    uint32_t lanes = 0;
+    for (uint32_t lane = 0; lane < vc->ninlets << vc->lane_shift; lane++) {
+        uint32_t inlet = lane >> vc->lane_shift;
+        bool busy = vc->lanes[lane] != NET_NIL;
+        lanes += busy;
+        bool unused = (lane & ((1u << vc->lane_shift) - 1)) >= vc->V ||
+                      (inlet < vc->nswitch_inlets && (inlet & 2) &&
+                       sw_layer(lay, inlet >> 2) == lay->cfg.k);   /* (no link above) */
+        if (busy != bit_is(vc->lane_busy, lane) || (unused && busy) ||
+            (busy && inlet < vc->nswitch_inlets && !bit_is(vc->lane_words, lane >> 6))) {
+            snprintf(err, size, "net: the bits of lane %u of inlet %u are wrong",
+                     lane & ((1u << vc->lane_shift) - 1), inlet);
+            return -1;
         }
-    free(seen);
-    if (wrong) {
-        char name[64];
-        net_link_name(net, channel_link(lay, vc->channel_at[bad / vc->V]), name, sizeof name);
-        snprintf(err, size, "net/%s: its lane vc%u %s", name, bad % vc->V, wrong);
+    }
+    if (lanes != vc->busy_lanes) {
+        snprintf(err, size, "net: %u lanes hold packets, %u counted", lanes, vc->busy_lanes);
         return -1;
+    }
+    for (uint32_t link = 0; link < vc->nlinks && vc->has_temp; link++)
+        if ((inlet_busy(vc, up_inlet(link)) & inlet_busy(vc, vc->down_inlet[link])) != 0 ||
+            vc->temp[link] > vc->now) {
+            net_link_name(net, link, name, sizeof name);
+            snprintf(err, size, "net/%s: a lane holds two packets, or its temp slot is wrong",
+                     name);
+            return -1;
+        }
+    for (uint32_t p = 0; p < lay->nprocs; p++) {
+        bool coming = false;
+        for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
+            coming |= inlet_busy(vc, proc_inlet(lay, vc, p, plane)) != 0;
+        if (coming != bit_is(vc->arrivals, p)) {
+            snprintf(err, size, "net/p%u: its bit of packets coming down to it is wrong", p);
+            return -1;
+        }
     }
     return 0;
 }
@@ -1122,33 +1209,6 @@ int vc_check(const Net *net, char *err, size_t size)
     const VcNet *vc = net->lay.vc;
     const Layout *lay = &net->lay;
     char name[64];
-    uint32_t lanes = 0;
-    for (uint32_t pos = 0; pos < vc->nchannels; pos++) {
-        const uint32_t *main = link_at(vc, pos);
-        unsigned mask = 0;
-        for (unsigned v = 0; v < vc->V; v++)
-            mask |= (main[v] != 0) << v;
-        lanes += (uint32_t)__builtin_popcount(mask);
-        if (mask != vc->lane_mask[pos] || (vc->has_temp && main[vc->V] > vc->now) ||
-            vc->position[vc->channel_at[pos]] != pos) {
-            net_link_name(net, channel_link(lay, vc->channel_at[pos]), name, sizeof name);
-            snprintf(err, size, "net/%s: its lanes' masks, temp slot or position is wrong",
-                     name);
-            return -1;
-        }
-    }
-    for (uint32_t p = 0; p < lay->nprocs; p++)
-        for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
-            for (unsigned d = 0; d < 2; d++)
-                if (proc_position(lay, p, plane, d) !=
-                    vc->position[link_channel(lay, proc_link(lay, p, plane), d)]) {
-                    snprintf(err, size, "net/p%u: its link's place in the link loop is wrong", p);
-                    return -1;
-                }
-    if (lanes != vc->busy_lanes) {
-        snprintf(err, size, "net: %u lanes hold packets, %u counted", lanes, vc->busy_lanes);
-        return -1;
-    }
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         const VcPort *pt = port_at(vc, b);
         for (unsigned v = 0; v < vc->V; v++) {
@@ -1185,5 +1245,5 @@ int vc_check(const Net *net, char *err, size_t size)
             return -1;
         }
     }
-    return check_lists(net, err, size);
+    return check_inlets(net, err, size);
 }
