@@ -137,14 +137,17 @@ typedef struct VcClaim {
 } VcClaim;
 
 /* A packet in a lane that comes to a switch, gathered for stage d: the
- * packet, its lane (inlet << lane_shift | v), and once aimed (aim) the
- * output port (0-3) its route names in that switch; for stage d in the
- * spec's order (run_stages), its link channel's place in the spec's link
- * loop and its channel. */
+ * packet and its lane (inlet << lane_shift | v). */
 typedef struct VcArrival {
-    uint32_t x, lane, position;
-    uint8_t out, v, unused[2];
+    uint32_t x, lane;
 } VcArrival;
+
+/* ...and for stage d in the spec's order (run_stages), with its link
+ * channel's place in the spec's link loop and its channel. */
+typedef struct VcSorted {
+    VcArrival a;
+    uint32_t position, v;
+} VcSorted;
 
 /* With an observer, a packet that entered channel buffer v of port b
  * behind another in stage d: a buffer collision, unless (with one ahead)
@@ -185,6 +188,8 @@ struct VcNet {
     size_t nentered, entered_cap;
     VcArrival *arrived;     /* stage d's packets, gathered */
     size_t arrived_cap;
+    VcSorted *sorted;       /* ...and sorted, by run_stages */
+    size_t sorted_cap;
     uint32_t *order;        /* what a stage visits, gathered from a bitmap */
     uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
     size_t order_cap;
@@ -330,6 +335,7 @@ void vc_free(VcNet *vc)
     free(vc->claims);
     free(vc->entered);
     free(vc->arrived);
+    free(vc->sorted);
     free(vc->order);
     free(vc->robin);
     free(vc);
@@ -347,10 +353,14 @@ VcNet *vc_new(const Layout *lay)
     vc->ninlets = vc->nswitch_inlets + (lay->cfg.planes << lay->cfg.k);
     vc->nlinks = 2 * lay->nswitches;
     vc->port_shift = 4;
-    while ((1u << vc->port_shift) < sizeof(VcPort) + vc->V * sizeof(VcQueue))
-        vc->port_shift++;
     while ((1u << vc->lane_shift) < vc->V)
         vc->lane_shift++;
+    if (((uint64_t)vc->ninlets << vc->lane_shift) > UINT32_MAX) {
+        free(vc);               /* (a lane's number is a word) */
+        return NULL;
+    }
+    while ((1u << vc->port_shift) < sizeof(VcPort) + vc->V * sizeof(VcQueue))
+        vc->port_shift++;
     size_t bytes = (size_t)lay->nbuffers << vc->port_shift;
     if (posix_memalign((void **)&vc->ports, 64, bytes) == 0)
         memset(vc->ports, 0, bytes);
@@ -435,11 +445,12 @@ uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane)
 }
 
 /* Tells the observer, if there is one (net_emit): the stage's common case
- * pays for a test, not a call. */
-HOT void tell(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPlace place_kind,
-                unsigned layer, unsigned value)
+ * pays for a test, not a call, and in vc_step's copy for V = 4 not even
+ * that (`eager`, set when an observer watches, is a constant there). */
+HOT void tell(Net *net, const VcNet *vc, NetEventKind kind, uint32_t x, uint32_t place,
+              PacketPlace place_kind, unsigned layer, unsigned value)
 {
-    if (net->event)
+    if (vc->eager)
         net_emit(net, kind, x, place, place_kind, layer, value);
 }
 
@@ -546,7 +557,7 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
         if (port->count >= lay->cfg.port_depth) {
             net->counts.stats.port_waits++;
             waiting = true;
-            tell(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+            tell(net, vc, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
             continue;
         }
         empty_lane(vc, in[plane], v);
@@ -623,7 +634,7 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
         place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
     if (report)
-        tell(net, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, l, 0);
+        tell(net, vc, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, l, 0);
 }
 
 static inline bool full(const VcNet *vc, uint32_t b, unsigned v)
@@ -645,7 +656,7 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_
     for (unsigned q = 0; q < 2; q++)
         if (part[q].n != 0 && full(vc, 4 * s + q, v)) {
             count_buffer_collisions(net, 4 * s + q, l, v, 1);
-            tell(net, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
+            tell(net, vc, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return false;
         }
     empty_lane(vc, inlet, v);
@@ -671,29 +682,30 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_
  * or if no up port is left above l (the route's up word has a 1 at bit
  * count - 1); for adaptive routing on the way up, stage d then chooses
  * between the two. */
-HOT void aim(const Layout *lay, const VcNet *vc, VcArrival *e, unsigned l)
+HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigned l)
 {
     uint32_t up, down;
     packet_route(lay, e->x, &up, &down);
     bool going_down = (e->lane >> vc->lane_shift & 2) || (up >> l) == 0;
-    e->out = (uint8_t)(going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1));
+    return going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1);
 }
 
-/* Stage d for the packet in arrival e, come to switch s of layer l and
- * aimed: into channel v's buffer of the output port its route names
- * there, if that has room; else it stays in its lane (a buffer
+/* Stage d for the packet in arrival e, come to switch s of layer l, whose
+ * route names output port `out` there (aim): into channel v's buffer of
+ * that port, if that has room; else it stays in its lane (a buffer
  * collision), which keeps its bit in lane_words. */
-HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, unsigned l)
+HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, unsigned l,
+                 unsigned out)
 {
     uint32_t x = e->x, inlet = e->lane >> vc->lane_shift, s = inlet >> 2;
     unsigned v = e->lane & ((1u << vc->lane_shift) - 1);
-    bool going_down = e->out < 2;
+    bool going_down = out < 2;
     if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
         if (!forward_set(net, lay, vc, x, inlet, v, l))
             bit_set(vc->lane_words, e->lane >> 6);
         return;
     }
-    uint32_t b = 4 * s + e->out;
+    uint32_t b = 4 * s + out;
     int chosen = -1;
     if (lay->cfg.adaptive && !going_down) {
         uint32_t up, down;
@@ -705,7 +717,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
     }
     if (full(vc, b, v)) {
         count_buffer_collisions(net, b, l, v, 1);
-        tell(net, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
+        tell(net, vc, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
         bit_set(vc->lane_words, e->lane >> 6);
         return;
     }
@@ -718,7 +730,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
     empty_lane(vc, inlet, v);
     enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
-        tell(net, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
+        tell(net, vc, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
 }
 
 /* The bits of word w of a bitmap that are in [lo, hi). */
@@ -756,7 +768,7 @@ HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
             bit_clear(vc->lane_words, w);
         for (uint64_t m = busy & in; m != 0; m &= m - 1) {
             uint32_t lane = w << 6 | (uint32_t)__builtin_ctzll(m);
-            vc->arrived[k++] = (VcArrival){ vc->lanes[lane], lane, 0, 0, 0, { 0 } };
+            vc->arrived[k++] = (VcArrival){ vc->lanes[lane], lane };
         }
     }
     return k;
@@ -764,32 +776,36 @@ HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
 
 /* Stage d for the n packets gathered, all come to switches of layer l,
  * in their order, each one's route and port asked for ahead. */
-HOT void forward_all(Net *net, const Layout *lay, VcNet *vc, VcArrival *e, size_t n, unsigned l)
+HOT void forward_all(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, size_t n,
+                     unsigned l)
 {
+    uint8_t outs[AHEAD_BUFFER];     /* (the ports of e[i] to e[i + AHEAD_BUFFER - 1]) */
     for (size_t i = 0; i < n && i < AHEAD_BUFFER; i++)
-        aim(lay, vc, &e[i], l);
+        outs[i] = (uint8_t)aim(lay, vc, &e[i], l);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD_ROUTE < n && lay->compact)
             PREFETCH(&lay->routes[e[i + AHEAD_ROUTE].x]);
+        unsigned out = outs[i % AHEAD_BUFFER];
         if (i + AHEAD_BUFFER < n) {
-            VcArrival *f = &e[i + AHEAD_BUFFER];
-            aim(lay, vc, f, l);
-            PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + f->out));
+            const VcArrival *f = &e[i + AHEAD_BUFFER];
+            unsigned ahead = aim(lay, vc, f, l);
+            outs[i % AHEAD_BUFFER] = (uint8_t)ahead;
+            PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead));
         }
-        forward(net, lay, vc, &e[i], l);
+        forward(net, lay, vc, &e[i], l, out);
     }
 }
 
 /* ---- e. claims made final ------------------------------------------------------------ */
 
-/* The claim cl made final: the sender's packet moves into its lane, and
- * the switch or processor the lane leads to is marked for stage d or c
- * of the next timestep. */
-HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
+/* The claim cl made final: the sender's packet (an adapter's, or a
+ * port's) moves into its lane, and the switch or processor the lane leads
+ * to is marked for stage d or c of the next timestep. */
+HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool adapter)
 {
     uint32_t x, h = cl->sender, inlet = cl->inlet;
     unsigned v = cl->v;
-    if (is_adapter(lay, h)) {
+    if (adapter) {
         uint32_t p = adapter_proc(lay, h);
         x = lay->out_slot[p];
         lay->out_slot[p] = NET_NIL;
@@ -819,10 +835,10 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl)
     net->moved = true;
     if (vc->eager) {
         unsigned layer = 1;
-        if (!is_adapter(lay, h))            /* (the link's layer) */
+        if (!adapter)                       /* (the link's layer) */
             layer = sw_layer(lay, h >> 2) + ((h & 3) >= 2);
         place_on_lane(net, x, inlet, v);
-        tell(net, EV_CLAIMED, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, layer, 0);
+        tell(net, vc, EV_CLAIMED, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, layer, 0);
     }
 }
 
@@ -845,8 +861,8 @@ static inline bool temp_free(const VcNet *vc, uint32_t link)
  * lane is free, so a lane filled early changes no count. With an
  * observer, claims wait for stage e, so that events come in the spec's
  * order. */
-HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, uint32_t inlet,
-               uint32_t link, unsigned v)
+HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, bool adapter,
+               uint32_t inlet, uint32_t link, unsigned v)
 {
     VcClaim cl = { sender, inlet, v };
     if (vc->has_temp)
@@ -854,7 +870,7 @@ HOT void claim(Net *net, const Layout *lay, VcNet *vc, uint32_t sender, uint32_t
     if (vc->eager)
         vc->claims[vc->nclaims++] = cl;
     else
-        commit(net, lay, vc, &cl);
+        commit(net, lay, vc, &cl, adapter);
 }
 
 /* Stage a for processor p's output slot: its packet claims the temp slot
@@ -870,11 +886,11 @@ HOT void adapter_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
     if (vc->has_temp)
         busy |= inlet_busy(vc, proc_inlet(lay, vc, p, pk->plane));
     if (!(busy >> v & 1)) {
-        claim(net, lay, vc, adapter_sender(lay, pk->plane, p), inlet, link, v);
+        claim(net, lay, vc, adapter_sender(lay, pk->plane, p), true, inlet, link, v);
         return;
     }
     count_link_collision(net, DIR_UP, 1, v);
-    tell(net, EV_LINK_COLLISION, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, 1, 0);
+    tell(net, vc, EV_LINK_COLLISION, x, vc->channel_of[inlet] * vc->V + v, PLACE_LINK, 1, 0);
 }
 
 /* Stage a for every processor with a packet in its output slot, in
@@ -904,7 +920,7 @@ static inline void held_up(Net *net, const Layout *lay, VcNet *vc, uint32_t b, u
         unsigned v = from + (unsigned)__builtin_ctz(turn);
         v = v >= V ? v - V : v;
         count_link_collision(net, dir, layer, v);
-        tell(net, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_of[pt->inlet] * V + v,
+        tell(net, vc, EV_LINK_COLLISION, pt->queue[v].head, vc->channel_of[pt->inlet] * V + v,
              PLACE_LINK, layer, 0);
     }
 }
@@ -931,7 +947,7 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
         if (!temp_free(vc, pt->link))           /* (all held up) */
             colliding |= 1u << (v >= from ? v - from : v + V - from);
         else {
-            claim(net, lay, vc, b, inlet, pt->link, v);
+            claim(net, lay, vc, b, false, inlet, pt->link, v);
             if (second >> v & 1)            /* (the packet behind is at the head) */
                 count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
         }
@@ -963,7 +979,7 @@ HOT void queued_collisions(Net *net, const Layout *lay, VcNet *vc)
             continue;       /* (the packet ahead left) */
         unsigned l = sw_layer(lay, e->b >> 2);
         count_buffer_collisions(net, e->b, l, e->v, 1);
-        tell(net, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER, l, 0);
+        tell(net, vc, EV_QUEUED, e->x, e->b * vc->V + e->v, PLACE_BUFFER, l, 0);
     }
 }
 
@@ -985,7 +1001,7 @@ void vc_set_stage(VcNet *vc, uint32_t now) { vc->now = now; }
  * in channel order. */
 static int in_link_order(const void *a, const void *b)
 {
-    const VcArrival *e = a, *f = b;
+    const VcSorted *e = a, *f = b;
     if (e->position != f->position)
         return e->position < f->position ? -1 : 1;
     return (e->v > f->v) - (e->v < f->v);
@@ -1006,21 +1022,21 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
     memcpy(vc->held_ports, vc->busy_ports, (lay->nbuffers + 63) / 64 * sizeof *vc->held_ports);
     size_t n = gather(vc, 0, vc->nswitch_inlets << vc->lane_shift);  /* d */
     for (size_t i = 0; i < n; i++) {
-        VcArrival *e = &vc->arrived[i];
-        e->position = vc->position[vc->channel_of[e->lane >> vc->lane_shift]];
-        e->v = (uint8_t)(e->lane & ((1u << vc->lane_shift) - 1));
+        uint32_t lane = vc->arrived[i].lane;
+        vc->sorted[i] = (VcSorted){ vc->arrived[i],
+                                    vc->position[vc->channel_of[lane >> vc->lane_shift]],
+                                    lane & ((1u << vc->lane_shift) - 1) };
     }
-    qsort(vc->arrived, n, sizeof *vc->arrived, in_link_order);
+    qsort(vc->sorted, n, sizeof *vc->sorted, in_link_order);
     for (size_t i = 0; i < n; i++) {
-        VcArrival *e = &vc->arrived[i];
+        const VcArrival *e = &vc->sorted[i].a;
         unsigned l = sw_layer(lay, e->lane >> vc->lane_shift >> 2);
-        aim(lay, vc, e, l);
-        forward(net, lay, vc, e, l);
+        forward(net, lay, vc, e, l, aim(lay, vc, e, l));
     }
     adapters_claim(net, lay, vc);                                   /* a */
     claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
-        commit(net, lay, vc, &vc->claims[i]);
+        commit(net, lay, vc, &vc->claims[i], is_adapter(lay, vc->claims[i].sender));
     if (vc->eager)
         queued_collisions(net, lay, vc);
 }
@@ -1087,6 +1103,9 @@ void vc_step(Net *net)
                              sizeof *state->claims);
     state->arrived = grow(state->arrived, &state->arrived_cap, (size_t)state->busy_lanes + 1,
                           sizeof *state->arrived);
+    if (!layered)
+        state->sorted = grow(state->sorted, &state->sorted_cap, (size_t)state->busy_lanes + 1,
+                             sizeof *state->sorted);
     /* (Stage d's list of the words of lane_words, as its other lists,
      * holds no more than the words there are.) */
     size_t most = net->in_flight > state->nwords ? net->in_flight : state->nwords;
@@ -1123,6 +1142,7 @@ void vc_step(Net *net)
         lay_copy.compact = true;
         lay_copy.cfg.adaptive = false;
         lay_copy.multicast = false;
+        copy.eager = false;
         run_layered(net, &lay_copy, &copy);
     } else if (layered)
         run_layered(net, &lay_copy, &copy);
