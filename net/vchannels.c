@@ -507,7 +507,8 @@ static inline void count_link_collision(Net *net, unsigned dir, unsigned layer, 
 }
 
 /* n buffer collisions at channel v's buffer of port b, of a switch of
- * layer l: n is 1, or -1 to take back one that did not happen (enter). */
+ * layer l: n is 1 (or 0, so that a caller need not branch), or -1 to
+ * take back one that did not happen (enter). */
 static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, unsigned v, int n)
 {
     NetStats *st = &net->counts.stats;
@@ -603,33 +604,30 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
     VcPort *pt = port_at(vc, b);
     VcQueue *q = &pt->queue[v];
     uint32_t ahead = q->count;
-    if (ahead == 0)
-        q->head = x;
-    else if (ahead >= 2) {
+    if (ahead >= 2) {           /* (few buffers hold two) */
         if (ahead == 2)
             vc->next[q->head] = q->tail;
         vc->next[q->tail] = x;
     }
+    /* Whether the buffer or the port was empty, or the packet queues, is
+     * a toss-up the host cannot predict: what depends on it is done
+     * without a branch. (A port's bit in busy_ports is set if it was.) */
+    q->head ^= (q->head ^ x) & -(uint32_t)(ahead == 0);
     q->tail = x;
     q->count = (uint16_t)(ahead + 1);
-    uint8_t bit = (uint8_t)(1u << v);
-    if (pt->nonempty == 0)
-        bit_set(vc->busy_ports, b);     /* (not held_ports) */
-    else if (!(pt->nonempty & bit) && bit_is(vc->held_ports, b))
-        pt->newly |= bit;
-    pt->nonempty |= bit;
-    if (ahead != 0) {
-        if (ahead + 1 > net->counts.stats.max_buffer)
-            net->counts.stats.max_buffer = ahead + 1;
-        if (vc->eager)
+    if (ahead + 1 > net->counts.stats.max_buffer)
+        net->counts.stats.max_buffer = ahead + 1;
+    unsigned bit = 1u << v, held = -(unsigned)bit_is(vc->held_ports, b);
+    bit_set(vc->busy_ports, b);
+    pt->newly |= (uint8_t)(bit & ~pt->nonempty & held);
+    pt->nonempty |= (uint8_t)bit;
+    if (vc->eager) {
+        if (ahead != 0)
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
-        else {
-            count_buffer_collisions(net, b, l, v, 1);
-            if (ahead == 1 && !(pt->newly & bit) && bit_is(vc->held_ports, b))
-                pt->second |= bit;
-        }
-    } else if (net->counts.stats.max_buffer == 0)
-        net->counts.stats.max_buffer = 1;
+    } else {
+        count_buffer_collisions(net, b, l, v, ahead != 0);
+        pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
+    }
     if (vc->eager)
         place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
@@ -686,8 +684,10 @@ HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigne
 {
     uint32_t up, down;
     packet_route(lay, e->x, &up, &down);
-    bool going_down = (e->lane >> vc->lane_shift & 2) || (up >> l) == 0;
-    return going_down ? (down >> (l - 1)) & 1 : 2 + ((up >> (l - 1)) & 1);
+    /* (Up or down is a toss-up: no branch.) */
+    unsigned going_down = (e->lane >> vc->lane_shift >> 1 & 1) | ((up >> l) == 0);
+    unsigned down_port = (down >> (l - 1)) & 1, up_port = 2 + ((up >> (l - 1)) & 1);
+    return down_port ^ ((down_port ^ up_port) & (going_down - 1));
 }
 
 /* Stage d for the packet in arrival e, come to switch s of layer l, whose
@@ -815,13 +815,13 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool 
         VcPort *pt = port_at(vc, h);
         VcQueue *q = &pt->queue[v];
         x = q->head;
-        if (--q->count == 0)
-            pt->nonempty &= (uint8_t)~(1u << v);
-        else
-            q->head = q->count == 1 ? q->tail : vc->next[x];
+        unsigned left = --q->count;
+        /* (Without a branch on whether the buffer or port is left empty,
+         * as in enter; with none left, the head means nothing.) */
+        q->head = left >= 2 ? vc->next[x] : q->tail;
+        pt->nonempty &= (uint8_t)~((left == 0) << v);
         pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
-        if (pt->nonempty == 0)
-            bit_clear(vc->busy_ports, h);
+        vc->busy_ports[h >> 6] &= ~((uint64_t)(pt->nonempty == 0) << (h & 63));
     }
     uint32_t lane = inlet << vc->lane_shift | v;
     vc->lanes[lane] = x;
