@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "net/net_internal.h"
+#include "net/vchannels.h"
 
 /* ---- bitmaps ------------------------------------------------------------------ */
 
@@ -94,144 +95,9 @@ static inline size_t set_bits(const uint64_t *map, uint32_t lo, uint32_t hi, uin
     return n;
 }
 
-/* ---- the state ------------------------------------------------------------------ */
-
-/* A channel buffer: a FIFO of packets, threaded through VcNet.next (by
- * pool index) from head to tail, since few buffers hold more than one
- * packet: a ring of B places each would be mostly empty memory. Two
- * packets need no thread (the head and the tail), so it is laid only
- * from three on: with three or more, next[] leads from the head to the
- * tail; with two, next[head] means nothing. */
-typedef struct VcQueue {
-    uint32_t head, tail;    /* pool indices, meaningful while count > 0 */
-    uint16_t count, unused;
-} VcQueue;
-
-/* An output port with its V channel buffers, in one record (for V <= 4,
- * one cache line): what stage b reads of a port and stage d writes when a
- * packet enters one of its buffers. The inlet its packets go to, and with
- * --duplex half the inlet of the other direction of its link (`pair`,
- * whose lanes are the same) and the link itself (whose temp slot it
- * claims). Bit v of `nonempty`: channel v's buffer holds a packet. Of a
- * port that held a packet at the start of stage d, which stage b visits,
- * bit v of `newly`: channel v's buffer held none then and took one in
- * stage d (stage b, before d in the spec, does not see those); of
- * `second`: it held one, and a packet entered behind it (a buffer
- * collision, counted at once, unless stage b sends the one ahead). Stage
- * b clears both. */
-typedef struct VcPort {
-    uint32_t inlet, pair, link;
-    uint8_t pointer;        /* the round-robin pointer */
-    uint8_t nonempty, newly, second;
-    VcQueue queue[];
-} VcPort;
-
-_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64 &&
-                   sizeof(VcPort) + 4 * sizeof(VcQueue) > 32,
-               "a port with four channels is a cache line (vc_step's copy for V = 4)");
-
-/* A claim made in stage a or b, made final in stage e: the sender (a port
- * or an adapter), and the lane it goes into, lane v of the inlet. */
-typedef struct VcClaim {
-    uint32_t sender, inlet, v;
-} VcClaim;
-
-/* A packet in a lane that comes to a switch, gathered for stage d: the
- * packet and its lane (inlet << lane_shift | v). */
-typedef struct VcArrival {
-    uint32_t x, lane;
-} VcArrival;
-
-/* ...and for stage d in the spec's order (run_stages), with its link
- * channel's place in the spec's link loop and its channel. */
-typedef struct VcSorted {
-    VcArrival a;
-    uint32_t position, v;
-} VcSorted;
-
-/* With an observer, a packet that entered channel buffer v of port b
- * behind another in stage d: a buffer collision, unless (with one ahead)
- * the head leaves in stage e. */
-typedef struct VcEntered {
-    uint32_t b, v, x, behind;
-} VcEntered;
-
-struct VcNet {
-    unsigned V, B;
-    bool has_temp;          /* --duplex half: two senders share a link's lanes */
-    uint32_t now;           /* this stage's number (a temp slot's stamp) */
-    uint32_t nswitch_inlets;    /* 4 * nswitches: the processors' inlets follow */
-    uint32_t ninlets;
-    uint32_t nwords;        /* the words of lane_busy */
-    uint32_t nlinks;
-    unsigned port_shift;    /* log2 of the bytes per VcPort */
-    unsigned lane_shift;    /* log2 of the words per inlet (V rounded up) */
-    unsigned char *ports;   /* the VcPort records, by output port */
-    uint32_t *lanes;        /* by inlet: its V lanes, each a packet or 0 */
-    uint64_t *lane_busy;    /* by lane (inlet << lane_shift | v): it holds a packet */
-    uint64_t *lane_words;   /* by word of lane_busy that holds switches' lanes:
-                               it may have a bit set (it has, if it has one) */
-    uint32_t *temp;         /* with has_temp, by link: the stage in which its
-                               temp slot was last claimed */
-    uint32_t *next;         /* by pool index: the packet behind it in its buffer */
-    uint32_t next_cap;
-    uint32_t *down_inlet;   /* by link: the inlet of its down direction */
-    uint32_t *channel_of;   /* by inlet: its link channel */
-    uint32_t *position;     /* by link channel: its place in the spec's link loop */
-    uint64_t *full_slots;   /* by processor: its output slot holds a packet */
-    uint64_t *arrivals;     /* by processor: a packet comes down a lane to it */
-    uint64_t *busy_ports;   /* by port b: some channel buffer holds a packet */
-    uint64_t *held_ports;   /* ...at the start of this timestep's stage d (stage b's) */
-    VcClaim *claims;
-    size_t nclaims, claims_cap;
-    VcEntered *entered;
-    size_t nentered, entered_cap;
-    VcArrival *arrived;     /* stage d's packets, gathered */
-    size_t arrived_cap;
-    VcSorted *sorted;       /* ...and sorted, by run_stages */
-    size_t sorted_cap;
-    uint32_t *order;        /* what a stage visits, gathered from a bitmap */
-    uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
-    size_t order_cap;
-    uint32_t busy_lanes;    /* lanes holding a packet */
-    bool eager;             /* an observer watches: records are kept current */
-};
+/* ---- the state (vchannels.h) ----------------------------------------------------- */
 
 static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, sizeof(uint64_t)); }
-
-static inline VcPort *port_at(const VcNet *vc, uint32_t b)
-{
-    return (VcPort *)(vc->ports + ((size_t)b << vc->port_shift));
-}
-
-/* The lanes of an inlet. */
-static inline uint32_t *lanes_at(const VcNet *vc, uint32_t inlet)
-{
-    return vc->lanes + ((size_t)inlet << vc->lane_shift);
-}
-
-/* Which lanes of an inlet hold a packet: bit v, lane v. (An inlet's
- * lanes are never split between two words of lane_busy.) */
-static inline unsigned inlet_busy(const VcNet *vc, uint32_t inlet)
-{
-    uint32_t first = inlet << vc->lane_shift;
-    return (unsigned)(vc->lane_busy[first >> 6] >> (first & 63)) & ((1u << vc->V) - 1);
-}
-
-/* Processor p's inlet on a plane, and the inlet of the up direction of
- * link 2S + x (port x of switch S). */
-static inline uint32_t proc_inlet(const Layout *lay, const VcNet *vc, uint32_t p, unsigned plane)
-{
-    return vc->nswitch_inlets + proc_on_plane(lay->cfg.k, p, plane);
-}
-
-static inline uint32_t up_inlet(uint32_t link) { return 2 * link - (link & 1); }
-
-/* The direction of the packets that come to an inlet. */
-static inline unsigned inlet_dir(const VcNet *vc, uint32_t inlet)
-{
-    return inlet >= vc->nswitch_inlets || (inlet & 2) ? DIR_DOWN : DIR_UP;
-}
 
 /* A lane's packet has left it. */
 static inline void empty_lane(VcNet *vc, uint32_t inlet, unsigned v)
@@ -409,7 +275,6 @@ VcNet *vc_new(const Layout *lay)
             continue;                           /* (the top layer has no up ports) */
         VcPort *pt = port_at(vc, b);
         pt->inlet = sender_inlet(lay, vc, b, &pt->link);
-        pt->pair = (b & 3) >= 2 ? vc->down_inlet[pt->link] : up_inlet(pt->link);
     }
     return vc;
 }
@@ -937,8 +802,8 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     pt->newly = pt->second = 0;
     uint32_t inlet = pt->inlet;
     unsigned busy = inlet_busy(vc, inlet);
-    if (vc->has_temp)
-        busy |= inlet_busy(vc, pt->pair);
+    if (vc->has_temp)           /* (the other direction comes to inlet b) */
+        busy |= inlet_busy(vc, b);
     unsigned rule = V <= ROBIN_TABLE_V ? vc->robin[from << 2 * V | held << V | busy]
                                        : round_robin(V, from, held, busy);
     unsigned colliding = rule & 0xff;
@@ -1169,7 +1034,7 @@ static int check_inlets(const Net *net, char *err, size_t size)
         const VcPort *pt = port_at(vc, b);
         uint32_t link, inlet = sender_inlet(lay, vc, b, &link);
         if (pt->inlet != inlet || pt->link != link ||
-            pt->pair != ((b & 3) >= 2 ? vc->down_inlet[link] : up_inlet(link)) ||
+            b != ((b & 3) >= 2 ? vc->down_inlet[link] : up_inlet(link)) ||
             vc->channel_of[inlet] != link_channel(lay, link, (b & 3) >= 2 ? DIR_UP : DIR_DOWN)) {
             net_buffer_name(net, b * vc->V, name, sizeof name);
             snprintf(err, size, "net/%s: its port's inlet or link is wrong", name);
@@ -1193,10 +1058,15 @@ static int check_inlets(const Net *net, char *err, size_t size)
         bool unused = (lane & ((1u << vc->lane_shift) - 1)) >= vc->V ||
                       (inlet < vc->nswitch_inlets && (inlet & 2) &&
                        sw_layer(lay, inlet >> 2) == lay->cfg.k);   /* (no link above) */
-        if (busy != bit_is(vc->lane_busy, lane) || (unused && busy) ||
+        if (unused && busy) {
+            snprintf(err, size, "net: a lane that no link has (inlet %u) holds a packet", inlet);
+            return -1;
+        }
+        if (busy != bit_is(vc->lane_busy, lane) ||
             (busy && inlet < vc->nswitch_inlets && !bit_is(vc->lane_words, lane >> 6))) {
-            snprintf(err, size, "net: the bits of lane %u of inlet %u are wrong",
-                     lane & ((1u << vc->lane_shift) - 1), inlet);
+            net_link_name(net, channel_link(lay, vc->channel_of[inlet]), name, sizeof name);
+            snprintf(err, size, "net/%s vc%u: its lane's bits are wrong", name,
+                     lane & ((1u << vc->lane_shift) - 1));
             return -1;
         }
     }
