@@ -490,7 +490,8 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
         if (ahead != 0)
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
     } else {
-        count_buffer_collisions(net, b, l, v, ahead != 0);
+        if (ahead != 0)
+            count_buffer_collisions(net, b, l, v, 1);
         pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
     }
     if (vc->eager)
