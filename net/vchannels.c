@@ -372,8 +372,7 @@ static inline void count_link_collision(Net *net, unsigned dir, unsigned layer, 
 }
 
 /* n buffer collisions at channel v's buffer of port b, of a switch of
- * layer l: n is 1 (or 0, so that a caller need not branch), or -1 to
- * take back one that did not happen (enter). */
+ * layer l: n is 1, or -1 to take back one that did not happen (enter). */
 static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, unsigned v, int n)
 {
     NetStats *st = &net->counts.stats;
@@ -474,9 +473,10 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
             vc->next[q->head] = q->tail;
         vc->next[q->tail] = x;
     }
-    /* Whether the buffer or the port was empty, or the packet queues, is
-     * a toss-up the host cannot predict: what depends on it is done
-     * without a branch. (A port's bit in busy_ports is set if it was.) */
+    /* Whether the buffer or the port was empty is a toss-up the host
+     * cannot predict: what depends on it is done without a branch (a
+     * port's bit in busy_ports is set even if it was). Queueing is rarer,
+     * and counting it without a branch, in three counters, costs more. */
     q->head ^= (q->head ^ x) & -(uint32_t)(ahead == 0);
     q->tail = x;
     q->count = (uint16_t)(ahead + 1);
