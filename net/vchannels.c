@@ -28,13 +28,14 @@
  * only when somebody asks where it is (vc_settle), or at once when an
  * observer watches every event.
  *
- * What a claim touches is kept together, as step.c keeps a port's buffer
- * and slot in one Sender: an output port's V channel buffers -- their
- * counts, heads and tails, and what this timestep did to them -- share
- * one record with the inlet it sends into (VcPort: a cache line for V up
- * to 4), so no claim walks the topology; a buffer's packets are threaded
- * through an array by pool index (VcNet.next), since most buffers hold one
- * packet or none, so memory does not grow with --buffer. With --duplex
+ * What a claim reads of its sender is kept together, as step.c keeps a
+ * port's buffer and slot in one Sender: an output port's V channel
+ * buffers -- their counts, heads and tails, and what this timestep did to
+ * them -- share one record, with the number of the inlet it sends into
+ * (VcPort: a cache line for V up to 4), so no claim walks the topology;
+ * a buffer's packets are threaded through an array by pool index
+ * (VcNet.next), since most buffers hold one packet or none, so memory
+ * does not grow with --buffer. With --duplex
  * half the two directions of a link share its lanes: each direction has
  * its inlet, and a lane is free when it is free in both.
  *
@@ -69,6 +70,17 @@ static inline void bit_set(uint64_t *map, uint32_t i) { map[i >> 6] |= 1ull << (
 static inline void bit_clear(uint64_t *map, uint32_t i) { map[i >> 6] &= ~(1ull << (i & 63)); }
 static inline bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] >> (i & 63) & 1; }
 
+/* The bits of word w of a bitmap that are in [lo, hi). */
+static inline uint64_t bits_in(uint32_t w, uint32_t lo, uint32_t hi)
+{
+    uint64_t mask = ~0ull;
+    if (w == lo >> 6)
+        mask &= ~0ull << (lo & 63);
+    if (w == (hi - 1) >> 6 && (hi & 63))
+        mask &= ~(~0ull << (hi & 63));
+    return mask;
+}
+
 /* Runs the statement that follows for every set bit i of map in [lo, hi),
  * in ascending order; FOR_EACH_BIT for the whole of a map of n bits. The
  * walk reads each word of the map once, when it comes to it: the body may
@@ -76,10 +88,7 @@ static inline bool bit_is(const uint64_t *map, uint32_t i) { return map[i >> 6] 
 #define FOR_EACH_BIT_IN(map, lo, hi, i)                                               \
     for (uint32_t w_ = (lo) >> 6, end_ = (hi), nw_ = (end_ + 63) >> 6, lo_ = (lo); w_ < nw_; \
          w_++)                                                                        \
-        for (uint64_t m_ = (map)[w_] & (w_ == lo_ >> 6 ? ~0ull << (lo_ & 63) : ~0ull) &  \
-                           (w_ == (end_ - 1) >> 6 && (end_ & 63) ? ~(~0ull << (end_ & 63)) \
-                                                                 : ~0ull);              \
-             m_ != 0; m_ &= m_ - 1)                                                   \
+        for (uint64_t m_ = (map)[w_] & bits_in(w_, lo_, end_); m_ != 0; m_ &= m_ - 1) \
             for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
                  once_ = 0)
 
@@ -489,13 +498,12 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
     if (vc->eager) {
         if (ahead != 0)
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+        place_in_buffer(net, x, b, b * vc->V + v);
     } else {
         if (ahead != 0)
             count_buffer_collisions(net, b, l, v, 1);
         pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
     }
-    if (vc->eager)
-        place_in_buffer(net, x, b, b * vc->V + v);
     net->moved = true;
     if (report)
         tell(net, vc, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, l, 0);
@@ -597,17 +605,6 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
     enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
         tell(net, vc, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
-}
-
-/* The bits of word w of a bitmap that are in [lo, hi). */
-static inline uint64_t bits_in(uint32_t w, uint32_t lo, uint32_t hi)
-{
-    uint64_t mask = ~0ull;
-    if (w == lo >> 6)
-        mask &= ~0ull << (lo & 63);
-    if (w == (hi - 1) >> 6 && (hi & 63))
-        mask &= ~(~0ull << (hi & 63));
-    return mask;
 }
 
 /* The packets in lanes [lo, hi), which lead to switches, gathered into
@@ -960,13 +957,13 @@ void vc_step(Net *net)
     VcNet *state = net->lay.vc;
     /* Each packet in a lane enters at most one buffer in stage d (two,
      * split), and each slot or port makes at most one claim. */
-    if (net->event)
+    if (net->event) {
         state->entered = grow(state->entered, &state->entered_cap,
                               2 * (size_t)state->busy_lanes + 2, sizeof *state->entered);
-    bool layered = net->event == NULL && !net->lay.multicast;
-    if (net->event)
         state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
                              sizeof *state->claims);
+    }
+    bool layered = net->event == NULL && !net->lay.multicast;
     state->arrived = grow(state->arrived, &state->arrived_cap, (size_t)state->busy_lanes + 1,
                           sizeof *state->arrived);
     if (!layered)

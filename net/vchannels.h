@@ -24,15 +24,15 @@ typedef struct VcQueue {
 /* An output port with its V channel buffers, in one record (for V <= 4,
  * one cache line): what stage b reads of a port and stage d writes when a
  * packet enters one of its buffers. The inlet its packets go to, and the
- * link (whose temp slot it claims with --duplex half; the other
- * direction of that link, whose lanes are the same, comes to the port's
- * own inlet: inlet b is port b's). Bit v of `nonempty`: channel v's buffer holds a packet. Of a
- * port that held a packet at the start of stage d, which stage b visits,
- * bit v of `newly`: channel v's buffer held none then and took one in
- * stage d (stage b, before d in the spec, does not see those); of
- * `second`: it held one, and a packet entered behind it (a buffer
- * collision, counted at once, unless stage b sends the one ahead). Stage
- * b clears both. */
+ * link (whose temp slot it claims with --duplex half; the other direction
+ * of that link, whose lanes are the same, comes to the port's own inlet:
+ * inlet b is port b's). Bit v of `nonempty`: channel v's buffer holds a
+ * packet. Of a port that held a packet at the start of stage d, which
+ * stage b visits, bit v of `newly`: channel v's buffer held none then and
+ * took one in stage d (stage b, before d in the spec, does not see
+ * those); of `second`: it held one, and a packet entered behind it (a
+ * buffer collision, counted at once, unless stage b sends the one ahead).
+ * Stage b clears both. */
 typedef struct VcPort {
     uint32_t inlet, link;
     uint8_t pointer;        /* the round-robin pointer */
@@ -105,8 +105,8 @@ struct VcNet {
     VcSorted *sorted;       /* ...and sorted, by run_stages */
     size_t sorted_cap;
     uint32_t *order;        /* what a stage visits, gathered from a bitmap */
-    uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
     size_t order_cap;
+    uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
     uint32_t busy_lanes;    /* lanes holding a packet */
     bool eager;             /* an observer watches: records are kept current */
 };
