@@ -112,8 +112,15 @@ static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, s
 static inline void empty_lane(VcNet *vc, uint32_t inlet, unsigned v)
 {
     lanes_at(vc, inlet)[v] = 0;
-    vc->busy_lanes--;
     bit_clear(vc->lane_busy, inlet << vc->lane_shift | v);
+}
+
+/* The packet of a lane gathered for stage d (gather), which cleared the
+ * lane's bits, has stayed: its bits are set again. */
+static inline void stayed(VcNet *vc, uint32_t lane)
+{
+    bit_set(vc->lane_busy, lane);
+    bit_set(vc->lane_words, lane >> 6);
 }
 
 /* Room for n items of `size` bytes in items, of capacity *cap. */
@@ -477,33 +484,37 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
     VcPort *pt = port_at(vc, b);
     VcQueue *q = &pt->queue[v];
     uint32_t ahead = q->count;
-    if (ahead >= 2) {           /* (few buffers hold two) */
-        if (ahead == 2)
-            vc->next[q->head] = q->tail;
-        vc->next[q->tail] = x;
-    }
-    /* Whether the buffer or the port was empty is a toss-up the host
-     * cannot predict: what depends on it is done without a branch (a
-     * port's bit in busy_ports is set even if it was). Queueing is rarer,
-     * and counting it without a branch, in three counters, costs more. */
-    q->head ^= (q->head ^ x) & -(uint32_t)(ahead == 0);
+    unsigned bit = 1u << v, held = -(unsigned)bit_is(vc->held_ports, b);
+    /* Queueing is rarer than entering an empty buffer, and is kept
+     * behind a branch (counting it without one, in three counters, costs
+     * more). Whether the port was empty is a toss-up the host cannot
+     * predict: what depends on it is done without a branch (a port's bit
+     * in busy_ports is set even if it was). */
+    if (ahead != 0) {
+        if (ahead >= 2) {       /* (few buffers hold two) */
+            if (ahead == 2)
+                vc->next[q->head] = q->tail;
+            vc->next[q->tail] = x;
+        }
+        if (ahead + 1 > net->counts.stats.max_buffer)   /* (and see entered_some) */
+            net->counts.stats.max_buffer = ahead + 1;
+        if (vc->eager)
+            vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+        else {
+            count_buffer_collisions(net, b, l, v, 1);
+            /* (A packet entered the buffer earlier in this stage d is
+             * not stage b's: `newly`.) */
+            pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
+        }
+    } else
+        q->head = x;
     q->tail = x;
     q->count = (uint16_t)(ahead + 1);
-    if (ahead + 1 > net->counts.stats.max_buffer)
-        net->counts.stats.max_buffer = ahead + 1;
-    unsigned bit = 1u << v, held = -(unsigned)bit_is(vc->held_ports, b);
     bit_set(vc->busy_ports, b);
     pt->newly |= (uint8_t)(bit & ~pt->nonempty & held);
     pt->nonempty |= (uint8_t)bit;
-    if (vc->eager) {
-        if (ahead != 0)
-            vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
+    if (vc->eager)
         place_in_buffer(net, x, b, b * vc->V + v);
-    } else {
-        if (ahead != 0)
-            count_buffer_collisions(net, b, l, v, 1);
-        pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
-    }
     net->moved = true;
     if (report)
         tell(net, vc, EV_ENTERED, x, b * vc->V + v, PLACE_BUFFER, l, 0);
@@ -531,7 +542,7 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_
             tell(net, vc, EV_BUFFER_FULL, x, (4 * s + q) * vc->V + v, PLACE_BUFFER, l, 0);
             return false;
         }
-    empty_lane(vc, inlet, v);
+    lanes_at(vc, inlet)[v] = 0;
     if (part[0].n != 0 && part[1].n != 0) {
         uint32_t y = mc_divide(net, x, part);
         lay->pool[y].info.id = net->next_id++;
@@ -576,7 +587,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
     bool going_down = out < 2;
     if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
         if (!forward_set(net, lay, vc, x, inlet, v, l))
-            bit_set(vc->lane_words, e->lane >> 6);
+            stayed(vc, e->lane);
         return;
     }
     uint32_t b = 4 * s + out;
@@ -592,7 +603,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
     if (full(vc, b, v)) {
         count_buffer_collisions(net, b, l, v, 1);
         tell(net, vc, EV_BUFFER_FULL, x, b * vc->V + v, PLACE_BUFFER, l, 0);
-        bit_set(vc->lane_words, e->lane >> 6);
+        stayed(vc, e->lane);
         return;
     }
     if (chosen >= 0) {
@@ -601,7 +612,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
         if (lay->compact)
             lay->routes[x] |= bit;
     }
-    empty_lane(vc, inlet, v);
+    lanes_at(vc, inlet)[v] = 0;
     enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
         tell(net, vc, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
@@ -610,8 +621,9 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
 /* The packets in lanes [lo, hi), which lead to switches, gathered into
  * vc->arrived in the order of the lanes: by switch, and inside a switch
  * by port, d0 to u1, then channel, the spec's order there. Returns how
- * many. A word of lane_words whose lanes are all in the range is
- * cleared: stage d sets it again when a packet stays. */
+ * many. Their lanes' bits are cleared, and a word of lane_words whose
+ * lanes are all in the range: stage d sets them again for a packet that
+ * stays (stayed). */
 HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
 {
     uint32_t *words = vc->order;
@@ -629,6 +641,7 @@ HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
         uint64_t busy = vc->lane_busy[w], in = bits_in(w, lo, hi);
         if ((busy & ~in) == 0)
             bit_clear(vc->lane_words, w);
+        vc->lane_busy[w] = busy & ~in;
         for (uint64_t m = busy & in; m != 0; m &= m - 1) {
             uint32_t lane = w << 6 | (uint32_t)__builtin_ctzll(m);
             vc->arrived[k++] = (VcArrival){ vc->lanes[lane], lane };
@@ -657,6 +670,16 @@ HOT void forward_all(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e,
         }
         forward(net, lay, vc, &e[i], l, out);
     }
+}
+
+/* After stage d for n packets come to switches. Entering an empty buffer
+ * leaves the largest occupancy alone (enter): if one of them did, it is
+ * at least 1; if none did, they all found their buffers full, and it is
+ * already. */
+static inline void entered_some(Net *net, size_t n)
+{
+    if (n != 0 && net->counts.stats.max_buffer == 0)
+        net->counts.stats.max_buffer = 1;
 }
 
 /* ---- e. claims made final ------------------------------------------------------------ */
@@ -689,7 +712,6 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool 
     uint32_t lane = inlet << vc->lane_shift | v;
     vc->lanes[lane] = x;
     bit_set(vc->lane_busy, lane);
-    vc->busy_lanes++;
     if (inlet >= vc->nswitch_inlets)
         bit_set(vc->arrivals, inlet & (lay->nprocs - 1));
     else
@@ -896,6 +918,7 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
         unsigned l = sw_layer(lay, e->lane >> vc->lane_shift >> 2);
         forward(net, lay, vc, e, l, aim(lay, vc, e, l));
     }
+    entered_some(net, n);
     adapters_claim(net, lay, vc);                                   /* a */
     claims_in(net, lay, vc, 0, lay->nbuffers);                      /* b */
     for (size_t i = 0; i < vc->nclaims; i++)                        /* e */
@@ -940,6 +963,7 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
                 size_t n = gather(vc, 4 * s0 << vc->lane_shift,
                                   4 * (s0 + lay->half) << vc->lane_shift);
                 forward_all(net, lay, vc, vc->arrived, n, l);
+                entered_some(net, n);
             }
         if (l == 1) {
             adapters_claim(net, lay, vc);                           /* a */
@@ -955,19 +979,20 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 void vc_step(Net *net)
 {
     VcNet *state = net->lay.vc;
-    /* Each packet in a lane enters at most one buffer in stage d (two,
-     * split), and each slot or port makes at most one claim. */
+    /* Each packet in flight is in one lane at most, and enters at most
+     * one buffer in stage d (two, split); each slot or port makes at most
+     * one claim. */
     if (net->event) {
         state->entered = grow(state->entered, &state->entered_cap,
-                              2 * (size_t)state->busy_lanes + 2, sizeof *state->entered);
+                              2 * (size_t)net->in_flight + 2, sizeof *state->entered);
         state->claims = grow(state->claims, &state->claims_cap, net->in_flight + 1,
                              sizeof *state->claims);
     }
     bool layered = net->event == NULL && !net->lay.multicast;
-    state->arrived = grow(state->arrived, &state->arrived_cap, (size_t)state->busy_lanes + 1,
+    state->arrived = grow(state->arrived, &state->arrived_cap, (size_t)net->in_flight + 1,
                           sizeof *state->arrived);
     if (!layered)
-        state->sorted = grow(state->sorted, &state->sorted_cap, (size_t)state->busy_lanes + 1,
+        state->sorted = grow(state->sorted, &state->sorted_cap, (size_t)net->in_flight + 1,
                              sizeof *state->sorted);
     /* (Stage d's list of the words of lane_words, as its other lists,
      * holds no more than the words there are.) */
@@ -975,7 +1000,7 @@ void vc_step(Net *net)
     state->order = grow(state->order, &state->order_cap, most + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
     if (net->lay.multicast)
-        pool_reserve(net, state->busy_lanes);
+        pool_reserve(net, net->in_flight);
     if (state->next_cap < net->pool_cap) {      /* (every packet, copies included) */
         size_t cap = state->next_cap;
         state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
@@ -1048,11 +1073,9 @@ static int check_inlets(const Net *net, char *err, size_t size)
                 return -1;
             }
         }
-    uint32_t lanes = 0;
     for (uint32_t lane = 0; lane < vc->ninlets << vc->lane_shift; lane++) {
         uint32_t inlet = lane >> vc->lane_shift;
         bool busy = vc->lanes[lane] != NET_NIL;
-        lanes += busy;
         bool unused = (lane & ((1u << vc->lane_shift) - 1)) >= vc->V ||
                       (inlet < vc->nswitch_inlets && (inlet & 2) &&
                        sw_layer(lay, inlet >> 2) == lay->cfg.k);   /* (no link above) */
@@ -1067,10 +1090,6 @@ static int check_inlets(const Net *net, char *err, size_t size)
                      lane & ((1u << vc->lane_shift) - 1));
             return -1;
         }
-    }
-    if (lanes != vc->busy_lanes) {
-        snprintf(err, size, "net: %u lanes hold packets, %u counted", lanes, vc->busy_lanes);
-        return -1;
     }
     for (uint32_t link = 0; link < vc->nlinks && vc->has_temp; link++)
         if ((inlet_busy(vc, up_inlet(link)) & inlet_busy(vc, vc->down_inlet[link])) != 0 ||

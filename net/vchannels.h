@@ -107,7 +107,6 @@ struct VcNet {
     uint32_t *order;        /* what a stage visits, gathered from a bitmap */
     size_t order_cap;
     uint16_t *robin;        /* with V <= ROBIN_TABLE_V, round_robin's table */
-    uint32_t busy_lanes;    /* lanes holding a packet */
     bool eager;             /* an observer watches: records are kept current */
 };
 
