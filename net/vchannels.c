@@ -404,6 +404,7 @@ static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, uns
  * down, then their packets' records. (Stage b does not ask for the lanes
  * it claims: it writes them, and a write does not wait.) */
 enum { AHEAD_LANES = 8, AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
+_Static_assert(AHEAD_ROUTE >= AHEAD_BUFFER, "forward_all asks for a route before its port");
 
 /* ---- c. delivery ------------------------------------------------------------------- */
 
@@ -650,26 +651,39 @@ HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
     return k;
 }
 
+/* Stage d for e[i], whose port is in outs (forward_all), which then
+ * holds e[i + AHEAD_BUFFER]'s, that packet's buffers asked for. */
+HOT void forward_aiming(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e,
+                    size_t i, unsigned l, uint8_t *outs)
+{
+    unsigned out = outs[i % AHEAD_BUFFER];
+    const VcArrival *f = &e[i + AHEAD_BUFFER];
+    unsigned ahead = aim(lay, vc, f, l);
+    outs[i % AHEAD_BUFFER] = (uint8_t)ahead;
+    PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead));
+    forward(net, lay, vc, &e[i], l, out);
+}
+
 /* Stage d for the n packets gathered, all come to switches of layer l,
  * in their order, each one's route and port asked for ahead. */
 HOT void forward_all(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, size_t n,
                      unsigned l)
 {
     uint8_t outs[AHEAD_BUFFER];     /* (the ports of e[i] to e[i + AHEAD_BUFFER - 1]) */
-    for (size_t i = 0; i < n && i < AHEAD_BUFFER; i++)
+    size_t i;
+    for (i = 0; i < n && i < AHEAD_BUFFER; i++)
         outs[i] = (uint8_t)aim(lay, vc, &e[i], l);
-    for (size_t i = 0; i < n; i++) {
-        if (i + AHEAD_ROUTE < n && lay->compact)
+    /* (Most packets are far from the end, and their loop tests no more
+     * than that.) */
+    for (i = 0; i + AHEAD_ROUTE < n; i++) {
+        if (lay->compact)
             PREFETCH(&lay->routes[e[i + AHEAD_ROUTE].x]);
-        unsigned out = outs[i % AHEAD_BUFFER];
-        if (i + AHEAD_BUFFER < n) {
-            const VcArrival *f = &e[i + AHEAD_BUFFER];
-            unsigned ahead = aim(lay, vc, f, l);
-            outs[i % AHEAD_BUFFER] = (uint8_t)ahead;
-            PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead));
-        }
-        forward(net, lay, vc, &e[i], l, out);
+        forward_aiming(net, lay, vc, e, i, l, outs);
     }
+    for (; i + AHEAD_BUFFER < n; i++)
+        forward_aiming(net, lay, vc, e, i, l, outs);
+    for (; i < n; i++)
+        forward(net, lay, vc, &e[i], l, outs[i % AHEAD_BUFFER]);
 }
 
 /* After stage d for n packets come to switches. Entering an empty buffer
@@ -706,7 +720,8 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool 
          * as in enter; with none left, the head means nothing.) */
         q->head = left >= 2 ? vc->next[x] : q->tail;
         pt->nonempty &= (uint8_t)~((left == 0) << v);
-        pt->pointer = (uint8_t)(v + 1 == vc->V ? 0 : v + 1);
+        pt->pointer = (uint8_t)((vc->V & (vc->V - 1)) == 0 ? (v + 1) & (vc->V - 1)
+                                                           : v + 1 == vc->V ? 0 : v + 1);
         vc->busy_ports[h >> 6] &= ~((uint64_t)(pt->nonempty == 0) << (h & 63));
     }
     uint32_t lane = inlet << vc->lane_shift | v;
@@ -844,11 +859,13 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
  * needs asked for ahead. */
 HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *ports, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (i + AHEAD_PORT < n)
-            PREFETCH(port_at(vc, ports[i + AHEAD_PORT]));
+    size_t i;
+    for (i = 0; i + AHEAD_PORT < n; i++) {
+        PREFETCH(port_at(vc, ports[i + AHEAD_PORT]));
         port_claims(net, lay, vc, ports[i]);
     }
+    for (; i < n; i++)
+        port_claims(net, lay, vc, ports[i]);
 }
 
 /* With an observer, after stage e: a packet that entered a buffer in stage
