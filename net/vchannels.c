@@ -568,11 +568,20 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_
  * between the two. */
 HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigned l)
 {
-    uint32_t up, down;
-    packet_route(lay, e->x, &up, &down);
+    unsigned came_down = e->lane >> vc->lane_shift >> 1 & 1, going_down, down_port, up_port;
+    if (lay->compact) {         /* (the route word's bits from l - 1 up, at once) */
+        uint32_t t = lay->routes[e->x] >> (l - 1);
+        going_down = came_down | ((t & (0xffffu >> (l - 1)) & ~1u) == 0);
+        down_port = (t >> 16) & 1;
+        up_port = 2 + (t & 1);
+    } else {
+        uint32_t up, down;
+        packet_route(lay, e->x, &up, &down);
+        going_down = came_down | ((up >> l) == 0);
+        down_port = (down >> (l - 1)) & 1;
+        up_port = 2 + ((up >> (l - 1)) & 1);
+    }
     /* (Up or down is a toss-up: no branch.) */
-    unsigned going_down = (e->lane >> vc->lane_shift >> 1 & 1) | ((up >> l) == 0);
-    unsigned down_port = (down >> (l - 1)) & 1, up_port = 2 + ((up >> (l - 1)) & 1);
     return down_port ^ ((down_port ^ up_port) & (going_down - 1));
 }
 
