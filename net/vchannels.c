@@ -622,7 +622,7 @@ HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, uns
         if (lay->compact)
             lay->routes[x] |= bit;
     }
-    lanes_at(vc, inlet)[v] = 0;
+    vc->lanes[e->lane] = 0;
     enter(net, vc, x, b, v, l, true);
     if (chosen >= 0)
         tell(net, vc, EV_ADAPTIVE_CHOICE, x, b * vc->V + v, PLACE_BUFFER, l, (unsigned)chosen);
