@@ -21,8 +21,9 @@
  * one which words have a bit set. So stage d, which moves the packets in
  * lanes into the buffers of the switch they come to, finds them by
  * walking bits, in the order of the lanes: by switch, and inside a
- * switch d0 to u1 and lane 0 up, the spec's order there. A packet that
- * cannot enter stays where it is, and so do its bits.
+ * switch d0 to u1 and lane 0 up, the spec's order there; it clears
+ * their bits as it gathers them, a word at a time, and sets them again
+ * for a packet that cannot enter and stays where it is.
  * Routes are read from the route words (net_internal.h), so that a packet
  * that moves between lanes and buffers has its record in the pool written
  * only when somebody asks where it is (vc_settle), or at once when an
@@ -503,8 +504,8 @@ HOT void enter(Net *net, VcNet *vc, uint32_t x, uint32_t b, unsigned v, unsigned
             vc->entered[vc->nentered++] = (VcEntered){ b, v, x, ahead };
         else {
             count_buffer_collisions(net, b, l, v, 1);
-            /* (A packet entered the buffer earlier in this stage d is
-             * not stage b's: `newly`.) */
+            /* (A packet that entered the buffer earlier in this stage
+             * d is not stage b's to send: `newly`.) */
             pt->second |= (uint8_t)(bit & -(unsigned)(ahead == 1) & ~pt->newly & held);
         }
     } else
@@ -588,7 +589,7 @@ HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigne
 /* Stage d for the packet in arrival e, come to switch s of layer l, whose
  * route names output port `out` there (aim): into channel v's buffer of
  * that port, if that has room; else it stays in its lane (a buffer
- * collision), which keeps its bit in lane_words. */
+ * collision), whose bits are set again (stayed). */
 HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, unsigned l,
                  unsigned out)
 {
@@ -662,8 +663,8 @@ HOT size_t gather(VcNet *vc, uint32_t lo, uint32_t hi)
 
 /* Stage d for e[i], whose port is in outs (forward_all), which then
  * holds e[i + AHEAD_BUFFER]'s, that packet's buffers asked for. */
-HOT void forward_aiming(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e,
-                    size_t i, unsigned l, uint8_t *outs)
+HOT void forward_aiming(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, size_t i,
+                        unsigned l, uint8_t *outs)
 {
     unsigned out = outs[i % AHEAD_BUFFER];
     const VcArrival *f = &e[i + AHEAD_BUFFER];
@@ -729,6 +730,7 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool 
          * as in enter; with none left, the head means nothing.) */
         q->head = left >= 2 ? vc->next[x] : q->tail;
         pt->nonempty &= (uint8_t)~((left == 0) << v);
+        /* (The pointer goes round by a mask when V is a power of two.) */
         pt->pointer = (uint8_t)((vc->V & (vc->V - 1)) == 0 ? (v + 1) & (vc->V - 1)
                                                            : v + 1 == vc->V ? 0 : v + 1);
         vc->busy_ports[h >> 6] &= ~((uint64_t)(pt->nonempty == 0) << (h & 63));
@@ -1002,6 +1004,17 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
     }
 }
 
+/* How many packets are in lanes that lead to switches: found by the
+ * words of lane_busy that lane_words marks. */
+static size_t lanes_to_switches(const VcNet *vc)
+{
+    size_t n = 0;
+    uint32_t end = vc->nswitch_inlets << vc->lane_shift;
+    FOR_EACH_BIT_IN(vc->lane_words, 0, (end + 63) >> 6, w)
+        n += (size_t)__builtin_popcountll(vc->lane_busy[w] & bits_in(w, 0, end));
+    return n;
+}
+
 void vc_step(Net *net)
 {
     VcNet *state = net->lay.vc;
@@ -1025,8 +1038,8 @@ void vc_step(Net *net)
     size_t most = net->in_flight > state->nwords ? net->in_flight : state->nwords;
     state->order = grow(state->order, &state->order_cap, most + 1, sizeof *state->order);
     net_list_reserve(&net->woken, 2 * net->in_flight + 2);
-    if (net->lay.multicast)
-        pool_reserve(net, net->in_flight);
+    if (net->lay.multicast)         /* (stage d splits each packet once at most) */
+        pool_reserve(net, lanes_to_switches(state));
     if (state->next_cap < net->pool_cap) {      /* (every packet, copies included) */
         size_t cap = state->next_cap;
         state->next = grow(state->next, &cap, net->pool_cap, sizeof *state->next);
