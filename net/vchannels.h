@@ -82,7 +82,8 @@ struct VcNet {
     unsigned lane_shift;    /* log2 of the words per inlet (V rounded up) */
     unsigned char *ports;   /* the VcPort records, by output port */
     uint32_t *lanes;        /* by inlet: its V lanes, each a packet or 0 */
-    uint64_t *lane_busy;    /* by lane (inlet << lane_shift | v): it holds a packet */
+    uint64_t *lane_busy;    /* by lane (inlet << lane_shift | v): it holds a packet
+                               (but for the lanes stage d has gathered: gather) */
     uint64_t *lane_words;   /* by word of lane_busy that holds switches' lanes:
                                it may have a bit set (it has, if it has one) */
     uint32_t *temp;         /* with has_temp, by link: the stage in which its
