@@ -34,8 +34,10 @@
  *            Only with --only broadcast, and up to N = 4,096.
  *
  *   bench [--quick] [--only NAME] [--routing NAME] [--procs N] [--threads T]
- *         [--duplex half|full]
- */
+ *         [--duplex half|full] [--vcs V]
+ *
+ * (--vcs V: every run with V virtual channels, spec/channels.md, said in a
+ * line above the table.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,7 @@ typedef struct Result {
 
 /* Runs one configuration in this process. */
 static bool full_duplex;
+static unsigned vcs = 1;
 
 static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, RoutingAlgorithm routing,
                       uint64_t budget)
@@ -332,6 +335,7 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     cfg.routing = routing;
     cfg.threads = threads;
     cfg.full_duplex = full_duplex;
+    cfg.vcs = vcs;
     cfg.check_invariants = false;
     if (kind == PROG_BROADCAST)     /* (room for every packet a port is sent: no port waits) */
         cfg.port_depth = nprocs / 16 + 1;
@@ -369,6 +373,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--procs") && i + 1 < argc) only_procs = (uint32_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) only_threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--duplex") && i + 1 < argc) full_duplex = !strcmp(argv[++i], "full");
+        else if (!strcmp(argv[i], "--vcs") && i + 1 < argc) {
+            vcs = (unsigned)atoi(argv[++i]);
+            if (vcs < 1 || vcs > NET_MAX_VCS) {
+                fprintf(stderr, "bench: --vcs must be 1 .. %d\n", NET_MAX_VCS);
+                return 1;
+            }
+        }
         else if (!strcmp(argv[i], "--routing") && i + 1 < argc) {
             if (routing_parse(argv[++i], &routing) != 0) {
                 fprintf(stderr, "bench: unknown routing %s\n", argv[i]);
@@ -377,11 +388,14 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: bench [--quick] [--only single|compute|network|flood|mixed|idle"
                             "|broadcast] "
-                            "[--procs N] [--threads T] [--routing NAME] [--duplex half|full]\n");
+                            "[--procs N] [--threads T] [--routing NAME] [--duplex half|full] "
+                            "[--vcs V]\n");
             return 1;
         }
     }
     uint64_t budget = quick ? 20000000ull : 400000000ull;
+    if (vcs > 1)
+        printf("virtual channels: %u (--vcs)\n", vcs);
     printf("%-8s %6s %7s %10s %8s %12s %12s %12s %9s\n", "program", "N", "threads",
            "timesteps", "seconds", "instr/s", "timesteps/s", "hops/s", "RSS MiB");
     for (int kind = 0; kind < PROG_KINDS; kind++) {
