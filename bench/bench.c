@@ -36,8 +36,8 @@
  *   bench [--quick] [--only NAME] [--routing NAME] [--procs N] [--threads T]
  *         [--duplex half|full] [--vcs V]
  *
- * (--vcs V: every run with V virtual channels, spec/channels.md, said in a
- * line above the table.) */
+ * (--vcs V: every run with V virtual channels, spec/channels.md, which a
+ * row ends by saying when V > 1.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,12 +303,14 @@ typedef struct Result {
     double seconds;
     uint64_t timesteps, instructions, hops;
     int end;
+    unsigned vcs;           /* the virtual channels the machine ran with */
 } Result;
 
-/* Runs one configuration in this process. */
+/* --duplex and --vcs, which every run takes. */
 static bool full_duplex;
 static unsigned vcs = 1;
 
+/* Runs one configuration in this process. */
 static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, RoutingAlgorithm routing,
                       uint64_t budget)
 {
@@ -354,6 +356,7 @@ static Result run_one(ProgramKind kind, uint32_t nprocs, unsigned threads, Routi
     r.instructions = m.instructions;
     r.hops = net_stats(m.net)->links_crossed;
     r.end = m.end;
+    r.vcs = m.cfg.vcs;
     machine_free(&m);
     return r;
 }
@@ -394,8 +397,6 @@ int main(int argc, char **argv)
         }
     }
     uint64_t budget = quick ? 20000000ull : 400000000ull;
-    if (vcs > 1)
-        printf("virtual channels: %u (--vcs)\n", vcs);
     printf("%-8s %6s %7s %10s %8s %12s %12s %12s %9s\n", "program", "N", "threads",
            "timesteps", "seconds", "instr/s", "timesteps/s", "hops/s", "RSS MiB");
     for (int kind = 0; kind < PROG_KINDS; kind++) {
@@ -434,10 +435,13 @@ int main(int argc, char **argv)
                     printf("%-8s %6u %7u   failed\n", kind_names[kind], n, threads);
                     continue;
                 }
-                printf("%-8s %6u %7u %10llu %8.2f %12.3g %12.3g %12.3g %9.1f%s\n",
+                printf("%-8s %6u %7u %10llu %8.2f %12.3g %12.3g %12.3g %9.1f%s",
                        kind_names[kind], n, threads, (unsigned long long)r.timesteps, r.seconds,
                        r.instructions / r.seconds, r.timesteps / r.seconds, r.hops / r.seconds,
                        ru.ru_maxrss / 1024.0, r.end == END_NORMAL ? "" : "  (did not end normally)");
+                if (r.vcs > 1)
+                    printf("  (%u channels)", r.vcs);
+                printf("\n");
                 fflush(stdout);
             }
         }
