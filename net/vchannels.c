@@ -33,7 +33,7 @@
  * port's buffer and slot in one Sender: an output port's V channel
  * buffers -- their counts, heads and tails, and what this timestep did to
  * them -- share one record, with the number of the inlet it sends into
- * (VcPort: a cache line for V up to 4), so no claim walks the topology;
+ * (VcPort: 48 bytes for V = 4), so no claim walks the topology;
  * a buffer's packets are threaded through an array by pool index
  * (VcNet.next), since most buffers hold one packet or none, so memory
  * does not grow with --buffer. With --duplex
@@ -235,16 +235,18 @@ VcNet *vc_new(const Layout *lay)
     vc->nswitch_inlets = 4 * lay->nswitches;
     vc->ninlets = vc->nswitch_inlets + (lay->cfg.planes << lay->cfg.k);
     vc->nlinks = 2 * lay->nswitches;
-    vc->port_shift = 4;
     while ((1u << vc->lane_shift) < vc->V)
         vc->lane_shift++;
     if (((uint64_t)vc->ninlets << vc->lane_shift) > UINT32_MAX) {
         free(vc);               /* (a lane's number is a word) */
         return NULL;
     }
-    while ((1u << vc->port_shift) < sizeof(VcPort) + vc->V * sizeof(VcQueue))
-        vc->port_shift++;
-    size_t bytes = (size_t)lay->nbuffers << vc->port_shift;
+    /* (Records of up to a line are packed, and span two lines at most;
+     * larger ones take whole lines, so as to span as few as they can.) */
+    vc->port_size = (unsigned)VC_PORT_SIZE(vc->V);
+    if (vc->port_size > 64)
+        vc->port_size = (vc->port_size + 63) & ~63u;
+    size_t bytes = (size_t)lay->nbuffers * vc->port_size;
     if (posix_memalign((void **)&vc->ports, 64, bytes) == 0)
         memset(vc->ports, 0, bytes);
     else
@@ -290,8 +292,8 @@ VcNet *vc_new(const Layout *lay)
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
             continue;                           /* (the top layer has no up ports) */
-        VcPort *pt = port_at(vc, b);
-        pt->inlet = sender_inlet(lay, vc, b, &pt->link);
+        uint32_t ignored;
+        port_at(vc, b)->inlet = sender_inlet(lay, vc, b, &ignored);
     }
     return vc;
 }
@@ -401,7 +403,7 @@ static inline void count_buffer_collisions(Net *net, uint32_t b, unsigned l, uns
 
 /* How far ahead the stages ask for the memory they will need: the lanes
  * of a word of lane_busy; the route word of a packet come to a switch,
- * then the port it will enter; a busy port's record; a processor's lanes
+ * then the buffer it will enter; a busy port's record; a processor's lanes
  * down, then their packets' records. (Stage b does not ask for the lanes
  * it claims: it writes them, and a write does not wait.) */
 enum { AHEAD_LANES = 8, AHEAD_ROUTE = 32, AHEAD_BUFFER = 16, AHEAD_PORT = 16, AHEAD_LINK = 8 };
@@ -670,7 +672,8 @@ HOT void forward_aiming(Net *net, const Layout *lay, VcNet *vc, const VcArrival 
     const VcArrival *f = &e[i + AHEAD_BUFFER];
     unsigned ahead = aim(lay, vc, f, l);
     outs[i % AHEAD_BUFFER] = (uint8_t)ahead;
-    PREFETCH(port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead));
+    PREFETCH(&port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead)
+                  ->queue[f->lane & ((1u << vc->lane_shift) - 1)]);
     forward(net, lay, vc, &e[i], l, out);
 }
 
@@ -855,10 +858,10 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     unsigned colliding = rule & 0xff;
     if (rule >> 8 != 0) {
         unsigned v = (rule >> 8) - 1;
-        if (!temp_free(vc, pt->link))           /* (all held up) */
+        if (!temp_free(vc, link_of_port(vc, b)))    /* (all held up) */
             colliding |= 1u << (v >= from ? v - from : v + V - from);
         else {
-            claim(net, lay, vc, b, false, inlet, pt->link, v);
+            claim(net, lay, vc, b, false, inlet, link_of_port(vc, b), v);
             if (second >> v & 1)            /* (the packet behind is at the head) */
                 count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
         }
@@ -872,7 +875,9 @@ HOT void claims_from(Net *net, const Layout *lay, VcNet *vc, const uint32_t *por
 {
     size_t i;
     for (i = 0; i + AHEAD_PORT < n; i++) {
-        PREFETCH(port_at(vc, ports[i + AHEAD_PORT]));
+        const char *ahead = (const char *)port_at(vc, ports[i + AHEAD_PORT]);
+        PREFETCH(ahead);                        /* (a record may span two lines) */
+        PREFETCH(ahead + vc->port_size - 1);
         port_claims(net, lay, vc, ports[i]);
     }
     for (; i < n; i++)
@@ -1063,7 +1068,7 @@ void vc_step(Net *net)
     if (layered && copy.V == 4 && !copy.has_temp && lay_copy.compact && !lay_copy.cfg.adaptive) {
         copy.V = 4;
         copy.has_temp = false;
-        copy.port_shift = 6;
+        copy.port_size = (unsigned)VC_PORT_SIZE(4);
         copy.lane_shift = 2;
         lay_copy.cfg.full_duplex = true;
         lay_copy.compact = true;
@@ -1095,7 +1100,7 @@ static int check_inlets(const Net *net, char *err, size_t size)
             continue;
         const VcPort *pt = port_at(vc, b);
         uint32_t link, inlet = sender_inlet(lay, vc, b, &link);
-        if (pt->inlet != inlet || pt->link != link ||
+        if (pt->inlet != inlet || link_of_port(vc, b) != link ||
             b != ((b & 3) >= 2 ? vc->down_inlet[link] : up_inlet(link)) ||
             vc->channel_of[inlet] != link_channel(lay, link, (b & 3) >= 2 ? DIR_UP : DIR_DOWN)) {
             net_buffer_name(net, b * vc->V, name, sizeof name);

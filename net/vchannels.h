@@ -16,17 +16,19 @@
  * packets need no thread (the head and the tail), so it is laid only
  * from three on: with three or more, next[] leads from the head to the
  * tail; with two, next[head] means nothing. */
-typedef struct VcQueue {
+typedef struct __attribute__((packed)) VcQueue {
     uint32_t head, tail;    /* pool indices, meaningful while count > 0 */
-    uint16_t count, unused;
+    uint16_t count;
 } VcQueue;
 
-/* An output port with its V channel buffers, in one record (for V <= 4,
- * one cache line): what stage b reads of a port and stage d writes when a
- * packet enters one of its buffers. The inlet its packets go to, and the
- * link (whose temp slot it claims with --duplex half; the other direction
- * of that link, whose lanes are the same, comes to the port's own inlet:
- * inlet b is port b's). Bit v of `nonempty`: channel v's buffer holds a
+/* An output port with its V channel buffers, in one record: what stage b
+ * reads of a port and stage d writes when a packet enters one of its
+ * buffers. Under heavy traffic every port's record is read and written
+ * in each timestep, so its size is the stage's memory traffic: the
+ * buffers are packed (10 bytes, not 12), and for V = 4 a record is 48
+ * bytes, the four ports of a switch three cache lines (port_at). The
+ * inlet its packets go to (link_of_port finds its link from it). Bit v
+ * of `nonempty`: channel v's buffer holds a
  * packet. Of a port that held a packet at the start of stage d, which
  * stage b visits, bit v of `newly`: channel v's buffer held none then and
  * took one in stage d (stage b, before d in the spec, does not see
@@ -34,15 +36,17 @@ typedef struct VcQueue {
  * buffer collision, counted at once, unless stage b sends the one ahead).
  * Stage b clears both. */
 typedef struct VcPort {
-    uint32_t inlet, link;
+    uint32_t inlet;
     uint8_t pointer;        /* the round-robin pointer */
     uint8_t nonempty, newly, second;
     VcQueue queue[];
 } VcPort;
 
-_Static_assert(sizeof(VcPort) + 4 * sizeof(VcQueue) <= 64 &&
-                   sizeof(VcPort) + 4 * sizeof(VcQueue) > 32,
-               "a port with four channels is a cache line (vc_step's copy for V = 4)");
+/* The bytes of a port's record: its buffers, rounded up to a word. */
+#define VC_PORT_SIZE(V) ((sizeof(VcPort) + (V) * sizeof(VcQueue) + 3) & ~(size_t)3)
+
+_Static_assert(VC_PORT_SIZE(4) == 48,
+               "a switch with four channels is three cache lines (vc_step's copy for V = 4)");
 
 /* A claim made in stage a or b, made final in stage e: the sender (a port
  * or an adapter), and the lane it goes into, lane v of the inlet. */
@@ -78,7 +82,7 @@ struct VcNet {
     uint32_t ninlets;
     uint32_t nwords;        /* the words of lane_busy */
     uint32_t nlinks;
-    unsigned port_shift;    /* log2 of the bytes per VcPort */
+    unsigned port_size;     /* the bytes of a VcPort with its buffers (VC_PORT_SIZE) */
     unsigned lane_shift;    /* log2 of the words per inlet (V rounded up) */
     unsigned char *ports;   /* the VcPort records, by output port */
     uint32_t *lanes;        /* by inlet: its V lanes, each a packet or 0 */
@@ -113,7 +117,16 @@ struct VcNet {
 
 static inline VcPort *port_at(const VcNet *vc, uint32_t b)
 {
-    return (VcPort *)(vc->ports + ((size_t)b << vc->port_shift));
+    return (VcPort *)(vc->ports + (size_t)b * vc->port_size);
+}
+
+/* The link that port b sends into. Link 2S + x has its up direction come
+ * to inlet 4S + x, and its down direction sent by port 4S + x: so that
+ * inlet is the one an up port sends into, and a down port's own number. */
+static inline uint32_t link_of_port(const VcNet *vc, uint32_t b)
+{
+    uint32_t up = b & 2 ? port_at(vc, b)->inlet : b;
+    return 2 * (up >> 2) + (up & 1);
 }
 
 /* The lanes of an inlet. */
