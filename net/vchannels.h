@@ -27,14 +27,15 @@ typedef struct __attribute__((packed)) VcQueue {
  * in each timestep, so its size is the stage's memory traffic: the
  * buffers are packed (10 bytes, not 12), and for V = 4 a record is 48
  * bytes, the four ports of a switch three cache lines (port_at). The
- * inlet its packets go to (link_of_port finds its link from it). Bit v
- * of `nonempty`: channel v's buffer holds a
- * packet. Of a port that held a packet at the start of stage d, which
- * stage b visits, bit v of `newly`: channel v's buffer held none then and
- * took one in stage d (stage b, before d in the spec, does not see
- * those); of `second`: it held one, and a packet entered behind it (a
- * buffer collision, counted at once, unless stage b sends the one ahead).
- * Stage b clears both. */
+ * inlet its packets go to, from which link_of_port finds its link (with
+ * --duplex half the other direction of that link, whose lanes are the
+ * same, comes to the port's own inlet: inlet b is port b's). Bit v of
+ * `nonempty`: channel v's buffer holds a packet. Of a port that held a
+ * packet at the start of stage d, which stage b visits, bit v of `newly`:
+ * channel v's buffer held none then and took one in stage d (stage b,
+ * before d in the spec, does not see those); of `second`: it held one,
+ * and a packet entered behind it (a buffer collision, counted at once,
+ * unless stage b sends the one ahead). Stage b clears both. */
 typedef struct VcPort {
     uint32_t inlet;
     uint8_t pointer;        /* the round-robin pointer */
