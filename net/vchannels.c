@@ -241,11 +241,7 @@ VcNet *vc_new(const Layout *lay)
         free(vc);               /* (a lane's number is a word) */
         return NULL;
     }
-    /* (Records of up to a line are packed, and span two lines at most;
-     * larger ones take whole lines, so as to span as few as they can.) */
     vc->port_size = (unsigned)VC_PORT_SIZE(vc->V);
-    if (vc->port_size > 64)
-        vc->port_size = (vc->port_size + 63) & ~63u;
     size_t bytes = (size_t)lay->nbuffers * vc->port_size;
     if (posix_memalign((void **)&vc->ports, 64, bytes) == 0)
         memset(vc->ports, 0, bytes);
@@ -858,10 +854,11 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
     unsigned colliding = rule & 0xff;
     if (rule >> 8 != 0) {
         unsigned v = (rule >> 8) - 1;
-        if (!temp_free(vc, link_of_port(vc, b)))    /* (all held up) */
+        uint32_t link = link_of_port(vc, b);    /* (read only with --duplex half) */
+        if (!temp_free(vc, link))               /* (all held up) */
             colliding |= 1u << (v >= from ? v - from : v + V - from);
         else {
-            claim(net, lay, vc, b, false, inlet, link_of_port(vc, b), v);
+            claim(net, lay, vc, b, false, inlet, link, v);
             if (second >> v & 1)            /* (the packet behind is at the head) */
                 count_buffer_collisions(net, b, sw_layer(lay, b >> 2), v, -1);
         }

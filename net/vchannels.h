@@ -43,8 +43,13 @@ typedef struct VcPort {
     VcQueue queue[];
 } VcPort;
 
-/* The bytes of a port's record: its buffers, rounded up to a word. */
-#define VC_PORT_SIZE(V) ((sizeof(VcPort) + (V) * sizeof(VcQueue) + 3) & ~(size_t)3)
+/* The bytes of a port's record: its buffers, rounded up to a word; one of
+ * up to a line is packed, and spans two lines at most, and a larger one
+ * takes whole lines, so as to span as few as it can. vc_new and vc_step's
+ * copy for V = 4 both take it from here. */
+#define VC_PORT_BYTES(V) ((sizeof(VcPort) + (V) * sizeof(VcQueue) + 3) & ~(size_t)3)
+#define VC_PORT_SIZE(V) \
+    (VC_PORT_BYTES(V) <= 64 ? VC_PORT_BYTES(V) : (VC_PORT_BYTES(V) + 63) & ~(size_t)63)
 
 _Static_assert(VC_PORT_SIZE(4) == 48,
                "a switch with four channels is three cache lines (vc_step's copy for V = 4)");
