@@ -358,8 +358,13 @@
   const EVENT_NAMES = ["sent", "link-collision", "buffer-full", "queued", "delivered", "read",
                        "split", "port-wait"];
 
-  function eventXY(kind, place) {
-    if (kind === 1) return packetXY({ kind: 1, at: place, dir: 0 }, 1, 1);
+  // Where the event of packet `id` at `place` is marked in state s: a link
+  // collision on the claimant's lane of the link channel it claimed (its
+  // channel is its port's), a port wait on the packet's own lane into the
+  // processor, and the rest at their buffer, switch or processor.
+  function eventXY(kind, id, place, s) {
+    const pk = packets.get(id), lane = pk ? pk.port % V : 0;
+    if (kind === 1) return packetXY({ kind: 1, at: place, dir: FULL ? place & 1 : 0, lane: lane }, 1, 1);
     if (kind === 2 || kind === 3) {
       const box = bufferBox(place);
       return [box.x + box.w / 2, box.y + box.h / 2];
@@ -368,7 +373,10 @@
       const sw = switchOf(place);
       return [switchX(sw.j), switchY(sw.plane, sw.layer)];
     }
-    if (kind === 7) return packetXY({ kind: 1, at: place, dir: 1 }, 1, 1);
+    if (kind === 7) {
+      const v = s.at.get(id), w = v ? decode(v.code) : null;
+      return w && w.kind === 1 ? packetXY(w, 1, 1) : [procX(place), TOP + PH / 2 - 7];
+    }
     return [procX(place), TOP];
   }
 
@@ -418,7 +426,7 @@
     const ev = t <= LAST ? R.events[t] : [];
     for (let i = 0; i < ev.length; i += 4) {
       const kind = ev[i], id = ev[i + 1], place = ev[i + 2], copy = ev[i + 3];
-      const xy = eventXY(kind, place);
+      const xy = eventXY(kind, id, place, s);
       el(layerEvents, "circle", { class: "ev " + EVENT_NAMES[kind], cx: xy[0].toFixed(1),
                                    cy: xy[1].toFixed(1), r: kind === 1 || kind === 2 || kind === 3 ? 9 : 7 });
       if (kind === 6) { const cp = packets.get(copy); if (cp) cp.copy = true; }

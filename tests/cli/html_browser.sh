@@ -83,6 +83,42 @@ printf '%s %s %s %s %s ' "$(dom_text n-sent)" "$(dom_text n-delivered)" "$(dom_t
     "$(dom_text n-buffer)" "$(dom_text n-coll)" >"$TMP/got"
 expect_same browser_last_counts_are_the_report "$TMP/want" "$TMP/got"
 
+# marks_in_place NAME: in $TMP/dom, every mark of an event has a place on
+# the drawing (no coordinate is NaN), and each link collision's and each
+# port wait's lies on a link (the one claimed, or the one waited on); there
+# is at least one of those.
+marks_in_place() {
+    if grep -q '"NaN"' "$TMP/dom"; then
+        fail "${1}_no_nan" "$(grep -o '<[a-z]* class="ev [^>]*"NaN"[^>]*>' "$TMP/dom" | head -3)"
+    else
+        pass "${1}_no_nan"
+    fi
+    grep -o '<line class="link"[^>]*>\|<circle class="ev \(link-collision\|port-wait\)"[^>]*>' "$TMP/dom" |
+        sed 's/ [a-z0-9]*="\([^"]*\)"/ \1/g; s/[<>]//g' | awk '
+        $1 == "line" { n++; x1[n] = $3; y1[n] = $4; x2[n] = $5; y2[n] = $6; next }
+        {   marks++; cx = $4; cy = $5; on = 0
+            for (i = 1; i <= n; i++) {
+                cross = (x2[i] - x1[i]) * (cy - y1[i]) - (y2[i] - y1[i]) * (cx - x1[i])
+                len = sqrt((x2[i] - x1[i]) ^ 2 + (y2[i] - y1[i]) ^ 2)
+                dot = (cx - x1[i]) * (x2[i] - x1[i]) + (cy - y1[i]) * (y2[i] - y1[i])
+                if (len > 0 && cross / len < 0.5 && cross / len > -0.5 && dot > 0 && dot < len * len)
+                    on = 1
+            }
+            if (!on) { print $3 " marked off every link at " cx "," cy; bad = 1 } }
+        END { if (marks == 0) print "no link collision or port wait is marked"; exit bad || marks == 0 }' >"$TMP/marks"
+    if [ $? -eq 0 ]; then pass "${1}_on_links"; else fail "${1}_on_links" "$(cat "$TMP/marks")"; fi
+}
+
+# A timestep with link collisions and port waits, with one channel and with
+# two (head_of_line.x: p0's packets wait on p2's full input port).
+"$EMU" -q --html "$TMP/h1.html" programs/head_of_line.x >/dev/null
+browse "$TMP/h1.html" t=400
+marks_in_place browser_event_marks
+"$EMU" -q --vcs 2 --duplex full --html "$TMP/h2.html" programs/head_of_line.x >/dev/null
+browse "$TMP/h2.html" t=400
+marks_in_place browser_event_marks_vcs2
+expect_grep browser_port_wait_marked 'class="ev port-wait"' "$TMP/dom"
+
 # A page whose script fails is caught.
 sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
 browse "$TMP/broken.html" t=1
