@@ -363,8 +363,10 @@
   // channel is its port's), a port wait on the packet's own lane into the
   // processor, and the rest at their buffer, switch or processor.
   function eventXY(kind, id, place, s) {
-    const pk = packets.get(id), lane = pk ? pk.port % V : 0;
-    if (kind === 1) return packetXY({ kind: 1, at: place, dir: FULL ? place & 1 : 0, lane: lane }, 1, 1);
+    if (kind === 1) {
+      const pk = packets.get(id);
+      return packetXY({ kind: 1, at: place, dir: FULL ? place & 1 : 0, lane: pk ? pk.port % V : 0 }, 1, 1);
+    }
     if (kind === 2 || kind === 3) {
       const box = bufferBox(place);
       return [box.x + box.w / 2, box.y + box.h / 2];
