@@ -12,7 +12,7 @@
 #   make run      builds and runs the thesis's Appendix C program
 #   make bench    builds and runs the benchmarks in bench/
 #
-# Sources are found by directory: every .c file in cpu/ net/ compiler/ emu/
+# Sources are found by directory: every .c file in common/ cpu/ net/ compiler/ emu/
 # and bench/lib/ (the JSON reader and SVG writer of the sweep tools) goes
 # into one library (build/libmachine.a) except the two front ends
 # (emu/main.c, compiler/xc_main.c). Every tests/unit/*.c is its own test
@@ -33,7 +33,7 @@ DEFS    ?=
 CFLAGS  = $(CFLAGS_STRICT) $(OPT) $(SAN) $(DEFS) -MMD -MP -I.
 LDFLAGS = -pthread $(SAN)
 
-LIB_DIRS  = cpu net compiler emu bench/lib
+LIB_DIRS  = common cpu net compiler emu bench/lib
 MAINS     = emu/main.c compiler/xc_main.c
 LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 # The web page of --html: plain files in emu/page/, made into C strings by

@@ -67,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "cpu/isa.h"
 #include "emu/machine.h"
 #include "tests/image.h"
@@ -337,11 +338,13 @@ static int build_image(HexImage *img, int32_t *want, const Run *run)
  * record. Returns 0, or -1 after a message. */
 static int write_hex(const char *path, const HexImage *img, const Run *run)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "broadcast: %s: %s\n", path, strerror(errno));
+    OutFile file;
+    char err[1024];
+    if (outfile_open(&file, path, err, sizeof err) != 0) {
+        fprintf(stderr, "broadcast: %s\n", err);
         return -1;
     }
+    FILE *f = file.f;
     fprintf(f, "# bench/broadcast: case %s, N = %u", case_names[run->c], 1u << run->k);
     if ((int)run->c >= FIRST_PAIR)
         fprintf(f, ", W = %u", run->words);
@@ -355,8 +358,8 @@ static int write_hex(const char *path, const HexImage *img, const Run *run)
             fprintf(f, "%02x%c", rec[i], i % 16 == 15 ? '\n' : ' ');
         fputc('\n', f);
     }
-    if (fclose(f) != 0) {
-        fprintf(stderr, "broadcast: %s: %s\n", path, strerror(errno));
+    if (outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "broadcast: %s\n", err);
         return -1;
     }
     return 0;
@@ -561,10 +564,14 @@ int main(int argc, char **argv)
         return image_only(&o, runs, nruns);
     FILE *outs[2] = { stdout, NULL };
     int nouts = 1;
-    if (o.out && !(outs[nouts++] = fopen(o.out, "w"))) {
-        fprintf(stderr, "broadcast: %s: %s\n", o.out, strerror(errno));
+    OutFile file = { 0 };
+    char err[1024];
+    if (o.out && outfile_open(&file, o.out, err, sizeof err) != 0) {
+        fprintf(stderr, "broadcast: %s\n", err);
         return 1;
     }
+    if (o.out)
+        outs[nouts++] = file.f;
     for (int i = 0; i < nouts; i++)
         fprintf(outs[i], "case,N,routing,duplex,buffer,words,collisions,link_collisions,"
                          "buffer_collisions,first_send,last_read,timesteps,end,sent,"
@@ -573,7 +580,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nruns; i++)
         if (run_one(&o, &runs[i], outs, nouts) != 0)
             status = 1;
-    if (nouts == 2 && fclose(outs[1]) != 0)
+    if (o.out && outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "broadcast: %s\n", err);
         status = 1;
+    }
     return status;
 }

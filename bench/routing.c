@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "cpu/isa.h"
 #include "emu/machine.h"
 #include "emu/report.h"
@@ -350,7 +351,7 @@ static int run_one(const Options *o, const Run *run, FILE *const *outs, int nout
         fflush(outs[i]);
     }
     if (o->report) {
-        ReportOptions ro = { false, false, false };
+        ReportOptions ro = { 0 };
         fprintf(stderr, "== %s N=%u %s %s duplex\n", label, n,
                 routing_name(run->routing), run->full_duplex ? "full" : "half");
         report_write(stderr, &m, &ro);
@@ -443,10 +444,14 @@ int main(int argc, char **argv)
         return 1;
     FILE *outs[2] = { stdout, NULL };
     int nouts = 1;
-    if (o.out && !(outs[nouts++] = fopen(o.out, "w"))) {
-        fprintf(stderr, "routing: %s: %s\n", o.out, strerror(errno));
+    OutFile file = { 0 };
+    char err[1024];
+    if (o.out && outfile_open(&file, o.out, err, sizeof err) != 0) {
+        fprintf(stderr, "routing: %s\n", err);
         return 1;
     }
+    if (o.out)
+        outs[nouts++] = file.f;
     for (int i = 0; i < nouts; i++)
         fprintf(outs[i], "pattern,N,routing,duplex,rounds,collisions,link_collisions,"
                          "buffer_collisions,timesteps,mean_latency,max_latency,end,"
@@ -463,7 +468,9 @@ int main(int argc, char **argv)
                     if (run_one(&o, &run, outs, nouts) != 0)
                         status = 1;
                 }
-    if (nouts == 2 && fclose(outs[1]) != 0)
+    if (o.out && outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "routing: %s\n", err);
         status = 1;
+    }
     return status;
 }

@@ -128,8 +128,8 @@ static Symbol *declare(Checker *c, SymTable *t, SymKind kind, const char *name,
 {
     Symbol *old = sym_find(t, name, len);
     if (old) {
-        diag_error(c->d, pos, "redeclaration of '%.*s' (already declared at %u:%u)",
-                   (int)len, name, (unsigned)old->pos.line, (unsigned)old->pos.col);
+        diag_error(c->d, pos, "redeclaration of '" NAME_FMT "' (already declared at %u:%u)",
+                   NAME_ARG(name, len), (unsigned)old->pos.line, (unsigned)old->pos.col);
         return NULL;
     }
     Symbol *s = arena_alloc(c->a, sizeof *s);
@@ -159,13 +159,13 @@ static void undeclared(Checker *c, const Node *n)
         const Node *g = c->prog->globals[i];
         if (g->len == n->len && memcmp(g->name, n->name, n->len) == 0 &&
             g->pos.offset > n->pos.offset) {
-            diag_error(c->d, n->pos, "'%.*s' is used before its declaration at line %u "
-                       "(globals must be declared before use)", (int)n->len, n->name,
+            diag_error(c->d, n->pos, "'" NAME_FMT "' is used before its declaration at line %u "
+                       "(globals must be declared before use)", NAME_ARG(n->name, n->len),
                        (unsigned)g->pos.line);
             return;
         }
     }
-    diag_error(c->d, n->pos, "'%.*s' is not declared", (int)n->len, n->name);
+    diag_error(c->d, n->pos, "'" NAME_FMT "' is not declared", NAME_ARG(n->name, n->len));
 }
 
 /* Resolves the name of node n, reporting an undeclared one. */
@@ -206,8 +206,8 @@ static void check_value(Checker *c, Node *e)
 {
     check_expr(c, e);
     if (e->info.is_array) {
-        diag_error(c->d, e->pos, "'%.*s' is an array: use one of its elements, "
-                   "'%.*s[i]'", (int)e->len, e->name, (int)e->len, e->name);
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is an array: use one of its elements, "
+                   "'" NAME_FMT "[i]'", NAME_ARG(e->name, e->len), NAME_ARG(e->name, e->len));
         e->info.is_array = 0;
     }
 }
@@ -238,8 +238,8 @@ static void check_name(Checker *c, Node *e)
         e->info.is_array = 1;
         return;
     case SYM_PROC:
-        diag_error(c->d, e->pos, "'%.*s' is a procedure: call it as '%.*s(...)'",
-                   (int)e->len, e->name, (int)e->len, e->name);
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is a procedure: call it as '" NAME_FMT "(...)'",
+                   NAME_ARG(e->name, e->len), NAME_ARG(e->name, e->len));
         return;
     }
 }
@@ -249,8 +249,8 @@ static void check_index(Checker *c, Node *e)
 {
     Symbol *s = resolve(c, e);
     if (s && !is_array_sym(s->kind))
-        diag_error(c->d, e->pos, "'%.*s' is %s, not an array, so it cannot be indexed",
-                   (int)e->len, e->name, sym_what(s->kind));
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is %s, not an array, so it cannot be indexed",
+                   NAME_ARG(e->name, e->len), sym_what(s->kind));
     check_value(c, e->lhs);
     set_leaf(e, e->lhs->info.pure, 0);
     e->info.need = e->lhs->info.constant ? 1 : 2;
@@ -263,21 +263,21 @@ static void check_call(Checker *c, Node *e, int want_value)
     Symbol *s = resolve(c, e);
     Proc *callee = NULL;
     if (s && s->kind != SYM_PROC)
-        diag_error(c->d, e->pos, "'%.*s' is %s, not a procedure", (int)e->len, e->name,
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is %s, not a procedure", NAME_ARG(e->name, e->len),
                    sym_what(s->kind));
     else if (s)
         callee = s->proc;
     if (callee && callee == c->prog->main)
         diag_error(c->d, e->pos, "'main' cannot be called");
     else if (callee && want_value && !callee->is_func)
-        diag_error(c->d, e->pos, "'%.*s' is a proc, which gives no value: only a func "
-                   "can be used in an expression", (int)e->len, e->name);
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is a proc, which gives no value: only a func "
+                   "can be used in an expression", NAME_ARG(e->name, e->len));
     else if (callee && !want_value && callee->is_func)
-        diag_error(c->d, e->pos, "'%.*s' is a func: use its value (for example "
-                   "'x := %.*s(...)')", (int)e->len, e->name, (int)e->len, e->name);
+        diag_error(c->d, e->pos, "'" NAME_FMT "' is a func: use its value (for example "
+                   "'x := " NAME_FMT "(...)')", NAME_ARG(e->name, e->len), NAME_ARG(e->name, e->len));
     else if (callee && e->count != callee->nparams)
-        diag_error(c->d, e->pos, "wrong number of arguments to '%.*s': expected %u, "
-                   "found %u", (int)e->len, e->name, (unsigned)callee->nparams,
+        diag_error(c->d, e->pos, "wrong number of arguments to '" NAME_FMT "': expected %u, "
+                   "found %u", NAME_ARG(e->name, e->len), (unsigned)callee->nparams,
                    (unsigned)e->count);
     for (uint32_t i = 0; i < e->count; i++) {
         Node *arg = e->items[i];
@@ -285,9 +285,9 @@ static void check_call(Checker *c, Node *e, int want_value)
         if (formal && formal->kind == ND_PARAM_ARRAY) {
             check_expr(c, arg);
             if (!arg->info.is_array)
-                diag_error(c->d, check_expr_start(arg), "argument %u of '%.*s' must be an "
-                           "array name (its parameter is 'array %.*s')", (unsigned)i + 1,
-                           (int)e->len, e->name, (int)formal->len, formal->name);
+                diag_error(c->d, check_expr_start(arg), "argument %u of '" NAME_FMT "' must be an "
+                           "array name (its parameter is 'array " NAME_FMT "')", (unsigned)i + 1,
+                           NAME_ARG(e->name, e->len), NAME_ARG(formal->name, formal->len));
         } else {
             check_value(c, arg);
         }
@@ -399,10 +399,10 @@ static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value
         return 0;
     char part[96];
     if (bad->kind == ND_NAME)
-        snprintf(part, sizeof part, "'%.*s' is %s", (int)bad->len, bad->name,
+        snprintf(part, sizeof part, "'" NAME_FMT "' is %s", NAME_ARG(bad->name, bad->len),
                  sym_what(bad->sym->kind));
     else if (bad->kind == ND_CALL)
-        snprintf(part, sizeof part, "a call of '%.*s' is not", (int)bad->len, bad->name);
+        snprintf(part, sizeof part, "a call of '" NAME_FMT "' is not", NAME_ARG(bad->name, bad->len));
     else if (bad->kind == ND_INDEX)
         snprintf(part, sizeof part, "an array element is not");
     else
@@ -431,11 +431,11 @@ static void check_target(Checker *c, Node *t)
     if (!s || s->kind == SYM_GLOBAL_VAR || s->kind == SYM_LOCAL_VAR)
         return;
     if (is_array_sym(s->kind))
-        diag_error(c->d, t->pos, "cannot assign to the array '%.*s' as a whole: assign "
-                   "its elements, '%.*s[i]'", (int)t->len, t->name, (int)t->len, t->name);
+        diag_error(c->d, t->pos, "cannot assign to the array '" NAME_FMT "' as a whole: assign "
+                   "its elements, '" NAME_FMT "[i]'", NAME_ARG(t->name, t->len), NAME_ARG(t->name, t->len));
     else
-        diag_error(c->d, t->pos, "cannot assign to '%.*s': it is %s", (int)t->len,
-                   t->name, sym_what(s->kind));
+        diag_error(c->d, t->pos, "cannot assign to '" NAME_FMT "': it is %s",
+                   NAME_ARG(t->name, t->len), sym_what(s->kind));
 }
 
 /* A constant destination or port must be one OUT or IN can address. */
@@ -523,8 +523,8 @@ static void check_network_for(Checker *c, Node *s, int top)
     Node *name = s->third;
     Symbol *index = NULL, *old = sym_find(&c->locals, name->name, name->len);
     if (old)
-        diag_error(c->d, name->pos, "redeclaration of '%.*s' (already declared at %u:%u)",
-                   (int)name->len, name->name, (unsigned)old->pos.line,
+        diag_error(c->d, name->pos, "redeclaration of '" NAME_FMT "' (already declared at %u:%u)",
+                   NAME_ARG(name->name, name->len), (unsigned)old->pos.line,
                    (unsigned)old->pos.col);
     else if ((index = arena_alloc(c->a, sizeof *index)) != NULL)
         *index = (Symbol){ .kind = SYM_NET_INDEX, .name = name->name, .len = name->len,
@@ -697,8 +697,8 @@ static void check_frame(Checker *c, Proc *p)
         }
         words += size;
         if (!reported && words + MIN_STACK_WORDS > c->mem) {
-            diag_error(c->d, n->pos, "the locals of '%.*s' need %llu words, more than "
-                       "--mem %u can hold", (int)p->len, p->name,
+            diag_error(c->d, n->pos, "the locals of '" NAME_FMT "' need %llu words, more than "
+                       "--mem %u can hold", NAME_ARG(p->name, p->len),
                        (unsigned long long)words, (unsigned)c->mem);
             reported = 1;
         }
@@ -714,8 +714,8 @@ static void check_procedure(Checker *c, Proc *p)
     check_frame(c, p);
     check_stmt(c, p->body, p == c->prog->main);
     if (p->is_func && !never_falls_through(p->body))
-        diag_error(c->d, p->pos, "not every path through func '%.*s' ends in 'return'",
-                   (int)p->len, p->name);
+        diag_error(c->d, p->pos, "not every path through func '" NAME_FMT "' ends in 'return'",
+                   NAME_ARG(p->name, p->len));
 }
 
 /* Enters every procedure's name, so that calls may come before definitions,

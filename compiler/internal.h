@@ -18,6 +18,16 @@
 #include <stdio.h>
 
 #include "cpu/hex.h"
+#include "cpu/lines.h"
+
+/* A name in a message: as it is up to NAME_SHOWN characters, a longer one
+ * cut there with "..." after it, so that a name of a megabyte does not
+ * make a message of a megabyte. Used as "'" NAME_FMT "'" with
+ * NAME_ARG(text, len). */
+enum { NAME_SHOWN = LINES_NAME_SHOWN };
+#define NAME_FMT "%.*s%s"
+#define NAME_ARG(text, len) \
+    (int)((len) > NAME_SHOWN ? NAME_SHOWN : (len)), (text), ((len) > NAME_SHOWN ? "..." : "")
 
 enum {
     MAX_NESTING = 1000,        /* deepest nesting of statements and expressions */

@@ -270,8 +270,8 @@ static void skip_space(Lexer *lx)
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
             lx->at++;
         } else if (c == '|') {
-            while (peek(lx, 0) >= 0 && peek(lx, 0) != '\n')
-                lx->at++;
+            while (peek(lx, 0) > 0 && peek(lx, 0) != '\n')
+                lx->at++;                       /* (a NUL is no text, even here) */
         } else {
             return;
         }

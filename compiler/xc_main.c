@@ -4,9 +4,9 @@
  *     xc -o out.hex prog.x
  *     xc -S prog.x               prints the listing (a file only with -o)
  *
- * Exit status 0, or 1 on any error. On a compile error no output file is
- * left: one that an earlier run wrote is removed, so that a stale image is
- * never run by mistake. */
+ * Exit status 0, or 1 on any error. On a compile error no image is left:
+ * one that an earlier run wrote is removed, so that a stale image is never
+ * run by mistake; no other file is ever removed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "compiler/compiler.h"
 
 #define XC_VERSION "1.0"
@@ -44,7 +45,7 @@ static const char help_text[] =
     "Errors name the file, line and column, like gcc:\n"
     "  prog.x:3:14: error: expected ';' before 'x'\n"
     "then show the line with a caret (^) under the place. When there is any\n"
-    "error no hex file is written (an old one is removed).\n"
+    "error no hex file is written (an image written before is removed).\n"
     "Exit status: 0 when the program compiled, 1 otherwise.\n";
 
 /* The command line, parsed. */
@@ -137,32 +138,45 @@ static char *default_output(const char *input)
     return out;
 }
 
-/* Whether two paths name the same existing file. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-/* Writes the hex file; on failure removes what was written. */
+/* Writes the hex file whole or not at all: on failure the file of that
+ * name is as it was. */
 static int write_output(const char *path, const HexImage *img, const Options *o)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "xc: %s: cannot write: %s\n", path, strerror(errno));
+    OutFile f;
+    char err[1024];
+    if (outfile_open(&f, path, err, sizeof err) != 0) {
+        fprintf(stderr, "xc: %s\n", err);
         return -1;
     }
-    int rc = compile_write_hex(f, img, o->input, o->mem);
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "xc: %s: cannot write: %s\n", path, strerror(errno));
-        unlink(path);
+    if (compile_write_hex(f.f, img, o->input, o->mem) != 0) {
+        fprintf(stderr, "xc: cannot write '%s': %s\n", path, strerror(errno));
+        outfile_abort(&f);
+        return -1;
     }
-    return rc;
+    if (outfile_commit(&f, err, sizeof err) != 0) {
+        fprintf(stderr, "xc: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* After a compile error: removes the image an earlier run wrote at path,
+ * so that a stale image is never run by mistake. Only a regular file that
+ * begins as every image xc writes does is removed: a device, a link, a
+ * directory or any other file stays as it is. */
+static void remove_stale_image(const char *path)
+{
+    static const char header[] = "# compiled from ";
+    char first[sizeof header - 1];
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(first, 1, sizeof first, f) : 0;
+    if (f)
+        fclose(f);
+    if (n == sizeof first && memcmp(first, header, sizeof first) == 0 && unlink(path) != 0)
+        fprintf(stderr, "xc: %s: cannot remove the old output: %s\n", path, strerror(errno));
 }
 
 /* Whether what was written to stdout got there (0), or -1 after a message
@@ -193,7 +207,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "xc: out of memory\n");
         return 1;
     }
-    if (out && same_file(out, o.input)) {
+    if (out && outfile_same(out, o.input)) {
         fprintf(stderr, "xc: the output file '%s' would overwrite the source\n", out);
         free(own);
         return 1;
@@ -201,9 +215,8 @@ int main(int argc, char **argv)
     HexImage img;
     int status = 0;
     if (compile_file(o.input, o.mem, &img, stderr, "xc") != 0) {
-        if (out && unlink(out) != 0 && errno != ENOENT)   /* never leave a stale image */
-            fprintf(stderr, "xc: %s: cannot remove the old output: %s\n", out,
-                    strerror(errno));
+        if (out)
+            remove_stale_image(out);
         status = 1;
     } else {
         errno = 0;

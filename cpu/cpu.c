@@ -109,7 +109,7 @@ uint32_t cpu_disassemble_at(const CpuMemory *mem, uint32_t proc, uint32_t addr,
 void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source,
                         char *buf, size_t size)
 {
-    char what[96], insn[64], where[320];
+    char what[256], insn[64], where[640];
     bool has_source = source && source[0];
     uint32_t v = cpu->fault_value;
     switch ((CpuFault)cpu->fault) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int hex_digit(int c)
 {
@@ -85,8 +86,9 @@ static int decode(const char *text, size_t len, const char *file, HexImage *out,
             col = 0;
         } else if (c == '#') {
             size_t start = i;
-            while (i + 1 < len && text[i + 1] != '\n')
-                i++;
+            while (i + 1 < len && text[i + 1] != '\n' && text[i + 1] != '\0')
+                i++;                            /* (a NUL is no text, even here) */
+            col += (unsigned)(i - start);
             if (n == 0 && half < 0 && out->built_mem == 0)     /* the header */
                 out->built_mem = comment_mem(text + start, i + 1 - start);
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
@@ -191,18 +193,28 @@ int hex_parse(const char *text, size_t len, const char *filename,
     return 0;
 }
 
-char *read_whole_file(const char *path, size_t *len, char *err, size_t errsize)
+char *read_whole_file(const char *path, size_t limit, size_t *len, char *err,
+                      size_t errsize)
 {
     FILE *f = fopen(path, "rb");
     size_t cap = 1 << 16, n = 0;
+    int binary = 0;
     char *buf;
     if (!f) {
         snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > limit)
+        n = limit + 1;                          /* refused before reading */
     buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
+    /* A NUL byte ends the reading: no text holds one, and the reader's
+     * parser names it at its line and column; /dev/zero or a binary file
+     * is not read to its end. */
+    while (buf && !binary && n <= limit) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        binary = memchr(buf + n, '\0', got) != NULL;
+        n += got;
         if (n < cap - 1)
             break;
         char *bigger = realloc(buf, cap * 2);
@@ -214,8 +226,14 @@ char *read_whole_file(const char *path, size_t *len, char *err, size_t errsize)
         buf = bigger;
         cap *= 2;
     }
-    if (!buf || ferror(f)) {
-        snprintf(err, errsize, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
+    if (!buf || ferror(f) || n > limit) {
+        if (buf && n > limit)
+            snprintf(err, errsize, "%s: larger than %zu MiB, the most that is read of %s",
+                     path, limit >> 20, limit == SOURCE_INPUT_MAX ? "a program"
+                                                                  : "a hex image");
+        else
+            snprintf(err, errsize, "%s: cannot read: %s", path,
+                     buf ? strerror(errno) : "out of memory");
         free(buf);
         fclose(f);
         return NULL;
@@ -229,7 +247,7 @@ char *read_whole_file(const char *path, size_t *len, char *err, size_t errsize)
 int hex_read_file(const char *path, uint32_t mem_words, HexImage *out, char *err, size_t errsize)
 {
     size_t len;
-    char *text = read_whole_file(path, &len, err, errsize);
+    char *text = read_whole_file(path, HEX_INPUT_MAX, &len, err, errsize);
     if (!text)
         return -1;
     int rc = hex_parse(text, len, path, mem_words, out, err, errsize);

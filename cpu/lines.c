@@ -71,11 +71,15 @@ void lines_set_proc(LineTable *t, uint32_t index, const char *kind, const char *
 {
     if (index >= t->nprocs)
         return;
-    size_t n = strlen(kind) + 1 + len + 1;
+    /* A long name is cut as the compiler's messages cut names, so that
+     * every message that shows it stays readable. */
+    size_t shown = len > LINES_NAME_SHOWN ? LINES_NAME_SHOWN : len;
+    size_t n = strlen(kind) + 1 + shown + 4;
     free(t->procs[index]);
     t->procs[index] = malloc(n);
     if (t->procs[index])
-        snprintf(t->procs[index], n, "%s %.*s", kind, (int)len, name);
+        snprintf(t->procs[index], n, "%s %.*s%s", kind, (int)shown, name,
+                 shown < len ? "..." : "");
     else
         t->failed = true;
 }

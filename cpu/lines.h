@@ -52,6 +52,10 @@ typedef struct LineTable {
 LineTable *lines_new(const char *file, const char *text, size_t len, uint32_t nprocs);
 void lines_free(LineTable *t);
 
+/* The characters of a name shown, here and in the compiler's messages; a
+ * longer one is cut there with "...". */
+enum { LINES_NAME_SHOWN = 40 };
+
 /* Names procedure `index`: kind "proc" or "func", and its name. */
 void lines_set_proc(LineTable *t, uint32_t index, const char *kind, const char *name,
                     size_t len);

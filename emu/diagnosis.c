@@ -357,7 +357,7 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
 
 void diagnosis_waiting(FILE *out, Machine *m, const Cpu *c)
 {
-    char source[256];
+    char source[512];
     fprintf(out, "waiting: p%u at %04x", c->id, c->istart);
     if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
         fprintf(out, " (%s)", source);

@@ -30,6 +30,9 @@ const char emu_help_text[] =
 "\n"
 "The run:\n"
 "  --max-steps S      stop after S timesteps (exit status 4)\n"
+"  --max-mem SIZE     refuse, before it starts, a machine that would need more\n"
+"                     memory than SIZE bytes (K, M, G, T: binary multiples;\n"
+"                     default: the host's memory)\n"
 "  --threads T        worker threads, 1..256; results never depend on it\n"
 "  --check            verify the network's invariants after every timestep, and\n"
 "                     run the spec's own network stage beside the fast one\n"
@@ -58,4 +61,5 @@ const char emu_help_text[] =
 "  emu --state 3,4 --procs 8 prog.hex           the network after timesteps 3, 4\n"
 "\n"
 "Exit status: 0 normal end, 1 bad command line or program, 2 a processor\n"
-"faulted, 3 deadlock, 4 --max-steps reached, 70 internal error, 130 Ctrl-C.\n";
+"faulted, 3 deadlock, 4 --max-steps reached, 70 internal error, 130 Ctrl-C\n"
+"(SIGTERM 143, SIGHUP 129, SIGQUIT 131: each ends the run as Ctrl-C does).\n";

@@ -176,6 +176,25 @@ static void run_on_workers(void *ctx, ParallelFn *fn, void *arg)
     workers_run(m->workers, fn, arg);
 }
 
+static NetConfig net_config(const MachineConfig *cfg, unsigned k)
+{
+    return (NetConfig){ k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
+                        cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE, cfg->vcs };
+}
+
+uint64_t machine_bytes(const MachineConfig *cfg, unsigned k, const HexImage *img)
+{
+    NetConfig nc = net_config(cfg, k);
+    uint64_t n = 1ull << k;
+    uint64_t bytes = net_bytes(&nc);
+    bytes += n * (sizeof(Cpu) + sizeof(RouteRequest) + sizeof(uint32_t) + sizeof(Route));
+    /* A program touches its image and the top of its stack: a chunk of
+     * memory each at least (cpu/mem.h). */
+    for (uint32_t p = 0; p < img->count; p++)
+        bytes += img->records[p].length + 2 * MEM_CHUNK_WORDS * sizeof(uint32_t);
+    return bytes;
+}
+
 int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
                  const MachineObserver *obs, char *err, size_t errsize)
 {
@@ -197,8 +216,19 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
                  "address (2^24)", 1ull << m->k);
         return -1;
     }
-    NetConfig nc = { m->k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
-                     cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE, cfg->vcs };
+    uint64_t bytes = machine_bytes(cfg, m->k, img);
+    if (cfg->max_bytes && bytes > cfg->max_bytes) {
+        char network[64] = "";
+        if (cfg->vcs > 1)
+            snprintf(network, sizeof network, " with %u virtual channels", cfg->vcs);
+        snprintf(err, errsize, "a machine of %u processors%s needs about %.1f GiB, more "
+                 "than the %.1f GiB it may have (--max-mem; by default the host's memory): "
+                 "give it fewer processors%s, or a larger --max-mem", m->nprocs, network,
+                 (double)bytes / (1u << 30), (double)cfg->max_bytes / (1u << 30),
+                 cfg->vcs > 1 ? " or channels" : "");
+        return -1;
+    }
+    NetConfig nc = net_config(cfg, m->k);
     /* One cache line per processor, aligned. */
     if (posix_memalign((void **)&m->cpus, 64, (size_t)m->nprocs * sizeof *m->cpus) != 0)
         m->cpus = NULL;

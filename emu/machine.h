@@ -65,6 +65,8 @@ typedef struct MachineConfig {
                                   this many processors run (tests set 1) */
     bool run_ahead;            /* processors may run ahead (off for --step) */
     bool check_invariants;     /* verify the network after every timestep */
+    uint64_t max_bytes;        /* --max-mem: refuse a machine that needs more
+                                  (machine_bytes); 0: no limit */
 } MachineConfig;
 
 /* The debug build (make check) verifies the network after every timestep
@@ -183,6 +185,12 @@ MachineEnd machine_step(Machine *m);
 
 /* The exit status of an end (spec/cli.md). */
 int machine_exit_status(MachineEnd end);
+
+/* The bytes of memory a machine of this configuration holds when its
+ * network is busy, for an image of `programmed` processors: the network's
+ * buffers, links and tables (net_bytes), the processors' records, and the
+ * memory the programs touch at the start. */
+uint64_t machine_bytes(const MachineConfig *cfg, unsigned k, const HexImage *img);
 const char *machine_end_name(MachineEnd end);
 
 #endif

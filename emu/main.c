@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compiler/compiler.h"
+#include "common/outfile.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "cpu/lines.h"
@@ -29,13 +30,17 @@
 
 #define EMU_VERSION "emu 0.1"
 
+/* The signal that stopped the run (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or
+ * 0: each ends it as Ctrl-C does, at the end of the timestep, with the
+ * report and complete files, and the exit status 128 + the signal. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
+
+static const int stopping_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 typedef struct RunView {
     FILE *out;
@@ -104,10 +109,7 @@ static int load_program(const EmuOptions *opt, HexImage *img)
  * names no input. */
 static int output_is_program(const char *option, const char *path, const char *program)
 {
-    struct stat out, in;
-    if (stat(path, &out) != 0 || stat(program, &in) != 0)
-        return 0;
-    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+    if (!outfile_is_file(path, program))
         return 0;
     if (strcmp(path, program) == 0)
         fprintf(stderr, "emu: %s: '%s' is the program itself: writing there would "
@@ -116,6 +118,52 @@ static int output_is_program(const char *option, const char *path, const char *p
         fprintf(stderr, "emu: %s: '%s' is the program '%s' itself: writing there would "
                 "destroy it (name another file)\n", option, path, program);
     return 1;
+}
+
+/* Whether the outputs asked for would destroy an input or each other; says
+ * which and returns 1. */
+static int outputs_clash(const EmuOptions *opt)
+{
+    if ((opt->trace_path && output_is_program("--trace", opt->trace_path, opt->program)) ||
+        (opt->html_path && output_is_program("--html", opt->html_path, opt->program)))
+        return 1;
+    if (opt->trace_path && opt->html_path && outfile_same(opt->trace_path, opt->html_path)) {
+        fprintf(stderr, "emu: --trace '%s' and --html '%s' are the same file: one would "
+                "overwrite the other (name two files)\n", opt->trace_path, opt->html_path);
+        return 1;
+    }
+    return 0;
+}
+
+/* Opens an output file for the run; 0, or -1 after a message naming it. */
+static int open_output(OutFile *f, const char *option, const char *path)
+{
+    char err[1024];
+    if (outfile_open(f, path, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "emu: %s: %s\n", option, err);
+    return -1;
+}
+
+/* Finishes an output file; 0, or -1 after a message naming it. */
+static int close_output(OutFile *f, const char *option)
+{
+    char err[1024];
+    if (outfile_commit(f, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "emu: %s: %s\n", option, err);
+    return -1;
+}
+
+/* Whether what was written to stdout got there: 0, or -1 after a message. */
+static int stdout_written(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "emu: cannot write the output (standard output): %s\n",
+            errno ? strerror(errno) : "write error");
+    return -1;
 }
 
 /* ---- the progress line -------------------------------------------------------- */
@@ -281,6 +329,84 @@ static void hint_built_mem(const Machine *m, uint32_t built_mem)
             m->cfg.mem_words, built_mem, m->cfg.mem_words);
 }
 
+/* Says, after the report, which signal other than Ctrl-C stopped the run. */
+static void note_signal(const Machine *m)
+{
+    const char *name = interrupted == SIGTERM ? "SIGTERM" : interrupted == SIGHUP ? "SIGHUP"
+                     : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
+    if (m->end == END_INTERRUPTED && name)
+        fprintf(stderr, "emu: stopped by %s at timestep %llu\n", name,
+                (unsigned long long)m->t);
+}
+
+/* The exit status of the run: the machine's, but 128 + the signal for a
+ * run that a signal other than SIGINT stopped. */
+static int run_status(const Machine *m)
+{
+    if (m->end == END_INTERRUPTED && interrupted && interrupted != SIGINT)
+        return 128 + interrupted;
+    return machine_exit_status(m->end);
+}
+
+/* Runs the loaded machine with its outputs; returns the exit status. */
+static int run(RunView *view, uint32_t built_mem)
+{
+    Machine *m = view->m;
+    EmuOptions *opt = view->opt;
+    OutFile trace = { 0 }, page = { 0 };
+    char err[1024];
+    /* The page is refused (too many processors) before any file is
+     * opened; the files are written beside their names and put in place
+     * only when complete, so a refused or failed run leaves existing
+     * files as they were. */
+    if (opt->html_path && !(view->html = html_new(m, opt->program, err, sizeof err))) {
+        fprintf(stderr, "emu: %s\n", err);
+        return 1;
+    }
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_signal;          /* no SA_RESTART: a blocked read returns */
+    for (size_t i = 0; i < sizeof stopping_signals / sizeof *stopping_signals; i++)
+        sigaction(stopping_signals[i], &sa, NULL);
+    if ((opt->trace_path && open_output(&trace, "--trace", opt->trace_path) != 0) ||
+        (opt->html_path && open_output(&page, "--html", opt->html_path) != 0)) {
+        outfile_abort(&trace);
+        html_free(view->html);
+        return 1;
+    }
+    view->trace = trace.f;
+    if (view->trace)
+        fputs(trace_header, view->trace);
+
+    run_machine(m, opt, view->html, stdout);
+    int status = run_status(m);
+    /* The files are finished before the report, so that its exit status
+     * is the process's. */
+    int failed = opt->trace_path && close_output(&trace, "--trace") != 0;
+    if (view->html) {
+        if (html_write(view->html, m, page.f) != 0) {
+            fprintf(stderr, "emu: --html: cannot write '%s': %s\n", opt->html_path,
+                    strerror(errno));
+            outfile_abort(&page);
+            failed = 1;
+        } else {
+            failed |= close_output(&page, "--html") != 0;
+        }
+        html_free(view->html);
+    }
+    if (failed)
+        status = 1;
+    opt->report.exit_status = status;
+    if (opt->report.json)
+        fflush(stdout);
+    report_write(stdout, m, &opt->report);
+    if (stdout_written() != 0)          /* (and the notes on stderr follow the report) */
+        status = 1;
+    warn_states_not_reached(opt, m);
+    hint_built_mem(m, built_mem);
+    note_signal(m);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     EmuOptions opt;
@@ -295,14 +421,9 @@ int main(int argc, char **argv)
     if (opt.help || opt.version) {
         fputs(opt.help ? emu_help_text : EMU_VERSION "\n", stdout);
         options_free(&opt);
-        return 0;
+        return stdout_written() == 0 ? 0 : 1;
     }
-    if ((opt.trace_path && output_is_program("--trace", opt.trace_path, opt.program))
-        || (opt.html_path && output_is_program("--html", opt.html_path, opt.program))) {
-        options_free(&opt);
-        return 1;
-    }
-    if (load_program(&opt, &img) != 0) {
+    if (outputs_clash(&opt) || load_program(&opt, &img) != 0) {
         options_free(&opt);
         return 1;
     }
@@ -310,12 +431,12 @@ int main(int argc, char **argv)
         disasm_image(stdout, &img);
         hex_free(&img);
         options_free(&opt);
-        return 0;
+        return stdout_written() == 0 ? 0 : 1;
     }
-    RunView run = { stdout, NULL, NULL, &opt, &m };
     /* Every stepped or recorded state is exact. */
     opt.machine.run_ahead = !opt.step && !opt.html_path;
-    MachineObserver obs = { &run, show_print, opt.routes ? show_route : NULL,
+    RunView view = { stdout, NULL, NULL, &opt, &m };
+    MachineObserver obs = { &view, show_print, opt.routes ? show_route : NULL,
                             opt.trace_path || opt.html_path
                             || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
                             ? show_event : NULL };
@@ -330,68 +451,9 @@ int main(int argc, char **argv)
     img.lines = NULL;
     m.lines = lines;
     hex_free(&img);
-    /* Opened only now that the run starts: a run refused before it does
-     * leaves an existing file as it was, and makes no empty one. */
-    if (opt.trace_path) {
-        run.trace = fopen(opt.trace_path, "w");
-        if (!run.trace) {
-            fprintf(stderr, "emu: --trace: cannot write '%s': %s\n", opt.trace_path,
-                    strerror(errno));
-            machine_free(&m);
-            lines_free(lines);
-            options_free(&opt);
-            return 1;
-        }
-        fputs(trace_header, run.trace);
-    }
-    FILE *html_file = NULL;
-    if (opt.html_path) {
-        run.html = html_new(&m, opt.program, err, sizeof err);
-        html_file = run.html ? fopen(opt.html_path, "w") : NULL;
-        if (!html_file) {
-            if (run.html)
-                fprintf(stderr, "emu: --html: cannot write '%s': %s\n", opt.html_path,
-                        strerror(errno));
-            else
-                fprintf(stderr, "emu: %s\n", err);
-            html_free(run.html);
-            if (run.trace)
-                fclose(run.trace);
-            machine_free(&m);
-            lines_free(lines);
-            options_free(&opt);
-            return 1;
-        }
-    }
-    struct sigaction sa = { 0 };
-    sa.sa_handler = on_sigint;          /* no SA_RESTART: a blocked read returns */
-    sigaction(SIGINT, &sa, NULL);
-
-    run_machine(&m, &opt, run.html, stdout);
-    if (opt.report.json)
-        fflush(stdout);
-    report_write(stdout, &m, &opt.report);
-    fflush(stdout);                     /* the notes on stderr follow the report */
-    warn_states_not_reached(&opt, &m);
-    hint_built_mem(&m, built_mem);
-    int status = machine_exit_status(m.end);
-    int trace_failed = run.trace && (fflush(run.trace) != 0 || ferror(run.trace));
-    if (run.trace)
-        trace_failed |= fclose(run.trace) != 0;
-    int html_failed = 0;
-    if (html_file) {
-        html_failed = html_write(run.html, &m, html_file) != 0;
-        html_failed |= fflush(html_file) != 0 || ferror(html_file);
-        html_failed |= fclose(html_file) != 0;
-        html_free(run.html);
-    }
+    int status = run(&view, built_mem);
     machine_free(&m);
     lines_free(lines);
     options_free(&opt);
-    if (fflush(stdout) != 0 || ferror(stdout) || trace_failed || html_failed) {
-        fprintf(stderr, "emu: cannot write the output%s\n", trace_failed ? " (--trace file)"
-                : html_failed ? " (--html file)" : "");
-        return 1;
-    }
     return status;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Parses a decimal number in [lo, hi]; 0 on success. */
 static int parse_number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -74,6 +75,40 @@ static int set_number(EmuOptions *o, NumberOption which, const char *value, char
     return 0;
 }
 
+/* --max-mem SIZE: bytes, or a number with K, M, G or T (binary). */
+static int set_max_mem(EmuOptions *o, const char *value, char *err, size_t size)
+{
+    static const char accepted[] = "a number of bytes, or of K, M, G or T (binary), "
+                                   "from 1M";
+    char digits[32];
+    size_t len = strlen(value), shift = 0;
+    const char *units = "KMGT", *unit = len ? strchr(units, value[len - 1]) : NULL;
+    if (unit && value[len - 1]) {
+        shift = 10 * (size_t)(unit - units + 1);
+        len--;
+    }
+    uint64_t v;
+    if (len == 0 || len >= sizeof digits)
+        return bad_value(err, size, "--max-mem", value, "is not a size", accepted);
+    memcpy(digits, value, len);
+    digits[len] = 0;
+    int rc = parse_number(digits, 1, UINT64_MAX >> shift, &v);
+    if (rc == 0 && (v << shift) < (1u << 20))
+        rc = -2;
+    if (rc != 0)
+        return bad_value(err, size, "--max-mem", value,
+                         rc == -1 ? "is not a size" : "is out of range", accepted);
+    o->machine.max_bytes = v << shift;
+    return 0;
+}
+
+/* The host's memory, the default of --max-mem; 0 when it cannot be told. */
+static uint64_t host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
 static int compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -116,6 +151,7 @@ static int set_states(EmuOptions *o, const char *value, char *err, size_t size)
 int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
 {
     *o = (EmuOptions){ .machine = MACHINE_CONFIG_DEFAULT };
+    o->machine.max_bytes = host_memory();
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         char name[32];
@@ -171,6 +207,7 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
                              : !strcmp(name, "--routing") ? "benes, benes-full, greedy, valiant, random, dmodk, adaptive"
                              : !strcmp(name, "--duplex") ? "half, full"
                              : !strcmp(name, "--state") ? "timesteps 0 .. 18446744073709551615, separated by commas"
+                             : !strcmp(name, "--max-mem") ? "a number of bytes, or of K, M, G or T (binary), from 1M"
                              : !strcmp(name, "--trace") ? "a file name"
                              : !strcmp(name, "--html") ? "a file name" : NULL;
         if (!accepted) {
@@ -196,6 +233,9 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
             o->machine.full_duplex = !strcmp(value, "full");
         } else if (!strcmp(name, "--state")) {
             if (set_states(o, value, err, size) != 0)
+                return -1;
+        } else if (!strcmp(name, "--max-mem")) {
+            if (set_max_mem(o, value, err, size) != 0)
                 return -1;
         } else {
             if (!*value)

@@ -63,14 +63,14 @@ static double latency_mean(const NetStats *st)
  * when the program was compiled in this run. */
 static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
 {
-    char source[256];
+    char source[512];
     lines_describe(m->lines, c->id, c->istart, source, sizeof source);
     cpu_describe_fault(c, &m->mem, source, buf, size);
 }
 
 static void text_details(FILE *out, Machine *m)
 {
-    char buf[512];
+    char buf[1024];
     Emit e = { out, m, false, 0 };
     if (m->end == END_FAULT) {
         for (uint32_t p = 0; p < m->nprocs; p++)
@@ -231,7 +231,7 @@ static void json_string(FILE *out, const char *s)
  * processor p, or null. */
 static void json_source(FILE *out, Machine *m, uint32_t p, uint32_t addr)
 {
-    char source[256];
+    char source[512];
     fprintf(out, "\"source\": ");
     if (lines_describe(m->lines, p, addr, source, sizeof source))
         json_string(out, source);
@@ -239,15 +239,15 @@ static void json_source(FILE *out, Machine *m, uint32_t p, uint32_t addr)
         fprintf(out, "null");
 }
 
-static void json_report(FILE *out, Machine *m)
+static void json_report(FILE *out, Machine *m, int exit_status)
 {
     const NetStats *st = net_stats(m->net);
-    char buf[512];
+    char buf[1024];
     Emit e = { out, m, true, 0 };
     fprintf(out, "{\"end\": \"%s\", \"exit_status\": %d, \"processors\": %u, "
             "\"programmed\": %u, \"timesteps\": %llu, \"collisions\": %llu, "
             "\"link_collisions\": %llu, \"buffer_collisions\": %llu, ",
-            machine_end_name(m->end), machine_exit_status(m->end), m->nprocs, m->programmed,
+            machine_end_name(m->end), exit_status ? exit_status : machine_exit_status(m->end), m->nprocs, m->programmed,
             (ull)m->t, (ull)(st->link_total + st->buffer_total), (ull)st->link_total,
             (ull)st->buffer_total);
     fprintf(out, "\"collisions_by_layer\": {");
@@ -332,7 +332,7 @@ static void json_report(FILE *out, Machine *m)
 void report_write(FILE *out, Machine *m, const ReportOptions *opt)
 {
     if (opt->json) {
-        json_report(out, m);
+        json_report(out, m, opt->exit_status);
         return;
     }
     if (!opt->quiet) {

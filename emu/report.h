@@ -13,6 +13,9 @@ typedef struct ReportOptions {
     bool json;        /* --json */
     bool quiet;       /* -q: only the two closing lines */
     bool histogram;   /* --histogram: the latency histogram in the text */
+    int exit_status;  /* the process's exit status, which the JSON gives, when it
+                         is not the run's own (an output that failed, a signal);
+                         0: the run's */
 } ReportOptions;
 
 void report_write(FILE *out, Machine *m, const ReportOptions *opt);

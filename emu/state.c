@@ -49,7 +49,7 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
     if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
         /* The instruction's address is where its prefixes start, as the
          * listing shows it; its source, when the program has one. */
-        char source[256];
+        char source[512];
         cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
         fprintf(out, " pc %04x %-10s", c->istart, insn);
         if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))

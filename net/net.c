@@ -85,24 +85,56 @@ static void counters_free(Counters *c)
     free(c->stats.latency_hist);
 }
 
+/* The shape of a network: its counts of processors, switches, buffers. */
+static void shape(Layout *lay, const NetConfig *cfg)
+{
+    lay->cfg = *cfg;
+    if (lay->cfg.vcs == 0)
+        lay->cfg.vcs = 1;
+    lay->nprocs = 1u << cfg->k;
+    lay->half = lay->nprocs / 2;
+    lay->nswitches = cfg->planes * cfg->k * lay->half;
+    lay->nbuffers = 4 * lay->nswitches;
+    for (unsigned row = 0; row < cfg->planes * cfg->k && row < 64; row++)
+        lay->row_layer[row] = (uint8_t)(row % cfg->k + 1);
+    lay->compact = cfg->k <= 16;
+}
+
+/* The links of a network and its senders (switch ports and adapters). */
+static size_t links_of(const Layout *lay) { return 2 * (size_t)lay->nswitches; }
+static size_t senders_of(const Layout *lay)
+{
+    return lay->nbuffers + (size_t)lay->cfg.planes * lay->nprocs;
+}
+
+uint64_t net_bytes(const NetConfig *cfg)
+{
+    Layout lay = { 0 };
+    shape(&lay, cfg);
+    uint64_t n = lay.nprocs, bytes = 0;
+    if (!cfg->full_duplex)
+        bytes += links_of(&lay) * sizeof *lay.channels;
+    bytes += senders_of(&lay) * sizeof *lay.senders;
+    if (cfg->buffer > INLINE_PLACES)         /* (the rings grow with their packets) */
+        bytes += (uint64_t)lay.nbuffers * sizeof *lay.rings;
+    bytes += (uint64_t)lay.nbuffers * sizeof *((Net *)0)->entered;
+    bytes += n * cfg->ports * sizeof *lay.ports;
+    bytes += n * (sizeof *lay.out_slot + 1 + 2 * sizeof *((Net *)0)->arriving +
+                  sizeof *((Net *)0)->requests_made);
+    if (lay.cfg.vcs > 1)
+        bytes += vc_bytes(&lay);
+    return bytes;
+}
+
 Net *net_new(const NetConfig *cfg)
 {
     keep_large_blocks_mapped();
     Net *net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
-    net->lay.cfg = *cfg;
-    if (net->lay.cfg.vcs == 0)
-        net->lay.cfg.vcs = 1;
-    net->lay.nprocs = 1u << cfg->k;
-    net->lay.half = net->lay.nprocs / 2;
-    net->lay.nswitches = cfg->planes * cfg->k * net->lay.half;
-    net->lay.nbuffers = 4 * net->lay.nswitches;
-    for (unsigned row = 0; row < cfg->planes * cfg->k && row < 64; row++)
-        net->lay.row_layer[row] = (uint8_t)(row % cfg->k + 1);
-    net->lay.compact = cfg->k <= 16;
-    size_t links = 2 * (size_t)net->lay.nswitches;
-    size_t senders = net->lay.nbuffers + (size_t)cfg->planes * net->lay.nprocs;
+    shape(&net->lay, cfg);
+    size_t links = links_of(&net->lay);
+    size_t senders = senders_of(&net->lay);
     if (!cfg->full_duplex)
         net->lay.channels = line_zalloc(links, sizeof *net->lay.channels);
     net->lay.senders = line_zalloc(senders, sizeof *net->lay.senders);

@@ -143,6 +143,10 @@ typedef void NetEventFn(void *ctx, const NetEvent *ev);
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
+/* The bytes of memory a network of this shape holds when busy: every
+ * buffer, link, port and table at its full size (the packets aside). */
+uint64_t net_bytes(const NetConfig *cfg);
+
 /* Builds an empty network; NULL if memory cannot be had (errno set). */
 Net *net_new(const NetConfig *cfg);
 void net_free(Net *net);

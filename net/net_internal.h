@@ -829,6 +829,7 @@ void net_reference_failed(Net *net, const char *what);
  * packet at place i, 0 the head, or NET_NIL) and in a lane. */
 typedef struct VcNet VcNet;
 VcNet *vc_new(const Layout *lay);
+uint64_t vc_bytes(const Layout *lay);
 void vc_free(VcNet *vc);
 void vc_injected(Net *net, uint32_t p);
 void vc_step(Net *net);

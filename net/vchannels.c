@@ -224,6 +224,32 @@ void vc_free(VcNet *vc)
     free(vc);
 }
 
+/* The lanes of a network's inlets: V rounded up to a power of two each. */
+static unsigned lane_shift_of(unsigned V)
+{
+    unsigned shift = 0;
+    while ((1u << shift) < V)
+        shift++;
+    return shift;
+}
+
+static size_t inlets_of(const Layout *lay)
+{
+    return 4 * (size_t)lay->nswitches + ((size_t)lay->cfg.planes << lay->cfg.k);
+}
+
+/* What vc_new allocates, in bytes: the port records, the lanes and their
+ * bitmaps, the tables by link and by inlet (the bitmaps by processor, and
+ * what grows with the packets, aside). */
+uint64_t vc_bytes(const Layout *lay)
+{
+    uint64_t ports = lay->nbuffers, inlets = inlets_of(lay), links = 2 * (uint64_t)lay->nswitches;
+    uint64_t lanes = inlets << lane_shift_of(lay->cfg.vcs);
+    return ports * (VC_PORT_SIZE(lay->cfg.vcs) + 2 / 8.0) +       /* records, two bitmaps */
+           lanes * (sizeof(uint32_t) + 1 / 8.0) +                   /* lanes, lane_busy */
+           links * 4 * sizeof(uint32_t) + inlets * sizeof(uint32_t);
+}
+
 VcNet *vc_new(const Layout *lay)
 {
     VcNet *vc = calloc(1, sizeof *vc);
@@ -233,10 +259,9 @@ VcNet *vc_new(const Layout *lay)
     vc->B = lay->cfg.buffer;
     vc->has_temp = !lay->cfg.full_duplex;
     vc->nswitch_inlets = 4 * lay->nswitches;
-    vc->ninlets = vc->nswitch_inlets + (lay->cfg.planes << lay->cfg.k);
+    vc->ninlets = (uint32_t)inlets_of(lay);
     vc->nlinks = 2 * lay->nswitches;
-    while ((1u << vc->lane_shift) < vc->V)
-        vc->lane_shift++;
+    vc->lane_shift = lane_shift_of(vc->V);
     if (((uint64_t)vc->ninlets << vc->lane_shift) > UINT32_MAX) {
         free(vc);               /* (a lane's number is a word) */
         return NULL;

@@ -23,7 +23,7 @@ expect_status() {
     else fail "$1" "exit status $STATUS, expected $2" "stderr: $(head -c 600 "$TMP/err")"; fi
 }
 
-# expect_file NAME GOLDEN ACTUAL: two files must be identical.
+# expect_same NAME GOLDEN ACTUAL: two files must be identical.
 expect_same() {
     if cmp -s "$2" "$3"; then pass "$1"
     else fail "$1" "$3 differs from $2:" "$(diff "$2" "$3" | head -n 20)"; fi
@@ -39,4 +39,10 @@ expect_grep() {
 expect_empty() {
     if [ ! -s "$2" ]; then pass "$1"
     else fail "$1" "$(basename "$2") is not empty:" "$(head -c 600 "$2")"; fi
+}
+
+# expect_file_text NAME FILE TEXT: a file must hold exactly one line, TEXT.
+expect_file_text() {
+    if [ -f "$2" ] && [ "$(cat "$2")" = "$3" ]; then pass "$1"
+    else fail "$1" "$2 does not hold '$3':" "$(head -c 600 "$2" 2>&1)"; fi
 }

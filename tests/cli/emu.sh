@@ -79,10 +79,11 @@ expect_grep precedence_deadlock_end "end: deadlock" "$TMP/out"
 
 # A machine too large to allocate (2^24 processors of 2^28 words: 2^54
 # bytes of address space, more than a process gets) is refused before
-# anything runs. (--max-steps: a host that could map it must not loop; under
-# make check the sanitizer must let a failed allocation return NULL.)
+# anything runs. (--max-mem: past the estimate, to the allocation itself;
+# --max-steps: a host that could map it must not loop; under make check the
+# sanitizer must let a failed allocation return NULL.)
 run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
-    "$EMU" --procs 16777216 --mem 268435456 --max-steps 1 $D/loop.hex
+    "$EMU" --max-mem 1000000T --procs 16777216 --mem 268435456 --max-steps 1 $D/loop.hex
 expect_status too_large_status 1
 expect_grep too_large_message "emu: cannot allocate a machine of 16777216 processors" "$TMP/err"
 expect_empty too_large_no_stdout "$TMP/out"

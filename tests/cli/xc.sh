@@ -112,17 +112,52 @@ if [ -w /dev/full ]; then
 fi
 
 # A compile error: status 1, messages on stderr, nothing written, and a
-# stale output from an earlier run removed.
+# stale image from an earlier run removed.
 printf 'proc main() is\n  print x\n' >"$TMP/bad.x"
-echo stale >"$TMP/bad.hex"
+"$XC" -o "$TMP/bad.hex" programs/appendix_c.x
 run "$XC" "$TMP/bad.x"
 expect_status xc_error_status 1
 expect_grep xc_error_message "bad.x:2:9: error: 'x' is not declared" "$TMP/err"
 expect_empty xc_error_no_stdout "$TMP/out"
 if [ ! -e "$TMP/bad.hex" ]; then pass xc_error_removes_stale_output; else fail xc_error_removes_stale_output; fi
-echo stale >"$TMP/named.hex"
+"$XC" -o "$TMP/named.hex" programs/appendix_c.x
 run "$XC" -o "$TMP/named.hex" "$TMP/bad.x"
 if [ ! -e "$TMP/named.hex" ]; then pass xc_error_removes_stale_o; else fail xc_error_removes_stale_o; fi
+
+# ...but nothing that xc did not write: a file of other text, a link (and
+# the image it points to) and a device node stay exactly as they were.
+echo notes >"$TMP/notes.txt"
+run "$XC" -o "$TMP/notes.txt" "$TMP/bad.x"
+expect_status xc_error_other_file_status 1
+expect_file_text xc_error_keeps_other_file "$TMP/notes.txt" notes
+"$XC" -o "$TMP/target.hex" programs/appendix_c.x
+cp "$TMP/target.hex" "$TMP/target.before"
+ln -s target.hex "$TMP/link.hex"
+run "$XC" -o "$TMP/link.hex" "$TMP/bad.x"
+if [ -L "$TMP/link.hex" ]; then pass xc_error_keeps_link; else fail xc_error_keeps_link; fi
+expect_same xc_error_keeps_link_target "$TMP/target.before" "$TMP/target.hex"
+if mknod "$TMP/mynull" c 1 3 2>/dev/null; then
+    run "$XC" -o "$TMP/mynull" "$TMP/bad.x"
+    if [ -c "$TMP/mynull" ]; then pass xc_error_keeps_device; else fail xc_error_keeps_device; fi
+    run "$XC" -o "$TMP/mynull" programs/appendix_c.x
+    expect_status xc_device_written_status 0
+    if [ -c "$TMP/mynull" ]; then pass xc_keeps_device; else fail xc_keeps_device; fi
+else
+    echo "NOTE xc_error_keeps_device: not run (mknod needs root)"
+fi
+
+# A write that fails (a full disk) leaves the file of that name as it was:
+# an image written before stays whole, and a device stays a device.
+if [ -w /dev/full ]; then
+    run "$XC" -o /dev/full programs/appendix_c.x
+    expect_status xc_full_device_status 1
+    if [ -c /dev/full ]; then pass xc_full_device_kept; else fail xc_full_device_kept; fi
+fi
+# A successful write through a link replaces the file it points to, and
+# keeps the link.
+run "$XC" -o "$TMP/link.hex" tests/data/multicast.x
+if [ -L "$TMP/link.hex" ] && grep -q multicast.x "$TMP/target.hex"; then
+    pass xc_writes_through_link; else fail xc_writes_through_link; fi
 run "$XC" -S "$TMP/bad.x"
 expect_status xc_error_S_status 1
 expect_empty xc_error_S_no_listing "$TMP/out"

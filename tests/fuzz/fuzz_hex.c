@@ -2,7 +2,9 @@
  * well-formed-looking records and mutations of the real Figure 8 and
  * Appendix C files must never crash, hang or break the loader's promises
  * (every accepted record lies inside the decoded bytes, with a non-zero
- * length no larger than memory and an entry inside its image).
+ * length no larger than memory and an entry inside its image); one input
+ * in 16 is also written as a file (common/outfile.h) and read back, which
+ * must give the same verdict.
  *
  *   fuzz_hex --iterations N   N inputs from fixed seeds (make test, make check)
  *   fuzz_hex --forever        until interrupted, from a time-based seed
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "common/outfile.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "tests/fuzz/fuzz.h"
@@ -83,6 +87,35 @@ static int check_one(const char *text, size_t n, uint32_t mem, FILE *sink)
     return ok;
 }
 
+/* The input written as a file (whole, as every output is written) and
+ * read back through the file reader, which stops at a NUL byte: the
+ * verdict must be the parser's on the text, with the same bytes. */
+static int check_file(const char *text, size_t n, uint32_t mem, const char *path)
+{
+    OutFile f;
+    char err[512], file_err[512];
+    if (outfile_open(&f, path, err, sizeof err) != 0 ||
+        fwrite(text, 1, n, f.f) != n || outfile_commit(&f, err, sizeof err) != 0) {
+        outfile_abort(&f);
+        printf("  cannot write %s: %s\n", path, err);
+        return 0;
+    }
+    HexImage a, b;
+    int parsed = hex_parse(text, n, path, mem, &a, err, sizeof err) == 0;
+    int read = hex_read_file(path, mem, &b, file_err, sizeof file_err) == 0;
+    int same = parsed == read;
+    if (parsed && read)
+        same = a.count == b.count && a.nbytes == b.nbytes &&
+               memcmp(a.bytes, b.bytes, a.nbytes) == 0;
+    else if (!parsed && !read)
+        same = strcmp(err, file_err) == 0;
+    if (parsed)
+        hex_free(&a);
+    if (read)
+        hex_free(&b);
+    return same;
+}
+
 int main(int argc, char **argv)
 {
     long iterations = 2000;
@@ -95,25 +128,33 @@ int main(int argc, char **argv)
         iterations = atol(argv[2]);
     }
     char err[256];
-    seeds[0] = read_whole_file("tests/data/figure8.hex", &seed_len[0], err, sizeof err);
-    seeds[1] = read_whole_file("tests/data/appendix_c.hex", &seed_len[1], err, sizeof err);
+    seeds[0] = read_whole_file("tests/data/figure8.hex", SOURCE_INPUT_MAX, &seed_len[0], err, sizeof err);
+    seeds[1] = read_whole_file("tests/data/appendix_c.hex", SOURCE_INPUT_MAX, &seed_len[1], err, sizeof err);
     if (!seeds[0] || !seeds[1]) {
         printf("FAIL fuzz_hex: %s\n", err);
         return 1;
     }
     FILE *sink = fopen("/dev/null", "w");
+    char path[] = "/tmp/fuzz-hex-XXXXXX";     /* (a file of its own for check_file) */
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        printf("FAIL fuzz_hex: cannot make a temporary file\n");
+        return 1;
+    }
+    close(fd);
     enum { CAP = 4096 };
     char *buf = malloc(CAP);
     for (long i = 0; forever || i < iterations; i++) {
         fuzz_rng = seed + (uint64_t)i;
         size_t n = make_input(buf, CAP);
         uint32_t mem = fuzz_below(3) ? 200000 : (uint32_t)(1 + fuzz_below(64));
-        if (!check_one(buf, n, mem, sink)) {
+        if (!check_one(buf, n, mem, sink) || (i % 16 == 0 && !check_file(buf, n, mem, path))) {
             FILE *f = fopen("fuzz-hex-crash.hex", "wb");
             if (f) {
                 fwrite(buf, 1, n, f);
                 fclose(f);
             }
+            unlink(path);
             printf("FAIL fuzz_hex: input %ld (seed %llu, mem %u) broke a promise; "
                    "written to fuzz-hex-crash.hex\n", i, (unsigned long long)(seed + i), mem);
             return 1;
@@ -121,6 +162,7 @@ int main(int argc, char **argv)
         if (forever && i % 100000 == 0)
             fprintf(stderr, "fuzz_hex: %ld inputs\n", i);
     }
+    unlink(path);
     printf("PASS fuzz_hex (%ld inputs from seed %llu)\n", iterations, (unsigned long long)seed);
     fclose(sink);
     free(buf);

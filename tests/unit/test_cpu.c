@@ -622,6 +622,29 @@ static void fault_description(void)
     rig_free(q);
 }
 
+/* The longest reasons, with the largest numbers and a long source, are
+ * whole: none is cut by a buffer of the describer's own. */
+static void fault_description_is_whole(void)
+{
+    static const uint8_t code[] = { 0x35, 0x30, 0xd1, 0xf3 };
+    Rig *q = rig_new(code, sizeof code);
+    for (int i = 0; i < 4; i++)
+        cpu_step(&q->cpu, &q->bus);
+    q->cpu.fault = FAULT_LIST_SIZE;
+    q->cpu.fault_entry = 1;
+    q->cpu.fault_list = 4294967295u;
+    q->cpu.fault_value = 4294967295u;
+    char source[300], buf[1024];
+    memset(source, 'x', sizeof source - 1);
+    source[sizeof source - 1] = '\0';
+    cpu_describe_fault(&q->cpu, &q->mem, source, buf, sizeof buf);
+    CHECK(strstr(buf, "multicast list at word 4294967295: a broadcast below processor "
+                      "4294967295, more processors than there are at 0003 (prefixes from "
+                      "0002; xxx") == buf);
+    CHECK(strstr(buf, "xxx): DIV") != NULL);
+    rig_free(q);
+}
+
 /* A negative ADJ that leaves sp below the end of the image (6 bytes: words
  * 0 and 1, so the end is word 2) faults, before sp changes; one that leaves
  * sp exactly at the end does not. A run of private instructions stops
@@ -769,6 +792,7 @@ int main(void)
     RUN(interleaved_memories);
     RUN(faults);
     RUN(fault_description);
+    RUN(fault_description_is_whole);
     RUN(stack_overflow);
     RUN(stack_below_the_image_going_up);
     RUN(self_modifying_code);

@@ -364,7 +364,7 @@ static char *json_run(const HexImage *img, RoutingAlgorithm routing, bool full)
     while (machine_step(&m) == END_RUNNING)
         ;
     CHECK_EQ(m.end, END_NORMAL);
-    ReportOptions json = { true, false, false };
+    ReportOptions json = { .json = true };
     report_write(f, &m, &json);
     fclose(f);
     static const char *const keys[] = { "\"multicasts\": ", "\"timesteps\": ",
