@@ -13,7 +13,19 @@
  *   collect --csv FILE DIR      the plots and tables of a table written before
  *
  * Both the table and the plots are the same bytes on every machine, so
- * that a test can hold a committed plot to the table it came from. */
+ * that a test can hold a committed plot to the table it came from.
+ *
+ * Every field is checked as it is read, and a bad one named with its file,
+ * its row (a line of a table) and its column; the status is then 1. A
+ * report with a bad field is left out of the table, like a report that is
+ * not JSON; a table with one draws nothing. Numbers must be finite, N (the
+ * column processors) a whole number from 1 to 2^53 and the statistics drawn
+ * from 0 to 2^53, so that every point has a place on the axes and a table
+ * cell. A table is read back by cutting its lines at commas, here as with
+ * awk or cut, so a report's string that holds a comma, a quote or a control
+ * character such as a line break is refused rather than quoted: quoting
+ * would ask every reader of the table for a CSV parser, and emu writes no
+ * such string. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +33,7 @@
 
 #include "bench/lib/json.h"
 #include "bench/lib/svg.h"
+#include "common/outfile.h"
 
 /* The statistics of a report that the table keeps, in its column order:
  * the scalars at the top level of emu's JSON. */
@@ -31,7 +44,15 @@ static const char *const stats[] = {
     "latency_max", "links_crossed", "port_waits", "max_buffer", "multicasts", "copies",
     "vcs", "network_deadlock",
 };
-enum { NSTATS = sizeof stats / sizeof *stats, MAX_COLS = 64 };
+enum {
+    NSTATS = sizeof stats / sizeof *stats,
+    MAX_COLS = 64,       /* cells a line of a table */
+    VALUE_MAX = 256      /* bytes of a report's value, with its '\0' */
+};
+
+/* The largest count kept: 2^53, below which a double holds every whole
+ * number, so that N converts to an integer and a mean prints exactly. */
+static const double max_count = 0x1p53;
 
 /* A CSV table read into memory: every cell a string. */
 typedef struct Table {
@@ -65,12 +86,15 @@ static char *read_file(const char *path)
 }
 
 /* Splits a line at its commas (cells hold none: they are names, numbers
- * and paths that bench/sweep accepts) into at most max cells. */
+ * and paths that bench/sweep accepts) and keeps the first max cells: the
+ * number of cells, which may be more than max. */
 static size_t split(char *line, char **cells, size_t max)
 {
     size_t n = 0;
-    for (char *c = line; n < max; c++) {
-        cells[n++] = c;
+    for (char *c = line;; c++) {
+        if (n < max)
+            cells[n] = c;
+        n++;
         c = strchr(c, ',');
         if (!c)
             break;
@@ -109,6 +133,12 @@ static int table_read(Table *t, const char *path)
             *nl = '\0';
         char *cells[MAX_COLS];
         size_t n = split(line, cells, MAX_COLS);
+        if (n > MAX_COLS) {
+            fprintf(stderr, "collect: %s:%zu: %zu cells, more than %d\n", path, i + 1, n,
+                    MAX_COLS);
+            table_free(t);
+            return 1;
+        }
         if (i == 0) {
             t->ncols = n;
             memcpy(t->head, cells, n * sizeof *cells);
@@ -135,12 +165,108 @@ static int column(const Table *t, const char *name)
     return -1;
 }
 
+/* ---- checking the fields ---------------------------------------------------------- */
+
+/* Whether text is a number as JSON writes one that fits a double (strtod
+ * alone would also take spaces, hex, inf and nan); its value in *v. */
+static bool number(const char *text, double *v)
+{
+    char *end;
+    if (!text[0] || text[strspn(text, "0123456789+-.eE")])
+        return false;
+    *v = strtod(text, &end);
+    return *end == '\0' && isfinite(*v);
+}
+
+/* Why a cell of column `name` cannot be read as collect reads it, or NULL
+ * if it can: N a whole number of processors, the statistics drawn counts
+ * or empty (a run that has none). Other columns are names, read as they
+ * are. */
+static const char *bad_cell(const char *name, const char *text)
+{
+    double v;
+    if (strcmp(name, "processors") == 0)
+        return number(text, &v) && v >= 1 && v <= max_count && v == floor(v)
+                   ? NULL : "is not a whole number from 1 to 2^53";
+    if (strcmp(name, "collisions") == 0 || strcmp(name, "timesteps") == 0)
+        return !text[0] || (number(text, &v) && v >= 0 && v <= max_count)
+                   ? NULL : "is not a number from 0 to 2^53";
+    return NULL;
+}
+
+/* The JSON type of each statistic in emu's report: JSON_TRUE stands for
+ * true or false. */
+static JsonType stat_type(const char *name)
+{
+    if (strcmp(name, "end") == 0)
+        return JSON_STRING;
+    return strcmp(name, "network_deadlock") == 0 ? JSON_TRUE : JSON_NUMBER;
+}
+
+/* Why a report's statistic, of type `type` and text value, cannot be a
+ * cell of the table, or NULL if it can (null or absent is an empty cell). */
+static const char *bad_stat(const char *name, JsonType type, const char *value)
+{
+    JsonType want = stat_type(name);
+    double v;
+    if (type == JSON_NULL || type == JSON_NONE)
+        return bad_cell(name, "");
+    if (type != want && !(want == JSON_TRUE && type == JSON_FALSE))
+        return want == JSON_STRING ? "is not a string"
+               : want == JSON_NUMBER ? "is not a number" : "is not true or false";
+    if (strlen(value) + 1 >= VALUE_MAX)
+        return "is too long";
+    for (const char *c = value; *c; c++)
+        if (*c == ',' || *c == '"' || (unsigned char)*c < 0x20)
+            return "holds a comma, a quote or a control character, which no cell of a "
+                   "table can";
+    if (type == JSON_NUMBER && !number(value, &v))
+        return "is not a finite number";
+    return bad_cell(name, value);
+}
+
+/* Names the field that `why` refuses: its file, its line if it has one
+ * (a table's), its column and its value. Returns 1. */
+static int refuse(const char *file, size_t line, const char *name, const char *value,
+                  const char *why)
+{
+    char where[32] = "";
+    if (line)
+        snprintf(where, sizeof where, ":%zu", line);
+    fprintf(stderr, "collect: %s%s: %s: '%s' %s\n", file, where, name, value, why);
+    return 1;
+}
+
 /* ---- the table of results ------------------------------------------------------- */
 
+/* The cells of plan row r's report, into cells[s] for each statistic s
+ * kept: 0, or 1 when a field of the report or of the row is refused. */
+static int read_report(const Table *plan, size_t r, const char *plan_path, const char *obj,
+                       const bool *keep, char (*cells)[VALUE_MAX])
+{
+    int report = column(plan, "report");
+    for (size_t c = 0; c < plan->ncols; c++) {
+        const char *why = (int)c == report ? NULL : bad_cell(plan->head[c], plan->rows[r][c]);
+        if (why)
+            return refuse(plan_path, r + 2, plan->head[c], plan->rows[r][c], why);
+    }
+    for (size_t s = 0; s < NSTATS; s++) {
+        if (!keep[s])
+            continue;
+        JsonType type = json_member(obj, stats[s], cells[s], VALUE_MAX);
+        const char *why = bad_stat(stats[s], type, cells[s]);
+        if (why)
+            return refuse(plan->rows[r][report], 0, stats[s], cells[s], why);
+        if (type == JSON_NULL || type == JSON_NONE)
+            cells[s][0] = '\0';
+    }
+    return 0;
+}
+
 /* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
- * or 1 when some runs have no report (the table holds the others), or 2
- * when there is no table. A statistic with the name of an option varied
- * (vcs) is the option's column. */
+ * or 1 when some runs have no report or a refused one (the table holds
+ * the others), or 2 when there is no table. A statistic with the name of
+ * an option varied (vcs) is the option's column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];
@@ -154,25 +280,39 @@ static int write_results(const char *dir, const char *csv_path)
         table_free(&plan);
         return 2;
     }
-    FILE *out = fopen(csv_path, "w");
-    if (!out) {
-        fprintf(stderr, "collect: %s: cannot write: %s\n", csv_path, strerror(errno));
+    bool keep[NSTATS];
+    size_t ncols = plan.ncols - 1;
+    for (size_t s = 0; s < NSTATS; s++) {
+        keep[s] = column(&plan, stats[s]) < 0;
+        ncols += keep[s];
+    }
+    if (ncols > MAX_COLS) {           /* a table that collect could not read back */
+        fprintf(stderr, "collect: %s: %zu columns of results, more than %d\n", path, ncols,
+                MAX_COLS);
         table_free(&plan);
         return 2;
     }
-    bool keep[NSTATS];
+    OutFile file;
+    char err[1024];
+    if (outfile_open(&file, csv_path, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err);
+        table_free(&plan);
+        return 2;
+    }
+    FILE *out = file.f;
     const char *sep = "";
     for (size_t c = 0; c < plan.ncols; c++, sep = ",")
         if ((int)c != report)
             fprintf(out, "%s%s", sep, plan.head[c]);
     for (size_t s = 0; s < NSTATS; s++)
-        if ((keep[s] = column(&plan, stats[s]) < 0))
+        if (keep[s])
             fprintf(out, ",%s", stats[s]);
     fputc('\n', out);
     size_t missing = 0, bad = 0;
     for (size_t r = 0; r < plan.nrows; r++) {
         char *text = read_file(plan.rows[r][report]);
         const char *obj = text ? json_last_object(text) : NULL;
+        char cells[NSTATS][VALUE_MAX];
         if (!text || !obj || !json_valid(obj)) {
             missing += !text;
             if (text)
@@ -180,24 +320,25 @@ static int write_results(const char *dir, const char *csv_path)
             free(text);
             continue;
         }
+        if (read_report(&plan, r, path, obj, keep, cells)) {
+            bad++;
+            free(text);
+            continue;
+        }
         sep = "";
         for (size_t c = 0; c < plan.ncols; c++, sep = ",")
             if ((int)c != report)
                 fprintf(out, "%s%s", sep, plan.rows[r][c]);
-        for (size_t s = 0; s < NSTATS; s++) {
-            char value[64];
-            if (!keep[s])
-                continue;
-            JsonType type = json_member(obj, stats[s], value, sizeof value);
-            fprintf(out, ",%s", type == JSON_NULL || type == JSON_NONE ? "" : value);
-        }
+        for (size_t s = 0; s < NSTATS; s++)
+            if (keep[s])
+                fprintf(out, ",%s", cells[s]);
         fputc('\n', out);
         free(text);
     }
     size_t runs = plan.nrows;
     table_free(&plan);
-    if (fclose(out) != 0) {
-        fprintf(stderr, "collect: %s: cannot write\n", csv_path);
+    if (outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err);
         return 2;
     }
     if (missing)
@@ -301,8 +442,10 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
         size_t l = key_index(&lines, name);
         double x = atof(t->rows[r][xcol]), y = atof(t->rows[r][ycol]);
         size_t i = 0;
-        while (xs[i] != x)
+        while (i < nx && xs[i] != x)
             i++;
+        if (i == nx)
+            continue;                 /* never: table_check made every x a number */
         Point *pt = &grid[(p * nl + l) * nx + i];
         pt->lo = pt->n ? (y < pt->lo ? y : pt->lo) : y;
         pt->hi = pt->n ? (y > pt->hi ? y : pt->hi) : y;
@@ -340,14 +483,17 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
     snprintf(title, sizeof title, "%s: %s by machine size", base, stat);
     snprintf(ylabel, sizeof ylabel, "%s (mean; bars: least to greatest)", stat);
     SvgPlot plot = { title, "processors (N)", ylabel, np, svg_panels };
-    FILE *out = fopen(path, "w");
+    OutFile file;
+    char err[1024];
     int status = 0;
-    if (out) {
-        svg_plot(out, &plot);
-        status = fclose(out) != 0;
+    if (outfile_open(&file, path, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err), status = 1;
+    } else if (svg_plot(file.f, &plot) != 0) {
+        fprintf(stderr, "collect: %s: a value has no place on the axes\n", path), status = 1;
+        outfile_abort(&file);
+    } else if (outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err), status = 1;
     }
-    if (!out || status)
-        fprintf(stderr, "collect: %s: cannot write\n", path), status = 1;
     free(titles), free(svg_panels), free(values), free(series), free(grid), free(xs);
     keys_free(&panels);
     keys_free(&lines);
@@ -429,12 +575,14 @@ static int write_tables(const Table *t, const char *path)
         key_index(&duplexes, dcol < 0 ? "" : t->rows[r][dcol]);
         n = fmax(n, atof(t->rows[r][xcol]));
     }
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        fprintf(stderr, "collect: %s: cannot write: %s\n", path, strerror(errno));
+    OutFile file;
+    char err[1024];
+    if (outfile_open(&file, path, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err);
         keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
         return 1;
     }
+    FILE *out = file.f;
     static const char *const shown[] = { "collisions", "timesteps" };
     with_commas(buf, sizeof buf, (unsigned long long)n);
     for (size_t s = 0; s < 2; s++)
@@ -462,7 +610,35 @@ static int write_tables(const Table *t, const char *path)
             }
         }
     keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
-    return fclose(out) != 0;
+    if (outfile_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "collect: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* 0 if t is a table of results whose every cell that collect reads as a
+ * number can be read, else 1 after naming the first that cannot. Checked
+ * before a file is written, so that a bad table draws nothing. */
+static int table_check(const Table *t, const char *path)
+{
+    static const char *const needed[] = { "program", "end", "processors", "collisions",
+                                           "timesteps" };
+    static const char *const numeric[] = { "processors", "collisions", "timesteps" };
+    for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
+        if (column(t, needed[i]) < 0) {
+            fprintf(stderr, "collect: %s: not a table of results (no %s column)\n", path,
+                    needed[i]);
+            return 1;
+        }
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++) {
+            const char *cell_text = t->rows[r][column(t, numeric[i])];
+            const char *why = bad_cell(numeric[i], cell_text);
+            if (why)
+                return refuse(path, r + 2, numeric[i], cell_text, why);
+        }
+    return 0;
 }
 
 /* Draws the collisions and timesteps of every program of the table into
@@ -473,8 +649,7 @@ static int plot_all(const char *csv_path, const char *dir)
     Table t;
     if (table_read(&t, csv_path))
         return 1;
-    if (column(&t, "program") < 0 || column(&t, "end") < 0 || column(&t, "processors") < 0) {
-        fprintf(stderr, "collect: %s: not a table of results\n", csv_path);
+    if (table_check(&t, csv_path)) {
         table_free(&t);
         return 1;
     }

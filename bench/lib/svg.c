@@ -1,9 +1,13 @@
 /* The SVG writer of svg.h. Coordinates are worked out here, in pixels, and
  * written with one decimal, so that a plot is the same file on every
- * machine and a test can compare it byte for byte. */
+ * machine and a test can compare it byte for byte. Every loop over ticks
+ * counts in integers up to a fixed bound, and a plot with a point that has
+ * no place on the axes is refused before a byte is written, so that no
+ * input makes an endless file. */
 #include "bench/lib/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* The layout, in pixels: panels side by side, the legend to their right. */
@@ -15,7 +19,9 @@ enum {
     GAP = 36,            /* between panels */
     BOTTOM = 56,         /* the x tick labels and the x label */
     LEGEND_W = 170,
-    MAX_NAMES = 64       /* distinct series names given distinct colours */
+    MAX_NAMES = 64,      /* distinct series names given distinct colours */
+    MAX_YTICKS = 10,     /* svg_tick_step makes at most 5; the rest is a margin */
+    MAX_XTICKS = 32      /* marks on the x axis: more powers of two are thinned */
 };
 
 static const char *const palette[] = {
@@ -38,10 +44,12 @@ void svg_text(FILE *out, const char *text)
 
 double svg_tick_step(double max)
 {
-    if (!(max > 0))
+    if (!(max > 0) || !isfinite(max))
         return 1;
     /* max / 5 lies in [step, 10 step), so max / step in [5, 50) */
     double step = pow(10, floor(log10(max / 5)));
+    if (!(step > 0))
+        return 1;                     /* max / 5 below the least double */
     static const double times[] = { 1, 2, 5, 10 };
     size_t i = 0;
     while (i < 3 && max / (step * times[i]) > 5)
@@ -76,32 +84,51 @@ static size_t colour_of(Names *names, const char *name)
     return names->n - 1;
 }
 
-/* The ranges of both axes over every panel: x in log2, y from 0. */
+/* The ranges of both axes over every panel: x in log2, y from 0 in
+ * yticks steps of ystep. */
 typedef struct Scale {
     double xmin, xmax;   /* log2 of the smallest and largest x */
     double ytop, ystep;
+    int yticks;          /* ytop / ystep, from 1 to MAX_YTICKS */
 } Scale;
 
-static Scale scale_of(const SvgPlot *plot)
+/* Whether every point has a place on the axes: x finite and positive (its
+ * log2 then lies in [-1074, 1024]), y and its bar finite. */
+static bool drawable(const SvgPlot *plot)
 {
-    Scale s = { INFINITY, -INFINITY, 0, 1 };
+    for (size_t p = 0; p < plot->npanels; p++)
+        for (size_t i = 0; i < plot->panels[p].nseries; i++) {
+            const SvgSeries *se = &plot->panels[p].series[i];
+            for (size_t j = 0; j < se->n; j++)
+                if (!(se->x[j] > 0) || !isfinite(se->x[j]) || !isfinite(se->y[j]) ||
+                    (se->lo && !isfinite(se->lo[j])) || (se->hi && !isfinite(se->hi[j])))
+                    return false;
+        }
+    return true;
+}
+
+/* The scale of a drawable plot; false when its top does not fit a double. */
+static bool scale_of(const SvgPlot *plot, Scale *s)
+{
+    *s = (Scale){ INFINITY, -INFINITY, 0, 1, 1 };
     double ymax = 0;
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++) {
-                s.xmin = fmin(s.xmin, log2(se->x[j]));
-                s.xmax = fmax(s.xmax, log2(se->x[j]));
+                s->xmin = fmin(s->xmin, log2(se->x[j]));
+                s->xmax = fmax(s->xmax, log2(se->x[j]));
                 ymax = fmax(ymax, se->hi ? fmax(se->hi[j], se->y[j]) : se->y[j]);
             }
         }
-    if (!(s.xmin <= s.xmax))
-        s.xmin = 0, s.xmax = 1;
-    if (s.xmin == s.xmax)
-        s.xmin -= 1, s.xmax += 1;
-    s.ystep = svg_tick_step(ymax);
-    s.ytop = fmax(1, ceil(ymax / s.ystep)) * s.ystep;
-    return s;
+    if (!(s->xmin <= s->xmax))
+        s->xmin = 0, s->xmax = 1;
+    if (s->xmin == s->xmax)
+        s->xmin -= 1, s->xmax += 1;
+    s->ystep = svg_tick_step(ymax);
+    s->yticks = (int)fmin(MAX_YTICKS, fmax(1, ceil(ymax / s->ystep)));
+    s->ytop = s->yticks * s->ystep;
+    return isfinite(s->ytop);
 }
 
 static double px(const Scale *s, double left, double x)
@@ -114,35 +141,52 @@ static double py(const Scale *s, double y)
     return TOP + PANEL_H - y / s->ytop * PANEL_H;
 }
 
-/* The frame, the grid and the tick labels of the panel whose left edge is
- * at left. */
-static void axes(FILE *out, const Scale *s, double left, const char *title)
+/* The y axis's grid lines and tick labels, at k ystep for k up to yticks. */
+static void y_ticks(FILE *out, const Scale *s, double left)
 {
     char label[32];
-    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">",
-            left + PANEL_W / 2.0, TOP - 8);
-    svg_text(out, title ? title : "");
-    fprintf(out, "</text>\n<path class=\"grid\" stroke=\"#dddddd\" fill=\"none\" d=\"");
-    for (double y = s->ystep; y < s->ytop + s->ystep / 2; y += s->ystep)
-        fprintf(out, "M%.1f %.1fH%.1f", left, py(s, y), left + PANEL_W);
+    fprintf(out, "<path class=\"grid\" stroke=\"#dddddd\" fill=\"none\" d=\"");
+    for (int k = 1; k <= s->yticks; k++)
+        fprintf(out, "M%.1f %.1fH%.1f", left, py(s, k * s->ystep), left + PANEL_W);
     fprintf(out, "\"/>\n<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
             "stroke=\"#888888\"/>\n", left, TOP, PANEL_W, PANEL_H);
-    for (double y = 0; y < s->ytop + s->ystep / 2; y += s->ystep) {
-        number(label, sizeof label, y);
+    for (int k = 0; k <= s->yticks; k++) {
+        number(label, sizeof label, k * s->ystep);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", left - 6,
-                py(s, y) + 4, label);
+                py(s, k * s->ystep) + 4, label);
     }
+}
+
+/* The x axis's marks, one at each power of two in range (every stride-th
+ * when there are more than MAX_XTICKS), labelled every other one beyond 8. */
+static void x_ticks(FILE *out, const Scale *s, double left)
+{
+    char label[32];
     int first = (int)ceil(s->xmin), last = (int)floor(s->xmax);
-    int every = last - first + 1 > 8 ? 2 : 1;
-    for (int e = first; e <= last; e++) {
+    int count = last - first + 1;
+    int stride = count > MAX_XTICKS ? (count + MAX_XTICKS - 1) / MAX_XTICKS : 1;
+    int every = (count + stride - 1) / stride > 8 ? 2 : 1;
+    for (int e = first; e <= last; e += stride) {
         double x = px(s, left, pow(2, e));
         fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
-        if ((e - first) % every)
+        if ((e - first) / stride % every)
             continue;
         number(label, sizeof label, pow(2, e));
         fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
                 TOP + PANEL_H + 18, label);
     }
+}
+
+/* The title, frame, grid and tick labels of the panel whose left edge is
+ * at left. */
+static void axes(FILE *out, const Scale *s, double left, const char *title)
+{
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">",
+            left + PANEL_W / 2.0, TOP - 8);
+    svg_text(out, title ? title : "");
+    fprintf(out, "</text>\n");
+    y_ticks(out, s, left);
+    x_ticks(out, s, left);
 }
 
 /* One series: its error bars (if any has a length), its line (one path, named by a title that
@@ -175,9 +219,11 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
     fprintf(out, "</g>\n");
 }
 
-void svg_plot(FILE *out, const SvgPlot *plot)
+int svg_plot(FILE *out, const SvgPlot *plot)
 {
-    Scale s = scale_of(plot);
+    Scale s;
+    if (!drawable(plot) || !scale_of(plot, &s))
+        return -1;
     Names names = { { 0 }, 0 };
     size_t np = plot->npanels ? plot->npanels : 1;
     double width = LEFT + (double)np * PANEL_W + (double)(np - 1) * GAP + LEGEND_W;
@@ -219,4 +265,5 @@ void svg_plot(FILE *out, const SvgPlot *plot)
         fprintf(out, "</text>\n");
     }
     fprintf(out, "</g>\n</svg>\n");
+    return 0;
 }

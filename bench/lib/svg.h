@@ -31,8 +31,11 @@ typedef struct SvgPlot {
     const SvgPanel *panels;
 } SvgPlot;
 
-/* Writes the plot as a whole SVG document. */
-void svg_plot(FILE *out, const SvgPlot *plot);
+/* Writes the plot as a whole SVG document: 0. A plot with a point that has
+ * no place on the axes (an x not finite and positive, a y, lo or hi not
+ * finite) or whose y axis would not fit a double is refused, and nothing
+ * written: -1. */
+int svg_plot(FILE *out, const SvgPlot *plot);
 
 /* Writes text with &, <, > and " escaped for XML. */
 void svg_text(FILE *out, const char *text);

@@ -4,6 +4,7 @@
 # the other options reach bin/emu only when asked; progress on a terminal
 # only. The emulator is a wrapper that logs each run's options.
 . tests/lib.sh
+ROOT=$PWD
 SWEEP=bench/sweep
 ROUTINGS=benes,benes-full,greedy,valiant,random,dmodk,adaptive
 APPC=programs/appendix_c.x
@@ -84,6 +85,34 @@ run "$SWEEP" $APPC --routing benes
 expect_grep no_out_message "no --out DIR" "$TMP/err"
 run "$SWEEP" $APPC --colour red --out "$TMP/x"
 expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
+
+# Paths with a space or a glob: each refused, named whole, before anything
+# is made or run. Unchecked, `--out "o 6"` ran 6/runs/... as a command,
+# `--out '*'` matched the older sweep beside it, and `my prog.x` was the
+# two programs my and prog.x. The sweeps run in $W, where paths are relative.
+W=$TMP/glob
+mkdir -p "$W/old/runs"
+cp $APPC "$W/prog.x"
+# refused NAME WHAT ARGS...: the sweep of ARGS, run in $W, stops with
+# status 1, a message naming 'WHAT', no new file in $W and no run of the
+# emulator.
+refused() {
+    name=$1 what=$2; shift 2
+    listing=$(ls -A "$W")
+    : >"$TMP/log"
+    run timeout 5 sh -c 'cd "$0" && exec "$@"' "$W" "$ROOT/$SWEEP" "$@"
+    expect_status "${name}_status" 1
+    expect_grep "${name}_message" "'$what': only letters" "$TMP/err"
+    if [ "$(ls -A "$W")" = "$listing" ] && [ ! -s "$TMP/log" ]; then pass "${name}_nothing_made"
+    else fail "${name}_nothing_made" "$(ls -A "$W" | tr '\n' ' ')" "$(cat "$TMP/log")"; fi
+}
+refused sweep_out_glob "*" prog.x --out "*" --emu "$TMP/emu"
+W=$TMP/paths
+mkdir -p "$W"
+cp $APPC "$W/my prog.x"; cp $APPC "$W/my"; cp $APPC "$W/prog.x"
+refused sweep_out_space "o 6" prog.x --out "o 6" --emu "$TMP/emu"
+refused sweep_program_space "my prog.x" "my prog.x" --out out --emu "$TMP/emu"
+refused sweep_emu_space "$TMP/emu prog.x" prog.x --out out --emu "$TMP/emu prog.x"
 
 if command -v script >/dev/null 2>&1; then
     # On a terminal (a pseudo-terminal made by script), jobs done of total.
@@ -195,6 +224,58 @@ run "$COLLECT" "$TMP/empty"
 expect_status collect_no_plan_status 1
 if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "empty/plan.csv: cannot read" "$TMP/err"
 then pass collect_no_plan_one_message; else fail collect_no_plan_one_message "$(cat "$TMP/err")"; fi
+
+# ---- collect: hostile reports and tables ------------------------------------------
+# A report or a table with a bad field stops collect at once, with status
+# 1 and a message naming the file, the row and the field, and no endless
+# plot: unchecked, N = 0 drew axes from log2 0 = -inf without end, and nan
+# crashed it (timeout 5 keeps such a mistake from hanging the suite).
+H=$TMP/hostile
+mkdir -p "$H/runs" "$H/drawn"
+"$EMU" --json $APPC | tail -n 1 >"$H/runs/good.json"
+printf 'program,report\n%s,%s\n' $APPC "$H/runs/good.json" >"$H/plan.csv"
+"$COLLECT" "$H" && mv "$H/results.csv" "$H/good.csv"
+printf '%s,%s\n' $APPC "$H/runs/bad.json" >>"$H/plan.csv"
+# hostile NAME WHAT CMD...: collect (CMD) ends with status 1 within the
+# timeout, says WHAT, and writes no plot over 1 MB.
+hostile() {
+    name=$1 what=$2; shift 2
+    run timeout 5 "$@"
+    expect_status "${name}_status" 1
+    expect_grep "${name}_message" "$what" "$TMP/err"
+    big=$(find "$H" -name '*.svg' -size +1024k)
+    if [ -z "$big" ]; then pass "${name}_bounded"; else fail "${name}_bounded" "$big"; fi
+    find "$H" -name '*.svg' -exec rm -f {} +
+}
+# bad_report NAME FIELD SED: the good report edited by SED is the other run.
+bad_report() {
+    sed "$3" "$H/runs/good.json" >"$H/runs/bad.json"
+    hostile "$1" "$H/runs/bad.json: $2:" "$COLLECT" "$H"
+}
+bad_report collect_report_processors_0 processors 's/"processors": 8/"processors": 0/'
+bad_report collect_report_processors_inf processors 's/"processors": 8/"processors": 1e999/'
+bad_report collect_report_processors_string processors 's/"processors": 8/"processors": "8"/'
+bad_report collect_report_latency_inf latency_mean 's/"latency_mean": [0-9.]*/"latency_mean": 1e999/'
+bad_report collect_report_end_comma end 's/"end": "normal"/"end": "nor,mal"/'
+# The table left holds the good run, and collect reads it back.
+run "$COLLECT" --csv "$H/results.csv" "$H/drawn"
+if [ "$STATUS" -eq 0 ] && [ "$(wc -l <"$H/results.csv")" -eq 2 ]; then pass collect_report_end_comma_table_reads_back
+else fail collect_report_end_comma_table_reads_back "status $STATUS" "$(cat "$TMP/err")"; fi
+bad_report collect_report_end_line_break end 's/"end": "normal"/"end": "nor\\nmal"/'
+# bad_table NAME COLUMN VALUE: the good row, then one with COLUMN = VALUE.
+head -n 1 "$H/good.csv" | tr , '\n' >"$H/columns"
+bad_table() {
+    c=$(grep -n -x "$2" "$H/columns" | cut -d: -f1)
+    { cat "$H/good.csv"; tail -n 1 "$H/good.csv" | awk -F, -v OFS=, -v c="$c" -v v="$3" '{ $c = v; print }'; } >"$H/t.csv"
+    hostile "$1" "t.csv:3: $2: '$3'" "$COLLECT" --csv "$H/t.csv" "$H/drawn"
+}
+bad_table collect_csv_processors_0 processors 0
+bad_table collect_csv_processors_empty processors ""
+bad_table collect_csv_processors_abc processors abc
+bad_table collect_csv_processors_nan processors nan
+bad_table collect_csv_processors_fraction processors 2.5
+bad_table collect_csv_collisions_nan collisions nan
+bad_table collect_csv_timesteps_inf timesteps inf
 
 # Run from inside make (as make test runs it), the sweep's own make says
 # nothing of directories: its output is the sweep's.

@@ -1,6 +1,7 @@
 /* Unit tests of the JSON reader of the sweep tools (bench/lib/json.h):
- * the grammar's corners, looking up top-level members of every type, and a
- * whole report as bin/emu --json writes it after a program's output. */
+ * the grammar's corners, looking up top-level members of every type, a
+ * whole report as bin/emu --json writes it after a program's output, and
+ * the valid values that bench/collect must still refuse. */
 #include "bench/lib/json.h"
 #include "tests/check.h"
 
@@ -83,11 +84,32 @@ static void report_after_output(void)
     CHECK(json_last_object("p0: 1\n") == NULL);
 }
 
+/* JSON allows what no table cell can hold: a number beyond a double and
+ * a string with a comma or a line break, escaped or not. The reader gives
+ * them as they are, and bench/collect checks them (tests/cli/sweep.sh). */
+static void values_collect_refuses(void)
+{
+    const char *obj = "{\"processors\": 1e999, \"end\": \"a,b\", \"e2\": \"a\\u002cb\", "
+                      "\"e3\": \"a\\nb\", \"zero\": -0}";
+    char v[32];
+    CHECK_EQ(json_member(obj, "processors", v, sizeof v), JSON_NUMBER);
+    CHECK_STR(v, "1e999");
+    CHECK_EQ(json_member(obj, "end", v, sizeof v), JSON_STRING);
+    CHECK_STR(v, "a,b");
+    CHECK_EQ(json_member(obj, "e2", v, sizeof v), JSON_STRING);
+    CHECK_STR(v, "a,b");
+    CHECK_EQ(json_member(obj, "e3", v, sizeof v), JSON_STRING);
+    CHECK_STR(v, "a\nb");
+    CHECK_EQ(json_member(obj, "zero", v, sizeof v), JSON_NUMBER);
+    CHECK_STR(v, "-0");
+}
+
 int main(void)
 {
     RUN(valid_and_invalid);
     RUN(nesting_is_bounded);
     RUN(members);
     RUN(report_after_output);
+    RUN(values_collect_refuses);
     return CHECK_EXIT();
 }

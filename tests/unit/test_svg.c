@@ -2,7 +2,10 @@
  * document is well-formed XML (checked here by a small reader of XML's
  * elements, attributes and entities), with one line per series in each
  * panel, the axes' labels and the legend, names escaped, and the y axis's
- * ticks at round numbers. */
+ * ticks at round numbers; a point without a place on the axes refuses the
+ * plot, and no finite range makes more than a bounded number of ticks. */
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "bench/lib/svg.h"
@@ -174,6 +177,68 @@ static void empty_and_flat(void)
     free(svg);
 }
 
+/* svg_plot's status for a one-panel plot of series (x, y, lo, hi), and
+ * whether it wrote nothing. */
+static int status_of(const double *x, const double *y, const double *lo, const double *hi,
+                     bool *empty)
+{
+    SvgSeries se[] = { { "s", 2, x, y, lo, hi } };
+    SvgPanel panels[] = { { NULL, 1, se } };
+    SvgPlot plot = { "t", "x", "y", 1, panels };
+    FILE *f = tmpfile();
+    if (!f)
+        return 0;
+    int status = svg_plot(f, &plot);
+    *empty = ftell(f) == 0;
+    fclose(f);
+    return status;
+}
+
+/* An x not finite and positive, or a y or a bar not finite, has no place
+ * on the axes (N = 0 once drew the x axis from log2 0 = -inf without
+ * end); nor has a y whose axis's top is beyond a double. */
+static void refuses_points_without_a_place(void)
+{
+    static const double x[] = { 8, 16 }, y[] = { 1, 2 };
+    static const double bad_x[][2] = { { 0, 16 }, { -8, 16 }, { NAN, 16 }, { 8, INFINITY } };
+    static const double bad_y[][2] = { { NAN, 2 }, { 1, INFINITY }, { -INFINITY, 1 },
+                                       { 1, 1.7e308 } };
+    static const double bad_bar[] = { NAN, 2 };
+    bool empty = false;
+    for (size_t i = 0; i < sizeof bad_x / sizeof *bad_x; i++) {
+        CHECK_EQ(status_of(bad_x[i], y, NULL, NULL, &empty), -1);
+        CHECK(empty);
+    }
+    for (size_t i = 0; i < sizeof bad_y / sizeof *bad_y; i++) {
+        CHECK_EQ(status_of(x, bad_y[i], NULL, NULL, &empty), -1);
+        CHECK(empty);
+    }
+    CHECK_EQ(status_of(x, y, bad_bar, y, &empty), -1);
+    CHECK_EQ(status_of(x, y, y, bad_bar, &empty), -1);
+    CHECK_EQ(status_of(x, y, y, y, &empty), 0);
+    CHECK(!empty);
+}
+
+/* The widest x range a double allows (2^-1074 to 2^1023) and the least
+ * and greatest y give a small plot with a bounded number of ticks. */
+static void ticks_are_bounded(void)
+{
+    static const double x[] = { 0x1p-1074, 0x1p1023 };
+    static const double ys[][2] = { { 0, 1e300 }, { 0, 0x1p-1074 }, { 0, 1e-300 } };
+    for (size_t i = 0; i < sizeof ys / sizeof *ys; i++) {
+        SvgSeries se[] = { { "s", 2, x, ys[i], NULL, NULL } };
+        SvgPanel panels[] = { { NULL, 1, se } };
+        SvgPlot plot = { "t", "x", "y", 1, panels };
+        char *svg = plot_text(&plot);
+        CHECK(well_formed(svg));
+        CHECK(strlen(svg) < 16384);
+        CHECK(count(svg, "<path stroke=\"#888888\" d=") <= 33);  /* x marks */
+        CHECK(count(svg, "text-anchor=\"end\"") <= 11);           /* y labels */
+        CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+        free(svg);
+    }
+}
+
 static void tick_steps(void)
 {
     CHECK(svg_tick_step(0) == 1);
@@ -183,6 +248,11 @@ static void tick_steps(void)
     CHECK(svg_tick_step(99) == 20);
     CHECK(svg_tick_step(5) == 1);
     CHECK(svg_tick_step(73589653) == 20000000);
+    /* no step of 0 or beyond a double, which would make ticks without end */
+    CHECK(svg_tick_step(NAN) == 1);
+    CHECK(svg_tick_step(INFINITY) == 1);
+    CHECK(svg_tick_step(0x1p-1074) == 1);
+    CHECK(svg_tick_step(1.7e308) > 0 && isfinite(svg_tick_step(1.7e308)));
 }
 
 int main(void)
@@ -190,6 +260,8 @@ int main(void)
     RUN(checker_finds_mistakes);
     RUN(two_panels);
     RUN(empty_and_flat);
+    RUN(refuses_points_without_a_place);
+    RUN(ticks_are_bounded);
     RUN(tick_steps);
     return CHECK_EXIT();
 }
