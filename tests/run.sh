@@ -2,56 +2,105 @@
 # Runs every test and prints the closing line "N passed, N failed".
 #
 # Each test program (build/tests/*), each fuzzer (build/fuzz/*, a fixed number
-# of iterations from fixed seeds) and each shell test (tests/cli/*.sh) prints
-# one "PASS name" or "FAIL name" line per test (and a "NOTE ..." line, shown
-# as it is, for a test that could not run here); a program that crashes or
-# exits non-zero without printing a FAIL line counts as one failure itself.
+# of iterations from fixed seeds) and each shell test (tests/cli/*.sh) is a
+# group; each prints one "PASS name" or "FAIL name" line per test (and a
+# "NOTE ..." line, shown as it is, for a test that could not run here); a
+# group that crashes or exits non-zero without printing a FAIL line counts
+# as one failure itself. For each group one summary line is printed, with
+# its time, and the output of a failing one.
+#
+# The groups run side by side, as many at once as make's -j gives (`make
+# -j4 test`), or else as the host has cores; their summaries come in the
+# same order whatever finishes first. The groups that hold a time limit
+# (TIMED below) run after the others, alone, so that their limits measure
+# the emulator rather than the load of the other groups.
+#
 # Environment: BUILD and BIN name the build to test (set by the Makefile, so
-# `make check` runs the same tests on the sanitizer build).
+# `make check` runs the same tests on the sanitizer build); TEST_JOBS sets
+# the groups run at once.
 BUILD=${BUILD:-build}
 BIN=${BIN:-bin}
 FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-2000}
 export BUILD BIN FUZZ_ITERATIONS
 cd "$(dirname "$0")/.." || exit 1
 
+# --one NAME CMD...: runs one group, keeping its output, status and time in
+# $RESULTS/NAME.* (a group's name has no space; '/' becomes '_').
+if [ "$1" = --one ]; then
+    file=$RESULTS/$(printf '%s' "$2" | tr / _)
+    shift 2
+    start=$(date +%s)
+    "$@" >"$file.log" 2>&1
+    echo $? >"$file.rc"
+    echo $(( $(date +%s) - start )) >"$file.secs"
+    exit 0
+fi
+
+# The groups that take longest start first, so that the others fill in
+# around them; TIMED run last, alone.
+FIRST="cli/mutant test_reference cli/sweep cli/emu cli/programs test_benes_network cli/channels fuzz/fuzz_codegen cli/docs"
+TIMED="cli/html_browser"
+
+jobs=$TEST_JOBS
+if [ -z "$jobs" ]; then
+    # make passes its -j on as "-jN" in MAKEFLAGS (GNU make 4.2 and later)
+    for flag in $MAKEFLAGS; do
+        case $flag in -j[0-9]*) jobs=${flag#-j} ;; esac
+    done
+fi
+[ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+
+RESULTS=$(mktemp -d)
+export RESULTS
+trap 'rm -rf "$RESULTS"' EXIT
+
+# The list of groups: "name command...", one a line.
+{
+    for t in "$BUILD"/tests/*; do
+        [ -x "$t" ] && [ -f "$t" ] && echo "$(basename "$t") $t"
+    done
+    for f in "$BUILD"/fuzz/*; do
+        [ -x "$f" ] && [ -f "$f" ] && echo "fuzz/$(basename "$f") $f --iterations $FUZZ_ITERATIONS"
+    done
+    for s in tests/cli/*.sh; do
+        [ -f "$s" ] && echo "cli/$(basename "$s" .sh) sh $s"
+    done
+} >"$RESULTS/all"
+awk -v first="$FIRST" -v timed="$TIMED" '
+    BEGIN { n = split(first, f, " "); split(timed, t, " ")
+            for (i in f) rank[f[i]] = i; for (i in t) alone[t[i]] = 1 }
+    { line[NR] = $0; name[NR] = $1 }
+    END {
+        for (i = 1; i <= n; i++) for (r = 1; r <= NR; r++) if (name[r] == f[i]) print line[r] > "/dev/stdout"
+        for (r = 1; r <= NR; r++) if (!(name[r] in rank) && !(name[r] in alone)) print line[r] > "/dev/stdout"
+        for (r = 1; r <= NR; r++) if (name[r] in alone) print line[r] > "/dev/stderr"
+    }' "$RESULTS/all" >"$RESULTS/parallel" 2>"$RESULTS/alone"
+
+xargs -P "$jobs" -L 1 sh tests/run.sh --one <"$RESULTS/parallel"
+xargs -L 1 sh tests/run.sh --one <"$RESULTS/alone"
+
 passed=0
 failed=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-run_one() {
-    name=$1; shift
-    "$@" >"$log" 2>&1
-    rc=$?
-    p=$(grep -c '^PASS ' "$log")
-    f=$(grep -c '^FAIL ' "$log")
+while read -r name cmd; do
+    file=$RESULTS/$(printf '%s' "$name" | tr / _)
+    rc=$(cat "$file.rc" 2>/dev/null || echo 127)
+    secs=$(cat "$file.secs" 2>/dev/null || echo 0)
+    p=$(grep -c '^PASS ' "$file.log")
+    f=$(grep -c '^FAIL ' "$file.log")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "FAIL $name (exit status $rc, no test reported a failure)" >>"$log"
+        echo "FAIL $name (exit status $rc, no test reported a failure)" >>"$file.log"
         f=1
     fi
     passed=$((passed + p))
     failed=$((failed + f))
     if [ "$f" -ne 0 ]; then
-        echo "== $name: $f failed"
-        grep -v '^PASS ' "$log" | head -n 60
+        echo "== $name: $f failed (${secs} s)"
+        grep -v '^PASS ' "$file.log" | head -n 60
     else
-        echo "== $name: $p passed"
+        echo "== $name: $p passed (${secs} s)"
     fi
-    grep '^NOTE ' "$log"
-}
-
-for t in "$BUILD"/tests/*; do
-    [ -x "$t" ] && [ -f "$t" ] || continue
-    run_one "$(basename "$t")" "$t"
-done
-for f in "$BUILD"/fuzz/*; do
-    [ -x "$f" ] && [ -f "$f" ] || continue
-    run_one "fuzz/$(basename "$f")" "$f" --iterations "$FUZZ_ITERATIONS"
-done
-for s in tests/cli/*.sh; do
-    [ -f "$s" ] || continue
-    run_one "cli/$(basename "$s" .sh)" sh "$s"
-done
+    grep '^NOTE ' "$file.log"
+done <"$RESULTS/all"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
