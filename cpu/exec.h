@@ -74,20 +74,32 @@ static inline int32_t cpu_signed(uint32_t x)
     return x <= INT32_MAX ? (int32_t)x : (int32_t)(x - 0x80000000u) + INT32_MIN;
 }
 
-/* Reads data word `addr`, or faults. */
-#define CPU_LOAD(dst, addr) do { \
-        uint32_t a_ = (addr); \
-        if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        (dst) = *mem_word_from(&mem, r->words, a_); \
-    } while (0)
+/* Reads data word `addr` into *w: true, or false when it lies outside
+ * memory, after which the processor has faulted and the instruction
+ * returns STEP_FAULTED. */
+HOT bool cpu_load(Cpu *cpu, CpuMemory mem, const CpuRegs *r, uint32_t addr, uint32_t *w)
+{
+    if (addr >= mem.size) {
+        cpu_fault(cpu, FAULT_DATA_ADDRESS, addr);
+        return false;
+    }
+    *w = *mem_word_from(&mem, r->words, addr);
+    return true;
+}
 
-/* Writes data word `addr` (and the instruction buffer if it holds it). */
-#define CPU_STORE(addr, value) do { \
-        uint32_t a_ = (addr), v_ = (value); \
-        if (a_ >= mem.size) return cpu_fault(cpu, FAULT_DATA_ADDRESS, a_); \
-        *mem_word_from(&mem, r->words, a_) = v_; \
-        if (a_ == r->iaddr) r->ibuf = v_; \
-    } while (0)
+/* Writes data word `addr` (and the instruction buffer if it holds it): true,
+ * or false as cpu_load. */
+HOT bool cpu_store(Cpu *cpu, CpuMemory mem, CpuRegs *r, uint32_t addr, uint32_t value)
+{
+    if (addr >= mem.size) {
+        cpu_fault(cpu, FAULT_DATA_ADDRESS, addr);
+        return false;
+    }
+    *mem_word_from(&mem, r->words, addr) = value;
+    if (addr == r->iaddr)
+        r->ibuf = value;
+    return true;
+}
 
 /* Finishes a non-stalling instruction: the next byte is at `next`. */
 HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
@@ -146,13 +158,15 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
     case OPR_SHR: { r->areg = a >= 32 ? 0 : b >> a; break; }
     case OPR_BRX: { r->areg = b; return cpu_done(r, a); }
     case OPR_CALL: {
-        CPU_STORE(r->sp, next);
+        if (!cpu_store(cpu, mem, r, r->sp, next))
+            return STEP_FAULTED;
         r->areg = b;
         return cpu_done(r, a);
     }
     case OPR_RET: {
         uint32_t target;
-        CPU_LOAD(target, r->sp);
+        if (!cpu_load(cpu, mem, r, r->sp, &target))
+            return STEP_FAULTED;
         return cpu_done(r, target);
     }
     case OPR_SETSP: { r->sp = a; r->areg = b; break; }
@@ -262,13 +276,15 @@ HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus
     }
     case OP_LDWSP: {
         uint32_t w;
-        CPU_LOAD(w, r->sp + operand);
+        if (!cpu_load(cpu, mem, r, r->sp + operand, &w))
+            return STEP_FAULTED;
         r->breg = r->areg;
         r->areg = w;
         break;
     }
     case OP_STWSP: {
-        CPU_STORE(r->sp + operand, r->areg);
+        if (!cpu_store(cpu, mem, r, r->sp + operand, r->areg))
+            return STEP_FAULTED;
         r->areg = r->breg;
         break;
     }
@@ -276,8 +292,18 @@ HOT CpuStep cpu_step_byte(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus
     case OP_LDC:    { r->breg = r->areg; r->areg = operand; break; }
     case OP_ILLEGAL: { return cpu_fault(cpu, FAULT_ILLEGAL, operand); }
     case OP_LDAP:   { r->breg = r->areg; r->areg = next + operand; break; }
-    case OP_LDWI:   { uint32_t w; CPU_LOAD(w, r->areg + operand); r->areg = w; break; }
-    case OP_STWI:   { CPU_STORE(r->areg + operand, r->breg); break; }
+    case OP_LDWI: {
+        uint32_t w;
+        if (!cpu_load(cpu, mem, r, r->areg + operand, &w))
+            return STEP_FAULTED;
+        r->areg = w;
+        break;
+    }
+    case OP_STWI: {
+        if (!cpu_store(cpu, mem, r, r->areg + operand, r->breg))
+            return STEP_FAULTED;
+        break;
+    }
     case OP_ADDC:   { r->areg += operand; break; }
     case OP_EQC:    { r->areg = r->areg == operand; break; }
     case OP_ADJ: {
@@ -352,8 +378,5 @@ HOT uint32_t cpu_run_private(Cpu *cpu, CpuRegs *regs, CpuMemory mem, const CpuBu
     *regs = r;
     return limit - left;
 }
-
-#undef CPU_LOAD
-#undef CPU_STORE
 
 #endif

@@ -82,26 +82,32 @@ static inline uint64_t bits_in(uint32_t w, uint32_t lo, uint32_t hi)
     return mask;
 }
 
-/* Runs the statement that follows for every set bit i of map in [lo, hi),
- * in ascending order; FOR_EACH_BIT for the whole of a map of n bits. The
- * walk reads each word of the map once, when it comes to it: the body may
- * clear bits it has passed, not set bits it has not. */
-#define FOR_EACH_BIT_IN(map, lo, hi, i)                                               \
-    for (uint32_t w_ = (lo) >> 6, end_ = (hi), nw_ = (end_ + 63) >> 6, lo_ = (lo); w_ < nw_; \
-         w_++)                                                                        \
-        for (uint64_t m_ = (map)[w_] & bits_in(w_, lo_, end_); m_ != 0; m_ &= m_ - 1) \
-            for (uint32_t i = w_ << 6 | (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; \
-                 once_ = 0)
-
-#define FOR_EACH_BIT(map, n, i) FOR_EACH_BIT_IN(map, 0, n, i)
+/* The first set bit of map at or after *i and below hi: true with it in
+ * *i, or false when there is none. Walk a map with
+ * `for (uint32_t i = lo; next_bit(map, &i, hi); i++)`. */
+static inline bool next_bit(const uint64_t *map, uint32_t *i, uint32_t hi)
+{
+    if (*i >= hi)
+        return false;
+    uint32_t w = *i >> 6;
+    uint64_t m = map[w] & ~0ull << (*i & 63);
+    while (m == 0) {
+        if (++w > (hi - 1) >> 6)
+            return false;
+        m = map[w];
+    }
+    *i = w << 6 | (uint32_t)__builtin_ctzll(m);
+    return *i < hi;
+}
 
 /* Writes the set bits of map in [lo, hi) to out, in ascending order, and
  * returns how many: so that a stage can ask for what it will visit ahead. */
 static inline size_t set_bits(const uint64_t *map, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     size_t n = 0;
-    FOR_EACH_BIT_IN(map, lo, hi, i)
-        out[n++] = i;
+    for (uint32_t w = lo >> 6; w < (hi + 63) >> 6; w++)
+        for (uint64_t m = map[w] & bits_in(w, lo, hi); m != 0; m &= m - 1)
+            out[n++] = w << 6 | (uint32_t)__builtin_ctzll(m);
     return n;
 }
 
@@ -386,7 +392,7 @@ void vc_settle(Net *net)
             unsigned v = (unsigned)__builtin_ctz(m);
             place_on_lane(net, lanes_at(vc, inlet)[v], inlet, v);
         }
-    FOR_EACH_BIT(vc->busy_ports, lay->nbuffers, b)
+    for (uint32_t b = 0; next_bit(vc->busy_ports, &b, lay->nbuffers); b++)
         for (unsigned v = 0; v < vc->V; v++) {
             uint32_t cb = b * vc->V + v;
             for (uint32_t i = 0; i < vc_buffer_count(vc, cb); i++)
@@ -1037,7 +1043,7 @@ static size_t lanes_to_switches(const VcNet *vc)
 {
     size_t n = 0;
     uint32_t end = vc->nswitch_inlets << vc->lane_shift;
-    FOR_EACH_BIT_IN(vc->lane_words, 0, (end + 63) >> 6, w)
+    for (uint32_t w = 0; next_bit(vc->lane_words, &w, (end + 63) >> 6); w++)
         n += (size_t)__builtin_popcountll(vc->lane_busy[w] & bits_in(w, 0, end));
     return n;
 }
