@@ -52,6 +52,12 @@ FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 BENCH_SRC = $(wildcard bench/*.c)
 BENCH_BIN = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
+# Without a -j of the user's, as many jobs as the host has cores: the build
+# and the test groups (tests/run.sh reads the same -j) run side by side.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+
 .PHONY: all test check fuzz run bench clean
 # Keep objects of tests and tools between runs.
 .SECONDARY:

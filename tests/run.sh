@@ -11,9 +11,9 @@
 #
 # The groups run side by side, as many at once as make's -j gives (`make
 # -j4 test`), or else as the host has cores; their summaries come in the
-# same order whatever finishes first. The groups that hold a time limit
-# (TIMED below) run after the others, alone, so that their limits measure
-# the emulator rather than the load of the other groups.
+# same order whatever finishes first, each as soon as it can. The groups
+# that hold a time limit (TIMED below) run after the others, alone, so that
+# their limits measure the emulator rather than the load of the others.
 #
 # Environment: BUILD and BIN name the build to test (set by the Makefile, so
 # `make check` runs the same tests on the sanitizer build); TEST_JOBS sets
@@ -31,8 +31,9 @@ if [ "$1" = --one ]; then
     shift 2
     start=$(date +%s)
     "$@" >"$file.log" 2>&1
-    echo $? >"$file.rc"
+    rc=$?
     echo $(( $(date +%s) - start )) >"$file.secs"
+    echo $rc >"$file.rc.part" && mv "$file.rc.part" "$file.rc"    # (last: it says done)
     exit 0
 fi
 
@@ -76,13 +77,19 @@ awk -v first="$FIRST" -v timed="$TIMED" '
         for (r = 1; r <= NR; r++) if (name[r] in alone) print line[r] > "/dev/stderr"
     }' "$RESULTS/all" >"$RESULTS/parallel" 2>"$RESULTS/alone"
 
-xargs -P "$jobs" -L 1 sh tests/run.sh --one <"$RESULTS/parallel"
-xargs -L 1 sh tests/run.sh --one <"$RESULTS/alone"
+{
+    xargs -P "$jobs" -L 1 sh tests/run.sh --one <"$RESULTS/parallel"
+    xargs -L 1 sh tests/run.sh --one <"$RESULTS/alone"
+    touch "$RESULTS/finished"
+} &
 
+# Each group's summary as soon as it and those before it in the list are
+# done.
 passed=0
 failed=0
 while read -r name cmd; do
     file=$RESULTS/$(printf '%s' "$name" | tr / _)
+    while [ ! -e "$file.rc" ] && [ ! -e "$RESULTS/finished" ]; do sleep 0.2; done
     rc=$(cat "$file.rc" 2>/dev/null || echo 127)
     secs=$(cat "$file.secs" 2>/dev/null || echo 0)
     p=$(grep -c '^PASS ' "$file.log")
@@ -102,5 +109,6 @@ while read -r name cmd; do
     grep '^NOTE ' "$file.log"
 done <"$RESULTS/all"
 
+wait
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
