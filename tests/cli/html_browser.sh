@@ -125,6 +125,17 @@ browse "$TMP/broken.html" t=1
 if grep -q 'data-errors=' "$TMP/dom" || grep -q Uncaught "$TMP/log"; then pass browser_errors_are_caught
 else fail browser_errors_are_caught "a broken recording raised no error"; fi
 
+# A run stopped by SIGTERM (as timeout and batch schedulers stop one)
+# leaves a whole page, which opens without an error.
+"$EMU" -q --html "$TMP/term.html" tests/data/hex/loop.hex >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+browse "$TMP/term.html" t=3
+no_errors browser_page_of_a_stopped_run
+expect_grep browser_page_of_a_stopped_run_drawn 'data-status=' "$TMP/dom"
+
 # The screenshot of the docs.
 cd "$TMP" && "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
     --user-data-dir="$TMP/profile" --hide-scrollbars --virtual-time-budget=1000 \
