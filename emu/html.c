@@ -191,7 +191,7 @@ static uint64_t place_code(const NetPacket *pk, unsigned vcs)
     uint64_t kind = pk->place == PLACE_SLOT ? HTML_SLOT : pk->place == PLACE_LINK ? HTML_LINK
                   : pk->place == PLACE_BUFFER ? HTML_BUFFER : HTML_PORT;
     /* With V > 1 a link's or buffer's place is a lane or channel buffer
-     * (net.h): the channel or buffer, and the lane. */
+     * (net.h): the wire or buffer, and the lane. */
     uint64_t at = pk->at, lane = 0;
     if ((kind == HTML_LINK || kind == HTML_BUFFER) && vcs > 1) {
         at = pk->at / vcs;

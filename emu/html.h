@@ -19,7 +19,7 @@
  *             processors whose status changed (HTML_STATUS_*; value: the
  *             port waited on, the halt status, the fault's name)
  *   events    per timestep, flat quadruples [kind, id, place, copy]
- *             (HTML_EV_*: place is a channel, buffer, processor or, for a
+ *             (HTML_EV_*: place is a wire, buffer, processor or, for a
  *             split, a switch; copy the split's new packet, else 0)
  *   routes    per timestep, flat [id, plane, count, routing, addressing,
  *             dst] for packets whose route changed (adaptive routing fills
@@ -33,10 +33,10 @@
  *
  *   place = ((at * HTML_LANES + lane) * 2 + dir) * 4 + kind
  *
- * kind 0 output slot (at: processor), 1 link (at: channel), 2 buffer (at:
+ * kind 0 output slot (at: processor), 1 link (at: wire), 2 buffer (at:
  * buffer), 3 input port (at: p * P + port); dir is DIR_UP or DIR_DOWN;
  * lane is the virtual channel of a packet on a link or in a buffer (0
- * with one channel). An event's place is a link's channel or a buffer,
+ * with one channel). An event's place is a link's wire or a buffer,
  * without the lane. A packet's
  * place in a FIFO (buffer or input port) is not recorded: packets enter
  * in the order the moves list them, so their order of entry gives it. */

@@ -274,7 +274,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         shares_ok = false;
     /* (The stage of virtual channels runs the planes on one thread.) */
     if (shares_ok && threads > 1 && cfg->planes == 2 && cfg->vcs <= 1 && m->net && !m->obs.event)
-        shares_ok = net_use_lanes(m->net, run_on_workers, m, cfg->parallel_min) == 0;
+        shares_ok = net_use_shares(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
     if (shares_ok && threads > 1 && m->router)
         shares_ok = router_use_runner(m->router, run_on_workers, m, cfg->parallel_min) == 0;

@@ -136,7 +136,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     } else {
         net->settled = false;
         uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
-        IndexList *claimants = &net->lane[lane_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+        IndexList *claimants = &net->share[share_index(net, h)].claimants[1];   /* (adapters: layer 1) */
         net_list_reserve(claimants, claimants->n + 1);
         claimants->items[claimants->n++] = h;
     }

@@ -232,32 +232,32 @@ static int check_slots(Audit *a)
 
 /* ---- the fast stage's lists ------------------------------------------------ */
 
-static int check_claimant_lists(Audit *a, unsigned lane)
+static int check_claimant_lists(Audit *a, unsigned share)
 {
-    const NetLane *ln = &a->net->lane[lane];
+    const NetShare *sh = &a->net->share[share];
     for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
-        for (size_t i = 0; i < ln->claimants[layer].n; i++) {
-            uint32_t h = ln->claimants[layer].items[i];
-            if (h >= a->senders || lane_index(a->net, h) != lane)
-                return broken(a, "net: lane %u lists a claimant that is not its own (entry %zu)",
-                              lane, i);
+        for (size_t i = 0; i < sh->claimants[layer].n; i++) {
+            uint32_t h = sh->claimants[layer].items[i];
+            if (h >= a->senders || share_index(a->net, h) != share)
+                return broken(a, "net: share %u lists a claimant that is not its own (entry %zu)",
+                              share, i);
             if (sender_list_layer(a->lay, h) != layer)
                 return broken(a, "net: a claimant is listed in layer %u, not its own", layer);
             if (a->listed[h]++)
-                return broken(a, "net: a claimant is listed twice (entry %zu of lane %u)", i,
-                              lane);
+                return broken(a, "net: a claimant is listed twice (entry %zu of share %u)", i,
+                              share);
         }
     return 0;
 }
 
 /* Entry e of the list of packets on links of class c and a layer. */
-static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, size_t i,
+static int check_on_link(Audit *a, unsigned share, unsigned c, unsigned layer, size_t i,
                          const OnLink *e)
 {
     const Layout *lay = a->lay;
     uint32_t x = e->packet, ki = keeper_of(e->keeper);
     if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || ki >= a->senders ||
-        lane_index(a->net, ki) != lane)
+        share_index(a->net, ki) != share)
         return broken(a, "net: the list of packets on links holds one that is not "
                       "(list %u, entry %zu)", c, i);
     unsigned long long id = id_of(a, x);
@@ -300,21 +300,21 @@ static int check_on_link(Audit *a, unsigned lane, unsigned c, unsigned layer, si
     return 0;
 }
 
-static int check_link_lists(Audit *a, unsigned lane)
+static int check_link_lists(Audit *a, unsigned share)
 {
-    const NetLane *ln = &a->net->lane[lane];
+    const NetShare *sh = &a->net->share[share];
     for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
         for (unsigned layer = 0; layer < LIST_LAYERS; layer++)
-            for (size_t i = 0; i < ln->on_links[c][layer].n; i++)
-                if (check_on_link(a, lane, c, layer, i, &ln->on_links[c][layer].items[i]) != 0)
+            for (size_t i = 0; i < sh->on_links[c][layer].n; i++)
+                if (check_on_link(a, share, c, layer, i, &sh->on_links[c][layer].items[i]) != 0)
                     return -1;
     return 0;
 }
 
 static int check_lists(Audit *a)
 {
-    for (unsigned lane = 0; lane < a->net->nlanes; lane++)
-        if (check_claimant_lists(a, lane) != 0 || check_link_lists(a, lane) != 0)
+    for (unsigned share = 0; share < a->net->nshares; share++)
+        if (check_claimant_lists(a, share) != 0 || check_link_lists(a, share) != 0)
             return -1;
     if (a->refused_awake != 0)
         return broken(a, "net: %lld refused packets are in slots but not listed",
@@ -362,7 +362,7 @@ static int check_cleared(Audit *a)
     if (a->lay->cfg.full_duplex)
         return 0;
     for (uint32_t link = 0; link < 2 * a->lay->nswitches; link++)
-        if (a->lay->channels[link].temp != TEMP_FREE) {
+        if (a->lay->temp_slots[link].temp != TEMP_FREE) {
             net_link_name(a->net, link, name, sizeof name);
             return broken(a, "net/%s: temp slot still claimed after the timestep", name);
         }
@@ -384,7 +384,7 @@ static int check_channels(Audit *a)
         if (x == NET_NIL)
             continue;
         if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || lay->pool[x].at != lane) {
-            net_link_name(a->net, channel_link(lay, lane / V), name, sizeof name);
+            net_link_name(a->net, wire_link(lay, lane / V), name, sizeof name);
             return broken(a, "net/%s vc%u: lane holds a packet that is not there", name,
                           lane % V);
         }

@@ -28,7 +28,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         uint32_t heading = claim_heading(lay, h, &layer, &dir);
         uint32_t link = claim_link(lay, h, heading, dir);
         /* (With --duplex half, whichever way the lane's packet goes.) */
-        uint32_t y = link_packet_at(net, link_channel(lay, link, dir) * V + v);
+        uint32_t y = link_packet_at(net, link_wire(lay, link, dir) * V + v);
         if (y == NET_NIL)
             return -1;
         deps[0] = y;
@@ -39,7 +39,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
-    uint32_t link = channel_link(lay, pk->at / V), s;
+    uint32_t link = wire_link(lay, pk->at / V), s;
     unsigned l;
     if (pk->dir == DIR_UP) {
         s = link >> 1;

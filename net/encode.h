@@ -115,7 +115,7 @@ static inline uint32_t heading_value(uint32_t h) { return h >> 1; }
 
 /* ---- a temp word: who claims a half-duplex link ---------------------------
  *
- * Channel.temp: 0 while nobody claims the link in this timestep, else the
+ * TempSlot.temp: 0 while nobody claims the link in this timestep, else the
  * claiming sender plus one (so that memory fresh from calloc is free). */
 enum { TEMP_FREE = 0 };
 

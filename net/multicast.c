@@ -205,26 +205,26 @@ static const uint64_t *sort_splits(SplitList *l)
 void mc_give_ids(Net *net)
 {
     const uint64_t *sorted[2] = { NULL, NULL };
-    for (unsigned i = 0; i < net->nlanes; i++)
-        if (net->lane[i].splits.n)
-            sorted[i] = sort_splits(&net->lane[i].splits);
-    /* The lanes' lists are merged as they are read: each sorted, the two
+    for (unsigned i = 0; i < net->nshares; i++)
+        if (net->share[i].splits.n)
+            sorted[i] = sort_splits(&net->share[i].splits);
+    /* The shares' lists are merged as they are read: each sorted, the two
      * planes' keys interleave only on processor links. */
     size_t at[2] = { 0, 0 };
     Packet *pool = net->lay.pool;
     for (;;) {
         int best = -1;
-        for (unsigned i = 0; i < net->nlanes; i++)
-            if (at[i] < net->lane[i].splits.n &&
+        for (unsigned i = 0; i < net->nshares; i++)
+            if (at[i] < net->share[i].splits.n &&
                 (best < 0 || sorted[i][at[i]] >> 32 < sorted[best][at[best]] >> 32))
                 best = (int)i;
         if (best < 0)
             break;
-        const SplitList *l = &net->lane[best].splits;
+        const SplitList *l = &net->share[best].splits;
         /* (A run of one lane's splits, up to the other lane's next key.) */
         uint64_t bound = UINT64_MAX;
-        for (unsigned i = 0; i < net->nlanes; i++)
-            if ((int)i != best && at[i] < net->lane[i].splits.n)
+        for (unsigned i = 0; i < net->nshares; i++)
+            if ((int)i != best && at[i] < net->share[i].splits.n)
                 bound = sorted[i][at[i]] >> 32;
         const uint64_t *order = sorted[best];
         size_t j = at[best];
@@ -238,6 +238,6 @@ void mc_give_ids(Net *net)
         }
         at[best] = j;
     }
-    for (unsigned i = 0; i < net->nlanes; i++)
-        net->lane[i].splits.n = 0;
+    for (unsigned i = 0; i < net->nshares; i++)
+        net->share[i].splits.n = 0;
 }

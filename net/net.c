@@ -113,7 +113,7 @@ uint64_t net_bytes(const NetConfig *cfg)
     shape(&lay, cfg);
     uint64_t n = lay.nprocs, bytes = 0;
     if (!cfg->full_duplex)
-        bytes += links_of(&lay) * sizeof *lay.channels;
+        bytes += links_of(&lay) * sizeof *lay.temp_slots;
     bytes += senders_of(&lay) * sizeof *lay.senders;
     if (cfg->buffer > INLINE_PLACES)         /* (the rings grow with their packets) */
         bytes += (uint64_t)lay.nbuffers * sizeof *lay.rings;
@@ -136,7 +136,7 @@ Net *net_new(const NetConfig *cfg)
     size_t links = links_of(&net->lay);
     size_t senders = senders_of(&net->lay);
     if (!cfg->full_duplex)
-        net->lay.channels = line_zalloc(links, sizeof *net->lay.channels);
+        net->lay.temp_slots = line_zalloc(links, sizeof *net->lay.temp_slots);
     net->lay.senders = line_zalloc(senders, sizeof *net->lay.senders);
     if (cfg->buffer > INLINE_PLACES)
         net->lay.rings = zalloc(net->lay.nbuffers, sizeof *net->lay.rings);
@@ -146,10 +146,10 @@ Net *net_new(const NetConfig *cfg)
     net->arrivals_down = zalloc(net->lay.nprocs, 1);
     net->arriving = zalloc(2 * (size_t)net->lay.nprocs, sizeof *net->arriving);
     net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
-    net->lane = zalloc(2, sizeof *net->lane);
-    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.channels) || !net->lay.senders ||
+    net->share = zalloc(2, sizeof *net->share);
+    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
         (cfg->buffer > INLINE_PLACES && !net->lay.rings) || !net->entered || !net->lay.ports || !net->lay.out_slot ||
-        !net->arrivals_down || !net->arriving || !net->lane || !net->requests_made ||
+        !net->arrivals_down || !net->arriving || !net->share || !net->requests_made ||
         counters_init(&net->counts, cfg->k) != 0) {
         net_free(net);
         errno = ENOMEM;
@@ -157,8 +157,8 @@ Net *net_new(const NetConfig *cfg)
     }
     /* Zeroed memory is an empty network (NET_NIL is 0): nothing is filled,
      * so the pages of unused links, buffers and ports are never touched. */
-    net->nlanes = 1;
-    net->lane[0].counts = &net->counts;
+    net->nshares = 1;
+    net->share[0].counts = &net->counts;
     if (net->lay.cfg.vcs > 1 && !(net->lay.vc = vc_new(&net->lay))) {
         net_free(net);
         errno = ENOMEM;
@@ -174,7 +174,7 @@ void net_free(Net *net)
     free(net->lay.pool);
     free(net->lay.routes);
     free(net->free_stack);
-    line_free(net->lay.channels);
+    line_free(net->lay.temp_slots);
     line_free(net->lay.senders);
     if (net->lay.rings)
         for (uint32_t b = 0; b < net->lay.nbuffers; b++)
@@ -193,42 +193,42 @@ void net_free(Net *net)
         free(net->lists[id].members);
     free(net->lists);
     free(net->free_lists);
-    for (unsigned i = 0; i < 2 && net->lane; i++) {
-        NetLane *ln = &net->lane[i];
-        free(ln->touched.items);
-        free(ln->woken.items);
+    for (unsigned i = 0; i < 2 && net->share; i++) {
+        NetShare *sh = &net->share[i];
+        free(sh->touched.items);
+        free(sh->woken.items);
         for (unsigned l = 0; l < LIST_LAYERS; l++) {
-            free(ln->claimants[l].items);
-            free(ln->next_claimants[l].items);
+            free(sh->claimants[l].items);
+            free(sh->next_claimants[l].items);
             for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-                free(ln->on_links[c][l].items);
-                free(ln->next_on_links[c][l].items);
+                free(sh->on_links[c][l].items);
+                free(sh->next_on_links[c][l].items);
             }
         }
-        free(ln->behind.items);
-        free(ln->splits.items);
-        free(ln->splits.order);
-        counters_free(&ln->delta);
+        free(sh->behind.items);
+        free(sh->splits.items);
+        free(sh->splits.order);
+        counters_free(&sh->delta);
     }
-    free(net->lane);
+    free(net->share);
     vc_free(net->lay.vc);
     reference_free(net->reference);
     free(net->reference_error);
     free(net);
 }
 
-int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min)
+int net_use_shares(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
     if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event || net->lay.vc)
         return -1;
     for (unsigned i = 0; i < 2; i++)
-        if (counters_init(&net->lane[i].delta, net->lay.cfg.k) != 0)
+        if (counters_init(&net->share[i].delta, net->lay.cfg.k) != 0)
             return -1;              /* freed with the network */
     for (unsigned i = 0; i < 2; i++) {
-        net->lane[i].counts = &net->lane[i].delta;
-        net->lane[i].roomy = false;             /* (room by the lane's planes) */
+        net->share[i].counts = &net->share[i].delta;
+        net->share[i].roomy = false;             /* (room by the lane's planes) */
     }
-    net->nlanes = 2;
+    net->nshares = 2;
     net->runner = runner;
     net->runner_ctx = ctx;
     net->parallel_min = parallel_min;

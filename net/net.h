@@ -12,6 +12,29 @@
  * its packets are, for --state, --step, the report and the deadlock
  * message.
  *
+ * Words. The code says what machine.md and channels.md say, and these,
+ * one meaning each:
+ *
+ *   code word   spec word, or what it is
+ *   ---------   ------------------------------------------------------
+ *   switch      a 2x2 crossbar switch (machine.md)
+ *   buffer      a switch output buffer, B places (machine.md)
+ *   link        a link, with its main and temp slots (machine.md)
+ *   direction   up or down (DIR_UP, DIR_DOWN)
+ *   wire        what a packet on a link occupies: the link in half
+ *               duplex, one direction of it in full duplex (where
+ *               machine.md calls each direction a separate link)
+ *   channel     a virtual channel, v = port mod V (channels.md); never
+ *               a link or a direction
+ *   lane        a channel's slot on a wire (channels.md); never anything
+ *               else
+ *   channel buffer  one channel's buffer of an output port (channels.md)
+ *   sender      what claims a link: a buffer, or an adapter's output slot
+ *   keeper      the sender that keeps the state of a wire's slots
+ *   share       a thread's share of the network stage: one plane's lists
+ *               and counters (net_use_shares); not a spec word
+ *   port        an input port of a processor's adapter (machine.md)
+ *
  * Components are named by numbers that reports and tests share (no
  * division anywhere: N/2 = H is a power of two):
  *
@@ -22,17 +45,17 @@
  *                       layer 1 the link of processor 2j + x, else the link
  *                       from an up port of a switch of the layer below. So a
  *                       link's layer is the layer of the switch above it.
- *   channel what a packet on a link occupies: with --duplex half one
- *           channel per link, shared by both directions (channel = link);
+ *   wire    what a packet on a link occupies: with --duplex half one
+ *           wire per link, shared by both directions (wire = link);
  *           with --duplex full one per direction, 2 * link + dir.
  *   port    p * P + n   input port n of processor p.
  *
- * With V > 1 virtual channels (channels.md) a buffer and a channel are
+ * With V > 1 virtual channels (channels.md) a buffer and a wire are
  * each V places for packets, one per virtual channel v, and a packet's
  * place and the functions below name them by
  *
  *   channel buffer  b * V + v    channel v's buffer of output port b
- *   lane            c * V + v    lane v of channel c
+ *   lane            c * V + v    lane v of wire c
  *
  * which, with V = 1, are b and c. */
 #ifndef NET_NET_H
@@ -84,7 +107,7 @@ typedef struct NetPacket {
     unsigned port;         /* its destination's input port */
     Route route;           /* (adaptive: the up ports chosen so far) */
     PacketPlace place;
-    uint32_t at;           /* the processor (slot), channel, buffer or port */
+    uint32_t at;           /* the processor (slot), wire, buffer or port */
     unsigned dir;          /* DIR_UP or DIR_DOWN */
     unsigned layer;        /* of its link, or of its buffer's switch */
     unsigned links;        /* links crossed so far */
@@ -132,7 +155,7 @@ typedef struct NetEvent {
     NetEventKind kind;
     uint64_t timestep;
     const NetPacket *packet;   /* as it is at the event */
-    uint32_t place;            /* the place concerned (channel, buffer, processor;
+    uint32_t place;            /* the place concerned (wire, buffer, processor;
                                   a switch, for EV_SPLIT) */
     PacketPlace place_kind;    /* what `place` is */
     unsigned layer, value;
@@ -156,13 +179,14 @@ void net_free(Net *net);
  * after the other). Call before the first packet is injected. */
 void net_observe(Net *net, NetEventFn *fn, void *ctx);
 
-/* Gives each of two planes a lane of its own, which `runner` runs on two
- * threads at once in every timestep with at least `parallel_min` packets to
- * handle (step.c explains why that changes nothing). Call before the first
+/* Gives each of two planes a share of its own (a thread's share of the
+ * network stage), which `runner` runs on two threads at once in every
+ * timestep with at least `parallel_min` packets to handle (step.c explains
+ * why that changes nothing). Call before the first
  * packet is injected, with no observer. Returns 0, or -1 if memory cannot
  * be had, the network has one plane, an observer or virtual channels
  * (nothing is changed then). */
-int net_use_lanes(Net *net, Runner *runner, void *ctx, size_t parallel_min);
+int net_use_shares(Net *net, Runner *runner, void *ctx, size_t parallel_min);
 
 /* Runs the reference stage (reference.c: stage 4 as machine.md writes it,
  * on a state of its own) beside the fast one: in every timestep both run,
@@ -256,7 +280,7 @@ uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port);
 /* Packets in buffer b. */
 uint32_t net_buffer_count(const Net *net, uint32_t b);
 
-/* The packet, if any, in processor p's output slot; on channel c; at place
+/* The packet, if any, in processor p's output slot; on wire c; at place
  * i (0: the head) of buffer b; at place i of input port `port` of p. Each
  * returns whether there is one, and describes it in *pk. */
 bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk);

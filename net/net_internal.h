@@ -2,7 +2,7 @@
  * numbering its files share (net.h gives the public part of it), and the
  * declarations of what one file of net/ asks of another.
  *
- *   net.c        construction, lanes, the reference stage beside this one
+ *   net.c        construction, shares, the reference stage beside this one
  *   pool.c       the packet pool
  *   adapter.c    the adapters: output slots, injection, input ports, reads
  *   sleep.c      sleeping packets, and waking them
@@ -70,7 +70,7 @@ typedef struct Packet {
     uint32_t next;         /* next packet in the same input port (or buffer,
                               once settled), or NET_NIL */
     uint32_t at;           /* place index: processor (its source, in the
-                              output slot), channel, buffer or input port */
+                              output slot), wire, buffer or input port */
     uint32_t routing;      /* route: up ports (adaptive: filled in as it climbs) */
     uint32_t addressing;   /* route: down ports = low `count` bits of dst */
     uint32_t data;         /* the word it carries */
@@ -137,11 +137,11 @@ typedef struct Sender {
 
 _Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 
-/* What a half-duplex link has besides its slot: the sender that claims it
- * in this timestep (a temp word, encode.h). */
-typedef struct Channel {
+/* What a half-duplex link has besides its main slot: its temp slot, the
+ * sender that claims it in this timestep (a temp word, encode.h). */
+typedef struct TempSlot {
     uint32_t temp;
-} Channel;
+} TempSlot;
 
 /* A growable vector of packet (or other) indices. */
 typedef struct IndexList {
@@ -223,11 +223,12 @@ typedef struct Counters {
     uint64_t asleep_port, asleep;     /* port waiters; all sleepers */
 } Counters;
 
-/* One lane of the network stage (step.c): the active lists of the packets
- * it handles and the counters it adds to. Without lanes there is one, for
- * both planes, counting straight into the network's statistics; with lanes
- * each plane has its own, and its counters are added after each timestep. */
-typedef struct NetLane {
+/* A thread's share of the network stage (step.c): the active lists of the
+ * packets it handles and the counters it adds to. Without shares there is
+ * one, for both planes, counting straight into the network's statistics;
+ * with shares each plane has its own, and its counters are added after
+ * each timestep. */
+typedef struct NetShare {
     /* Senders whose packet claims a link this timestep (buffers and
      * adapters), and awake packets on links, by [class][layer] (above);
      * and the next timestep's. */
@@ -239,10 +240,10 @@ typedef struct NetLane {
     IndexList woken;                /* processors whose output slot emptied */
     SplitList splits;               /* multicasts split in this stage d */
     Counters *counts;               /* where it counts: the network's, or delta */
-    Counters delta;                 /* with lanes: this timestep's counts */
+    Counters delta;                 /* with shares: this timestep's counts */
     bool moved;
     bool roomy;                     /* its lists have all the room they can need */
-} NetLane;
+} NetShare;
 
 
 /* Where everything is: the network's shape and options, and its arrays.
@@ -264,7 +265,7 @@ typedef struct Layout {
                                        4 * nswitches + (plane << k | p) */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
-    Channel *channels;              /* --duplex half: per link */
+    TempSlot *temp_slots;           /* --duplex half: per link */
     PortWait *port_waits;           /* by pool index */
     bool multicast;                 /* a multicast was made: sets to look at */
     InputPort *ports;               /* P per processor */
@@ -287,9 +288,9 @@ struct Net {
                                        stage d (<= 4), else 0 */
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
-    NetLane *lane;                  /* the active lists: one lane, or one per plane (2) */
-    unsigned nlanes;
-    Runner *runner;              /* with lanes: runs them at once */
+    NetShare *share;                /* the active lists: one share, or one per plane (2) */
+    unsigned nshares;
+    Runner *runner;                 /* with shares: runs them at once */
     void *runner_ctx;
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
     uint8_t *arrivals_down;         /* per processor: bit plane, a packet
@@ -326,13 +327,13 @@ static inline unsigned sw_layer(const Layout *lay, uint32_t s)
     return lay->row_layer[s >> (lay->cfg.k - 1)];
 }
 
-/* The channel of link `link` used by a packet travelling in `dir`. */
-static inline uint32_t link_channel(const Layout *lay, uint32_t link, unsigned dir)
+/* The wire of link `link` that a packet travelling in `dir` is on. */
+static inline uint32_t link_wire(const Layout *lay, uint32_t link, unsigned dir)
 {
     return lay->cfg.full_duplex ? 2 * link + dir : link;
 }
 
-static inline uint32_t channel_link(const Layout *lay, uint32_t c)
+static inline uint32_t wire_link(const Layout *lay, uint32_t c)
 {
     return lay->cfg.full_duplex ? c >> 1 : c;
 }
@@ -584,7 +585,7 @@ HOT uint32_t hop_switch(const Layout *lay, uint32_t h, unsigned *class)
     return 4 * (topo_down_switch(l, s, q) - lay->half);
 }
 
-/* The layer of the lists (NetLane) that sender h is listed in as a
+/* The layer of the lists (NetShare) that sender h is listed in as a
  * claimant: its switch's, or for an adapter 1. */
 static inline unsigned sender_list_layer(const Layout *lay, uint32_t h)
 {
@@ -666,7 +667,7 @@ static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned 
     Packet *pk = &net->lay.pool[x];
     unsigned l = sw_layer(&net->lay, link >> 1);
     pk->place = PLACE_LINK;
-    pk->at = link_channel(&net->lay, link, dir);
+    pk->at = link_wire(&net->lay, link, dir);
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
     pk->links = (uint8_t)links_on_link(l, dir, pk->count);
@@ -701,10 +702,10 @@ static inline uint32_t listed_link(const Layout *lay, unsigned c, uint32_t targe
     return slot_link(lay, keeper_of(ki), DIR_DOWN);
 }
 
-/* The lane that handles sender h's packets: its plane's, or the only one. */
-static inline unsigned lane_index(const Net *net, uint32_t h)
+/* The share that handles sender h's packets: its plane's, or the only one. */
+static inline unsigned share_index(const Net *net, uint32_t h)
 {
-    return net->nlanes > 1 ? sender_plane(&net->lay, h) : 0;
+    return net->nshares > 1 ? sender_plane(&net->lay, h) : 0;
 }
 
 /* Writes into the pool where each packet in flight is (Packet: place, at,
@@ -717,7 +718,7 @@ void net_settle(Net *net);
 void net_describe(const Net *net, uint32_t x, NetPacket *pk);
 
 /* The packet `i` places behind the head of buffer b (0: the head), or
- * NET_NIL beyond its count; the packet on channel c, or NET_NIL (it
+ * NET_NIL beyond its count; the packet on wire c, or NET_NIL (it
  * settles the network). */
 uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i);
 uint32_t link_packet_at(Net *net, uint32_t c);
@@ -810,10 +811,10 @@ void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPla
 
 /* For the invariant check and the deadlock analysis (observe.c): whether
  * sender h's claim (it has a packet to send) sleeps; the keeper of
- * channel c's slot; how many senders there are; the place word of the
+ * wire c's slot; how many senders there are; the place word of the
  * i-th packet of buffer b. */
 bool claim_sleeps(const Net *net, uint32_t h);
-uint32_t channel_keeper(const Layout *lay, uint32_t c);
+uint32_t wire_keeper(const Layout *lay, uint32_t c);
 size_t sender_count(const Net *net);
 uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i);
 

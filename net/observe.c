@@ -63,7 +63,7 @@ void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", pk->src);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(&net->lay, pk->at / net->lay.cfg.vcs), name, sizeof name);
+        net_link_name(net, wire_link(&net->lay, pk->at / net->lay.cfg.vcs), name, sizeof name);
         snprintf(buf, size, "link %s %s%s", name, pk->dir == DIR_UP ? "up" : "down",
                  vc_suffix(net, pk->at, vc, sizeof vc));
         return;
@@ -93,7 +93,7 @@ void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
         snprintf(buf, size, "output slot of p%u", ev->place);
         return;
     case PLACE_LINK:
-        net_link_name(net, channel_link(&net->lay, ev->place / net->lay.cfg.vcs), name, sizeof name);
+        net_link_name(net, wire_link(&net->lay, ev->place / net->lay.cfg.vcs), name, sizeof name);
         snprintf(buf, size, "link %s %s%s", name, ev->packet->dir == DIR_UP ? "up" : "down",
                  vc_suffix(net, ev->place, vc, sizeof vc));
         return;
@@ -138,10 +138,10 @@ bool claim_sleeps(const Net *net, uint32_t h)
     return net->lay.senders[ki].slot & (ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
 }
 
-/* The keeper of channel c's slot. */
-uint32_t channel_keeper(const Layout *lay, uint32_t c)
+/* The keeper of wire c's slots. */
+uint32_t wire_keeper(const Layout *lay, uint32_t c)
 {
-    uint32_t link = channel_link(lay, c), s = link >> 1;
+    uint32_t link = wire_link(lay, c), s = link >> 1;
     if (!lay->cfg.full_duplex || (c & 1) == DIR_DOWN)
         return 4 * s + (link & 1);
     return up_sender(lay, s, sw_layer(lay, s), link & 1);
@@ -177,10 +177,10 @@ void net_settle(Net *net)
             settle_on_link(net, ks->slot_packet, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
         }
     }
-    for (unsigned i = 0; i < net->nlanes; i++)
+    for (unsigned i = 0; i < net->nshares; i++)
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             for (unsigned layer = 1; layer <= net->lay.cfg.k; layer++) {
-                const OnLinkList *l = &net->lane[i].on_links[c][layer];
+                const OnLinkList *l = &net->share[i].on_links[c][layer];
                 for (size_t j = 0; j < l->n; j++) {
                     const OnLink *e = &l->items[j];
                     unsigned dir;
@@ -298,7 +298,7 @@ uint32_t link_packet_at(Net *net, uint32_t c)
     net_settle(net);
     if (net->lay.vc)
         return vc_lane_packet(net->lay.vc, c);
-    uint32_t x = net->lay.senders[channel_keeper(&net->lay, c)].slot_packet;
+    uint32_t x = net->lay.senders[wire_keeper(&net->lay, c)].slot_packet;
     if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
         return x;
     return NET_NIL;

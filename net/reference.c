@@ -10,16 +10,16 @@
  * port); nothing sleeps, nothing is listed ahead, nothing is prefetched.
  * Components are numbered as in net.h: switch S = (plane * k + layer - 1)
  * * H + j, buffer 4S + q, link 2S + x (x the down port it is attached to),
- * channel = link (half duplex) or 2 * link + dir (full duplex). A
+ * wire = link (half duplex) or 2 * link + dir (full duplex). A
  * "sender" is what claims a link: buffer b, or (from 4 * switches on)
  * processor p's adapter. reference_step, at the end, is the stage list.
  *
  * With V > 1 virtual channels (channels.md) each buffer is V queues and
- * each channel V lanes (reference.h numbers them), a packet keeps to
+ * each wire V lanes (reference.h numbers them), a packet keeps to
  * channel port mod V, and claims are made only on free lanes: so stages c
  * and d run first, as channels.md allows, and a and b then claim on the
  * lanes left empty, with the buffers as they were at the start of stage
- * 4 (reference_step_channels). */
+ * 4 (reference_step_vcs). */
 #include "net/reference.h"
 
 #include <stdio.h>
@@ -39,7 +39,7 @@ static unsigned layer_of(const Reference *r, uint32_t s) { return s / r->half % 
 static unsigned plane_of(const Reference *r, uint32_t s) { return s / r->half / r->k; }
 static uint32_t index_of(const Reference *r, uint32_t s) { return s % r->half; }
 
-static uint32_t channel_of(const Reference *r, uint32_t link, unsigned dir)
+static uint32_t wire_of(const Reference *r, uint32_t link, unsigned dir)
 {
     return r->cfg.full_duplex ? 2 * link + dir : link;
 }
@@ -123,16 +123,16 @@ Reference *reference_new(const NetConfig *cfg)
     r->V = cfg->vcs ? cfg->vcs : 1;
     r->switches = cfg->planes * cfg->k * r->half;
     r->buffers = 4 * r->switches;
-    r->channels = 2 * r->switches * (cfg->full_duplex ? 2 : 1);
+    r->wires = 2 * r->switches * (cfg->full_duplex ? 2 : 1);
     r->slot = nones(r->n);
-    r->main = nones((size_t)r->channels * r->V);
-    r->temp = nones(r->channels);
-    r->temp_lane = nones(r->channels);
+    r->main = nones((size_t)r->wires * r->V);
+    r->temp = nones(r->wires);
+    r->temp_lane = nones(r->wires);
     r->buffer = queues_new((size_t)r->buffers * r->V, cfg->buffer);
     r->pointer = calloc(r->buffers, 1);
     r->held = calloc((size_t)r->buffers * r->V, sizeof *r->held);
     r->port = queues_new((size_t)r->n * cfg->ports, cfg->port_depth);
-    r->entered = malloc(4 * (size_t)r->channels * r->V * sizeof *r->entered);   /* (copies: 2 a lane) */
+    r->entered = malloc(4 * (size_t)r->wires * r->V * sizeof *r->entered);   /* (copies: 2 a lane) */
     for (int d = 0; d < 2; d++) {
         r->stats.link_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
         r->stats.buffer_collisions[d] = calloc(cfg->k + 1, sizeof(uint64_t));
@@ -270,7 +270,7 @@ static Queue *queue_of(Reference *r, uint32_t b, unsigned v) { return &r->buffer
 static void claim(Reference *r, uint32_t sender)
 {
     unsigned dir;
-    uint32_t link = sender_link(r, sender, &dir), c = channel_of(r, link, dir);
+    uint32_t link = sender_link(r, sender, &dir), c = wire_of(r, link, dir);
     if (r->temp[c] == REF_NONE)
         r->temp[c] = sender;
     else
@@ -342,7 +342,7 @@ static void forward_set(Reference *r, uint32_t x, uint32_t s, uint32_t lane, uns
     }
 }
 
-/* Stage d for the packets in the lanes of channel c of link `link`, in
+/* Stage d for the packets in the lanes of wire c of link `link`, in
  * channel order, but those coming down to a processor: each enters its
  * channel's queue of the buffer its route names in the switch ahead if
  * that has room, else it stays (a buffer collision). */
@@ -386,7 +386,7 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
     for (unsigned plane = 0; plane < r->cfg.planes; plane++) {
         uint32_t link = 2 * switch_at(r, plane, 1, p >> 1) + (p & 1);
         for (unsigned v = 0; v < r->V; v++) {
-            uint32_t lane = channel_of(r, link, DIR_DOWN) * r->V + v, x = r->main[lane];
+            uint32_t lane = wire_of(r, link, DIR_DOWN) * r->V + v, x = r->main[lane];
             if (x != REF_NONE && r->packet[x].dir == DIR_DOWN)
                 arriving[n++] = lane;
         }
@@ -446,7 +446,7 @@ static void move_onto(Reference *r, uint32_t sender, unsigned v, uint32_t lane, 
     r->moved = true;
 }
 
-/* Stage e for channel c of link `link` (V = 1): its claimant moves onto
+/* Stage e for wire c of link `link` (V = 1): its claimant moves onto
  * the link if the main slot is empty (the move is final), else goes back
  * where it came from: a link collision. */
 static void commit(Reference *r, uint32_t link, uint32_t c)
@@ -464,7 +464,7 @@ static void commit(Reference *r, uint32_t link, uint32_t c)
     move_onto(r, sender, 0, c, claim_dir);
 }
 
-/* Calls fn(r, link, channel) for every channel of every link in the
+/* Calls fn(r, link, wire) for every wire of every link in the
  * spec's link order: the processor links (processor order, plane 0 then
  * 1), then the links above each switch in switch order (u0, then u1); in
  * full duplex a link's up direction before its down direction. */
@@ -475,7 +475,7 @@ static void for_each_link(Reference *r, void (*fn)(Reference *, uint32_t, uint32
         for (unsigned plane = 0; plane < r->cfg.planes; plane++)
             for (unsigned d = 0; d < dirs; d++) {
                 uint32_t link = 2 * switch_at(r, plane, 1, p >> 1) + (p & 1);
-                fn(r, link, channel_of(r, link, d));
+                fn(r, link, wire_of(r, link, d));
             }
     for (uint32_t s = 0; s < r->switches; s++) {
         unsigned l = layer_of(r, s);
@@ -484,7 +484,7 @@ static void for_each_link(Reference *r, void (*fn)(Reference *, uint32_t, uint32
             for (unsigned d = 0; d < dirs; d++) {
                 uint32_t link = 2 * switch_at(r, plane_of(r, s), l + 1, topo_up_switch(l, j, b)) +
                                 topo_up_arrival_port(l, j);
-                fn(r, link, channel_of(r, link, d));
+                fn(r, link, wire_of(r, link, d));
             }
     }
 }
@@ -515,7 +515,7 @@ static void claim_from_slot(Reference *r, uint32_t p)
 {
     uint32_t sender = r->buffers + p, x = r->slot[p];
     unsigned dir, v = r->packet[x].port % r->V;
-    uint32_t link = sender_link(r, sender, &dir), c = channel_of(r, link, dir);
+    uint32_t link = sender_link(r, sender, &dir), c = wire_of(r, link, dir);
     if (r->main[c * r->V + v] != REF_NONE) {
         link_collision(r, link, dir, v);
         return;
@@ -531,7 +531,7 @@ static void claim_from_slot(Reference *r, uint32_t p)
 static void claim_from_port(Reference *r, uint32_t b)
 {
     unsigned dir;
-    uint32_t link = sender_link(r, b, &dir), c = channel_of(r, link, dir);
+    uint32_t link = sender_link(r, b, &dir), c = wire_of(r, link, dir);
     bool tried = false;
     for (unsigned i = 0; i < r->V; i++) {
         unsigned v = (r->pointer[b] + i) % r->V;
@@ -566,7 +566,7 @@ static void commit_lane(Reference *r, uint32_t link, uint32_t c)
         r->pointer[sender] = (uint8_t)((v + 1) % r->V);
 }
 
-static void reference_step_channels(Reference *r, uint64_t t)
+static void reference_step_vcs(Reference *r, uint64_t t)
 {
     for (uint32_t cb = 0; cb < r->buffers * r->V; cb++)
         r->held[cb] = r->buffer[cb].count;
@@ -593,7 +593,7 @@ void reference_step(Reference *r, uint64_t t)
     if (r->in_flight == 0)
         return;                 /* no packet in a slot, on a link or in a buffer */
     if (r->V > 1) {
-        reference_step_channels(r, t);
+        reference_step_vcs(r, t);
         return;
     }
     /* a. Adapters send. */

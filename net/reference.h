@@ -34,9 +34,9 @@ typedef struct Queue {
 struct Reference {
     NetConfig cfg;
     unsigned k;
-    uint32_t n, half, switches, buffers, channels;
+    uint32_t n, half, switches, buffers, wires;
     unsigned V;                /* virtual channels (channels.md): buffer b has V
-                                  queues, b * V + v, and channel c V lanes,
+                                  queues, b * V + v, and wire c V lanes,
                                   c * V + v; with V = 1 those are b and c */
     RefPacket *packet;         /* by packet number; a free number is reused */
     uint32_t npackets, cap, *free, nfree;

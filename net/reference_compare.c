@@ -185,7 +185,7 @@ int reference_compare(const Reference *r, Net *net, char *err, size_t size)
         if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
             return -1;
     }
-    for (uint32_t c = 0; c < r->channels * r->V; c++) {
+    for (uint32_t c = 0; c < r->wires * r->V; c++) {
         Place at = { AT_CHANNEL, c, 0, 0 };
         bool any = net_link_packet(net, c, &pk);
         if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)

@@ -59,17 +59,17 @@ void net_wake_port(Net *net, uint32_t port)
         uint32_t ki = net->lay.port_waits[x].keeper;
         Sender *ks = &net->lay.senders[ki];
         unsigned plane = sender_plane(&net->lay, ki), k = net->lay.cfg.k;
-        NetLane *ln = &net->lane[lane_index(net, ki)];
+        NetShare *sh = &net->share[share_index(net, ki)];
         ks->slot &= (uint8_t)~SLOT_ASLEEP;
         net->counts.asleep_port--;
         net->counts.asleep--;
         net->lay.pool[x].asleep = AWAKE;
-        OnLinkList *l = &ln->on_links[ARRIVE_DELIVERY][1];
+        OnLinkList *l = &sh->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
         links_push(l, ks->slot_packet, proc_on_plane(k, p, plane), ki | KEEPER_REFUSED);
         uint32_t woken[2];
         for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, woken); i < n; i++) {
-            IndexList *claims = &ln->claimants[sender_list_layer(&net->lay, woken[i])];
+            IndexList *claims = &sh->claimants[sender_list_layer(&net->lay, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);
         }

@@ -57,11 +57,11 @@
  * Planes in parallel. The two planes share nothing between injection and
  * delivery: no packet changes plane, and each switch, buffer and link
  * belongs to one. So with --threads 2 or more (and no observer), each plane
- * is a lane of its own -- its own active lists and its own counters, added
- * to the network's after the timestep -- and the lanes run stages a, b, d
+ * is a share of its own -- its own active lists and its own counters, added
+ * to the network's after the timestep -- and the shares run stages a, b, d
  * and e on two threads. Deliveries (stage c) put packets of both planes
  * into one processor's ports, oldest first, so they are made before, by
- * one thread. The lanes' lists come out in another order than one lane's
+ * one thread. The shares' lists come out in another order than one share's
  * would, which, as above, changes nothing.
  *
  * net_step, at the end of this file, is the stage list. */
@@ -131,8 +131,8 @@ static void splits_reserve(SplitList *l, size_t n)
 }
 
 /* Where stages d and e append, held in locals while their loops run: the
- * ends of the lane's next lists of claimants and of packets on links, and
- * of its list of packets right behind a head. Through the lane, every push
+ * ends of the share's next lists of claimants and of packets on links, and
+ * of its list of packets right behind a head. Through the share, every push
  * would load and store the list's length again (the compiler cannot tell
  * those stores from the loop's stores to buffers); here they are on the
  * stack, where no store to a buffer can reach them. Everything stages d
@@ -143,26 +143,26 @@ typedef struct Appends {
     Behind *behind;
 } Appends;
 
-static void appends_open(Appends *a, const Net *net, NetLane *ln)
+static void appends_open(Appends *a, const Net *net, NetShare *sh)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        a->claimant[l] = ln->next_claimants[l].items + ln->next_claimants[l].n;
+        a->claimant[l] = sh->next_claimants[l].items + sh->next_claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             a->on_link[c * LIST_LAYERS + l] =
-                ln->next_on_links[c][l].items + ln->next_on_links[c][l].n;
+                sh->next_on_links[c][l].items + sh->next_on_links[c][l].n;
     }
-    a->behind = ln->behind.items + ln->behind.n;
+    a->behind = sh->behind.items + sh->behind.n;
 }
 
-static void appends_close(const Appends *a, const Net *net, NetLane *ln)
+static void appends_close(const Appends *a, const Net *net, NetShare *sh)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        ln->next_claimants[l].n = (size_t)(a->claimant[l] - ln->next_claimants[l].items);
+        sh->next_claimants[l].n = (size_t)(a->claimant[l] - sh->next_claimants[l].items);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            ln->next_on_links[c][l].n =
-                (size_t)(a->on_link[c * LIST_LAYERS + l] - ln->next_on_links[c][l].items);
+            sh->next_on_links[c][l].n =
+                (size_t)(a->on_link[c * LIST_LAYERS + l] - sh->next_on_links[c][l].items);
     }
-    ln->behind.n = (size_t)(a->behind - ln->behind.items);
+    sh->behind.n = (size_t)(a->behind - sh->behind.items);
 }
 
 /* The stages visit buffers in no order that the memory system could guess,
@@ -171,7 +171,7 @@ static void appends_close(const Appends *a, const Net *net, NetLane *ln)
  * GCC takes a function of its own that only prefetches for one without
  * effect, and drops every call to it. The loops look ahead without a
  * bound: a list has room for PREFETCH_DISTANCE entries after its end
- * (lane_prepare), which hold entries of earlier timesteps, or zeros where
+ * (share_prepare), which hold entries of earlier timesteps, or zeros where
  * nothing was ever written (reserve) -- senders, packets and buffers of
  * this network all the same, so what they prefetch there is harmless. */
 enum { PREFETCH_DISTANCE = 32 };
@@ -179,7 +179,7 @@ enum { PREFETCH_DISTANCE = 32 };
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
  * the claimants asleep on their links in its stage e. */
-static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
+static void wake_buffer(Net *net, NetShare *sh, Appends *out, uint32_t b)
 {
     Sender *buf = &net->lay.senders[b];
     uint32_t s = b >> 2;
@@ -190,10 +190,10 @@ static void wake_buffer(Net *net, NetLane *ln, Appends *out, uint32_t b)
         uint32_t ki = arrival_keeper(&net->lay, s, l, a), woken[2];
         Sender *ks = &net->lay.senders[ki];
         ks->slot &= (uint8_t)~SLOT_ASLEEP;
-        ln->counts->asleep_buffer[dir][l]--;
-        ln->counts->asleep--;
+        sh->counts->asleep_buffer[dir][l]--;
+        sh->counts->asleep--;
         *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ ks->slot_packet, b, ki | KEEPER_REFUSED };
-        for (unsigned i = 0, n = wake_claims(net, ln->counts, ki, ks, woken); i < n; i++)
+        for (unsigned i = 0, n = wake_claims(net, sh->counts, ki, ks, woken); i < n; i++)
             *out->claimant[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
     }
     buf->waiting = 0;
@@ -229,28 +229,28 @@ static uint32_t settle_claimant(Net *net, uint32_t h)
 /* A failed claim of sender h on link `link` (of layer `layer`): one link
  * collision, charged to the claimant's direction and the link's layer; the
  * claimant stays and tries again next timestep (the caller lists it). */
-static void claim_failed(Net *net, NetLane *ln, uint32_t h, unsigned dir, unsigned layer,
+static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned dir, unsigned layer,
                          uint32_t link)
 {
-    ln->counts->stats.link_collisions[dir][layer]++;
-    ln->counts->stats.link_total++;
+    sh->counts->stats.link_collisions[dir][layer]++;
+    sh->counts->stats.link_total++;
     if (net->event)
-        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_channel(&net->lay, link, dir),
+        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_wire(&net->lay, link, dir),
              PLACE_LINK, layer, 0);
 }
 
 /* Stages a and b with --duplex half: each claimant takes its link's temp
  * slot, the upward one winning (see the head of this file). With --duplex
- * full every channel has one sender, so there is nothing to decide. */
-static void stage_claims(Net *net, NetLane *ln)
+ * full every wire has one sender, so there is nothing to decide. */
+static void stage_claims(Net *net, NetShare *sh)
 {
     for (unsigned l = 1; l <= net->lay.cfg.k; l++)
-        for (size_t i = 0; i < ln->claimants[l].n; i++) {
-            uint32_t h = ln->claimants[l].items[i], loser;
+        for (size_t i = 0; i < sh->claimants[l].n; i++) {
+            uint32_t h = sh->claimants[l].items[i], loser;
             unsigned layer, dir;
             uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
             uint32_t link = claim_link(&net->lay, h, heading, dir);
-            Channel *ch = &net->lay.channels[link];
+            TempSlot *ch = &net->lay.temp_slots[link];
             if (ch->temp == TEMP_FREE) {
                 ch->temp = temp_claim(h);
                 continue;
@@ -260,12 +260,12 @@ static void stage_claims(Net *net, NetLane *ln)
                  * and failed at once. */
                 loser = temp_claimant(ch->temp);
                 ch->temp = temp_claim(h);
-                claim_failed(net, ln, loser, DIR_DOWN, layer, link);
+                claim_failed(net, sh, loser, DIR_DOWN, layer, link);
             } else {
                 loser = h;
-                claim_failed(net, ln, h, dir, layer, link);
+                claim_failed(net, sh, h, dir, layer, link);
             }
-            list_push(&ln->next_claimants[sender_list_layer(&net->lay, loser)], loser);
+            list_push(&sh->next_claimants[sender_list_layer(&net->lay, loser)], loser);
         }
 }
 
@@ -345,8 +345,8 @@ static void deliver(Net *net, const OnLink *e)
             net->counts.asleep_port++;
             net->counts.asleep++;
         } else {
-            NetLane *ln = &net->lane[lane_index(net, ki)];
-            links_push(&ln->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
+            NetShare *sh = &net->share[share_index(net, ki)];
+            links_push(&sh->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
                        ki | KEEPER_REFUSED);
         }
         return;
@@ -355,14 +355,14 @@ static void deliver(Net *net, const OnLink *e)
     net_deliver(net, x, p);
 }
 
-/* The delivery list of the lane that has plane `plane`'s packets. */
+/* The delivery list of the share that has plane `plane`'s packets. */
 static OnLinkList *deliveries_of(Net *net, unsigned plane)
 {
-    return &net->lane[net->nlanes > 1 ? plane : 0].on_links[ARRIVE_DELIVERY][1];
+    return &net->share[net->nshares > 1 ? plane : 0].on_links[ARRIVE_DELIVERY][1];
 }
 
-/* Stage c: the packets on the lanes' last links, delivered by one thread
- * after stage d (for one lane as for two), oldest first at each processor.
+/* Stage c: the packets on the shares' last links, delivered by one thread
+ * after stage d (for one share as for two), oldest first at each processor.
  * First every arriving packet sets bit `plane` of its processor and says
  * where it is listed, so that the older of two packets arriving at one
  * processor can be delivered first; delivering a packet clears its bit.
@@ -371,8 +371,8 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
 static void stage_deliveries(Net *net)
 {
     unsigned k = net->lay.cfg.k;
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
+    for (unsigned i = 0; i < net->nshares; i++) {
+        const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
             uint32_t p = pop_proc(k, l->items[j].target), plane = pop_plane(k, l->items[j].target);
             if (net->arrivals_down[p])    /* the second of a pair */
@@ -381,8 +381,8 @@ static void stage_deliveries(Net *net)
             net->arriving[l->items[j].target] = (uint32_t)j;
         }
     }
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        const OnLinkList *l = &net->lane[i].on_links[ARRIVE_DELIVERY][1];
+    for (unsigned i = 0; i < net->nshares; i++) {
+        const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
             if (j + 2 * PREFETCH_DISTANCE < l->n) {   /* its record (its port) and age */
                 uint32_t x = l->items[j + 2 * PREFETCH_DISTANCE].packet;
@@ -478,13 +478,13 @@ static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t b, b
  * `layer`, is refused by full buffer b: a buffer collision. It stays on its
  * link, in its slot, and sleeps until b has room (sleep.c) if it may;
  * else it tries again next timestep. */
-HOT void refused_by_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                            const OnLink *e, uint32_t b, unsigned q, unsigned layer, bool sleeps,
                            bool observed)
 {
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    ln->counts->stats.buffer_collisions[dir][l]++;
-    ln->counts->stats.buffer_total++;
+    sh->counts->stats.buffer_collisions[dir][l]++;
+    sh->counts->stats.buffer_total++;
     if (observed) {
         settle_listed(net, e, q);
         net_emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
@@ -493,8 +493,8 @@ HOT void refused_by_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *ou
     if (sleeps) {
         keeper->slot |= SLOT_ASLEEP;
         lay->senders[b].waiting |= (uint8_t)(1u << q);
-        ln->counts->asleep_buffer[dir][l]++;
-        ln->counts->asleep++;
+        sh->counts->asleep_buffer[dir][l]++;
+        sh->counts->asleep++;
     } else {
         *out->on_link[q * LIST_LAYERS + layer]++ =
             (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
@@ -522,10 +522,10 @@ HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t b, uin
 }
 
 /* For an observer: packet x entered buffer b in this stage d. */
-static void report_entered(Net *net, NetLane *ln, uint32_t x, uint32_t b)
+static void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t b)
 {
     if (net->entered[b]++ == 0)
-        list_push(&ln->touched, b);          /* for report_queued */
+        list_push(&sh->touched, b);          /* for report_queued */
     settle_in_buffer(net, x, b, NET_NIL, AWAKE);
     net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
 }
@@ -536,7 +536,7 @@ static void report_entered(Net *net, NetLane *ln, uint32_t x, uint32_t b)
  * this stage e and this one is then at the head. That can happen only to
  * the one right behind the head, which is listed for take_back_collisions
  * to look at after stage e. At the head, it claims in the next timestep. */
-HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT void enter_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t *max_count, uint32_t x, unsigned port,
                       uint32_t b, Sender *buf, bool observed)
 {
@@ -544,8 +544,8 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     buffer_append(net, lay, buf, b, count, place_word(x, port));
     if (count != 0) {
         unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        ln->counts->stats.buffer_collisions[dir][l]++;
-        ln->counts->stats.buffer_total++;
+        sh->counts->stats.buffer_collisions[dir][l]++;
+        sh->counts->stats.buffer_total++;
         if (count == 1)
             *out->behind++ = (Behind){ b, x };
         if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
@@ -555,7 +555,7 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     }
     buf->count = (uint16_t)(count + 1);
     if (observed)
-        report_entered(net, ln, x, b);
+        report_entered(net, sh, x, b);
 }
 
 /* The port that packet x, entering a down buffer of a switch of layer l
@@ -579,7 +579,7 @@ static inline unsigned down_port(const Layout *lay, uint32_t x, unsigned l)
  * first full buffer it needs: until that one has room it is refused
  * every timestep, whatever the other (sleep.c). Returns whether it
  * entered. */
-static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint32_t **claim_end,
+static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uint32_t **claim_end,
                                        uint32_t *max_count, const OnLink *e, unsigned q,
                                        unsigned layer, bool observed)
 {
@@ -593,7 +593,7 @@ static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
         if (part[p].n != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
-            refused_by_buffer(net, lay, ln, out, e, 4 * s + p, q, layer, !observed, observed);
+            refused_by_buffer(net, lay, sh, out, e, 4 * s + p, q, layer, !observed, observed);
             return false;
         }
     leave_link(lay, e);
@@ -601,20 +601,20 @@ static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint
     if (part[0].n != 0 && part[1].n != 0) {
         y = mc_divide(net, x, part);
         net->in_flight++;
-        ln->counts->stats.copies++;
-        Split *sp = &ln->splits.items[ln->splits.n++];
+        sh->counts->stats.copies++;
+        Split *sp = &sh->splits.items[sh->splits.n++];
         *sp = (Split){ mc_link_key(lay, s, q), x, y, s, 4 * s + 1 };
     }
     if (part[0].n != 0)
-        enter_buffer(net, lay, ln, out, claim_end, max_count, x, down_port(lay, x, l), 4 * s,
+        enter_buffer(net, lay, sh, out, claim_end, max_count, x, down_port(lay, x, l), 4 * s,
                      &lay->senders[4 * s], observed);
     if (part[1].n != 0) {
         uint32_t z = y != NET_NIL ? y : x, b = 4 * s + 1;
-        enter_buffer(net, lay, ln, out, claim_end, max_count, z, down_port(lay, z, l), b,
+        enter_buffer(net, lay, sh, out, claim_end, max_count, z, down_port(lay, z, l), b,
                      &lay->senders[b], observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
             if (net->entered[b]++ == 0)
-                list_push(&ln->touched, b);
+                list_push(&sh->touched, b);
             settle_in_buffer(net, y, b, NET_NIL, AWAKE);
         }
     }
@@ -628,14 +628,14 @@ static NOINLINE bool forward_multicast(Net *net, NetLane *ln, Appends *out, uint
  * run without one has no check for events left in it. Returns whether it
  * entered (forward_run counts those that did not, which are rarer than
  * those that did, instead of what every packet would otherwise write to
- * the lane). */
-HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+ * the share). */
+HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                          uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
                          unsigned q, unsigned layer, bool observed)
 {
     uint32_t b = e->target;
     if (lay->multicast && (b & 3) < 2 && lay->pool[e->packet].set.hi != 0)
-        return forward_multicast(net, ln, out, claim_end, max_count, e, q, layer, observed);
+        return forward_multicast(net, sh, out, claim_end, max_count, e, q, layer, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
     if (choice)
         b = choose_up_buffer(lay, e);
@@ -644,7 +644,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     Sender *buf = &lay->senders[b];
     uint32_t count = buf->count;
     if (count >= lay->cfg.buffer) {
-        refused_by_buffer(net, lay, ln, out, e, b, q, layer, !observed && !choice, observed);
+        refused_by_buffer(net, lay, sh, out, e, b, q, layer, !observed && !choice, observed);
         return false;
     }
     leave_link(lay, e);
@@ -653,11 +653,11 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         record_choice(net, lay, x, b, observed);
     unsigned port = lay->multicast && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
                                                   : next_port(lay, b, x);
-    enter_buffer(net, lay, ln, out, claim_end, max_count, x, port, b, buf, observed);
+    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, b, buf, observed);
     return true;
 }
 
-/* The sweep of stages d and e (sweep_layers) goes through a lane's lists
+/* The sweep of stages d and e (sweep_layers) goes through a share's lists
  * one after another, each a run: the packets on links arriving on port
  * `kind` (0-3) of the switches of a layer, or the claimants of a layer
  * (CLAIMANTS). */
@@ -698,11 +698,11 @@ HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
 /* Stage d for the packets of a run arriving on port q of the switches of a
  * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
  * of a layer, in that order). */
-HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT void forward_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                          const SweepList *run, const SweepList *next, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
-    uint32_t max_count = ln->counts->stats.max_buffer;
+    uint32_t max_count = sh->counts->stats.max_buffer;
     const OnLink *items = run->items;
     size_t n = run->n;
     unsigned q = run->kind, layer = run->layer;
@@ -711,17 +711,17 @@ HOT void forward_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
         prefetch_on_link(lay, &items[i + PREFETCH_DISTANCE]);
-        if (!forward_on_link(net, lay, ln, out, &claim_end, &max_count, &items[i], q, layer,
+        if (!forward_on_link(net, lay, sh, out, &claim_end, &max_count, &items[i], q, layer,
                              observed))
             refused++;
     }
     out->claimant[layer] = claim_end;
     if (n > refused) {               /* some entered */
-        ln->moved = true;
+        sh->moved = true;
         if (max_count == 0)          /* all entered empty buffers */
             max_count = 1;
     }
-    ln->counts->stats.max_buffer = max_count;
+    sh->counts->stats.max_buffer = max_count;
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
@@ -760,19 +760,19 @@ HOT uint32_t claim_target(const Layout *lay, uint32_t h, Sender *buf, uint32_t *
  * being blocked: a link collision. If the slot's packet sleeps, so does
  * the claimant, counting this timestep's collision now and the next ones
  * by counter (sleep.c); else it claims again next timestep. */
-HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, uint32_t ki,
+HOT void claim_blocked(Net *net, NetShare *sh, uint32_t **claim_end, uint32_t h, uint32_t ki,
                        Sender *keeper, bool observed)
 {
     unsigned link_layer, dir;
     uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
     if (!observed && (keeper->slot & SLOT_ASLEEP)) {
-        ln->counts->stats.link_collisions[dir][link_layer]++;
-        ln->counts->stats.link_total++;
+        sh->counts->stats.link_collisions[dir][link_layer]++;
+        sh->counts->stats.link_total++;
         keeper->slot |= ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-        ln->counts->asleep_link[dir][link_layer]++;
-        ln->counts->asleep++;
+        sh->counts->asleep_link[dir][link_layer]++;
+        sh->counts->asleep++;
     } else {
-        claim_failed(net, ln, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
+        claim_failed(net, sh, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
         *(*claim_end)++ = h;
     }
 }
@@ -780,13 +780,13 @@ HOT void claim_blocked(Net *net, NetLane *ln, uint32_t **claim_end, uint32_t h, 
 /* Stage e: sender h's packet left it for its link. An adapter's output
  * slot is free; a buffer's next packet, if any, is its head and claims
  * next timestep, and the packets asleep on its room wake. */
-HOT void leave_sender(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t h, Sender *buf, unsigned layer)
 {
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
         lay->out_slot[p] = NET_NIL;
-        list_push(&ln->woken, p);
+        list_push(&sh->woken, p);
         return;
     }
     if (lay->rings == NULL) {            /* the rest move up, the head first */
@@ -798,12 +798,12 @@ HOT void leave_sender(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     buf->count--;
     /* Whether there is a next packet is as good as random under load, so
      * the entry is written without a branch and counted only if there is
-     * (the list has room for one more: lane_prepare). */
+     * (the list has room for one more: share_prepare). */
     **claim_end = h;
     *claim_end += buf->count != 0;
     if (buf->waiting) {                  /* room: they try next timestep */
         out->claimant[layer] = *claim_end;       /* (it may list one there) */
-        wake_buffer(net, ln, out, h);
+        wake_buffer(net, sh, out, h);
         *claim_end = out->claimant[layer];
     }
 }
@@ -815,7 +815,7 @@ static void report_claimed(Net *net, uint32_t h, uint32_t x)
     uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
     uint32_t link = claim_link(&net->lay, h, heading, dir);
     settle_on_link(net, x, link, dir, AWAKE);
-    net_emit(net, EV_CLAIMED, x, link_channel(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
+    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
 }
 
 /* Makes sender h's claim final if the slot of the link it claims is not
@@ -824,7 +824,7 @@ static void report_claimed(Net *net, uint32_t h, uint32_t x)
  * collision is counted). `observed` as for forward_on_link. Returns
  * whether its packet is now on the link (commit_run counts the claims
  * that failed, the rarer kind). */
-HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
     uint32_t x;
@@ -840,17 +840,17 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
             ki = 4 * (target >> 2) + class;
             link = 2 * (target >> 2) + class;
         }
-        Channel *ch = &lay->channels[link];
+        TempSlot *ch = &lay->temp_slots[link];
         if (!temp_claimed_by(ch->temp, h))
             return false;                /* it lost the temp slot in stage b */
         ch->temp = TEMP_FREE;
     }
     Sender *keeper = &lay->senders[ki];
     if (keeper->slot & SLOT_BLOCKED) {
-        claim_blocked(net, ln, claim_end, h, ki, keeper, observed);
+        claim_blocked(net, sh, claim_end, h, ki, keeper, observed);
         return false;
     }
-    leave_sender(net, lay, ln, out, claim_end, h, buf, layer);
+    leave_sender(net, lay, sh, out, claim_end, h, buf, layer);
     *out->on_link[list]++ = (OnLink){ x, target, ki };
     if (observed)
         report_claimed(net, h, x);
@@ -860,11 +860,11 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetLane *ln, Appends *out,
 /* After stage e: a packet that entered right behind a head in this stage d
  * was counted as a buffer collision then; if the head has left and it is at
  * the head itself, it is not one. */
-static void take_back_collisions(Net *net, NetLane *ln)
+static void take_back_collisions(Net *net, NetShare *sh)
 {
-    Behind *e = ln->behind.items;
-    size_t n = ln->behind.n;
-    memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: lane_sweep) */
+    Behind *e = sh->behind.items;
+    size_t n = sh->behind.n;
+    memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: share_sweep) */
     const Sender *buffers = net->lay.senders;
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&buffers[e[i + PREFETCH_DISTANCE].buffer]);
@@ -872,11 +872,11 @@ static void take_back_collisions(Net *net, NetLane *ln)
         const Sender *buf = &buffers[b];
         if (place_packet(head_word(&net->lay, buf, b)) == e[i].packet) {
             unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
-            ln->counts->stats.buffer_collisions[dir][sw_layer(&net->lay, b >> 2)]--;
-            ln->counts->stats.buffer_total--;
+            sh->counts->stats.buffer_collisions[dir][sw_layer(&net->lay, b >> 2)]--;
+            sh->counts->stats.buffer_total--;
         }
     }
-    ln->behind.n = 0;
+    sh->behind.n = 0;
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
@@ -895,18 +895,18 @@ static void report_queued(Net *net, uint32_t b)
     }
 }
 
-/* For an observer, after the lanes: the packets that queued in this
+/* For an observer, after the shares: the packets that queued in this
  * timestep -- those that entered and are not at the head, the last
  * `entered` of the FIFO but the head. The entry counts are cleared for
- * the next timestep. (One lane: an observer's network has no others.) */
+ * the next timestep. (One share: an observer's network has no others.) */
 static void report_queued_all(Net *net)
 {
-    NetLane *ln = &net->lane[0];
-    for (size_t i = 0; i < ln->touched.n; i++) {
-        report_queued(net, ln->touched.items[i]);
-        net->entered[ln->touched.items[i]] = 0;
+    NetShare *sh = &net->share[0];
+    for (size_t i = 0; i < sh->touched.n; i++) {
+        report_queued(net, sh->touched.items[i]);
+        net->entered[sh->touched.items[i]] = 0;
     }
-    ln->touched.n = 0;
+    sh->touched.n = 0;
 }
 
 /* With --duplex half, a claim reads its channel's temp slot and, going up,
@@ -916,8 +916,8 @@ static void report_queued_all(Net *net)
  * the buffers it asked for then. (Not for adapters, which have no hop
  * word, nor buffers that have not sent yet. Unlike a prefetch, reading
  * the hop word is an access: it is made only for the run's own entries,
- * not for the room after them, which may name another lane's buffer.) */
-HOT void prefetch_channel(const Layout *lay, uint32_t h)
+ * not for the room after them, which may name another share's buffer.) */
+HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 {
     uint32_t hop = lay->senders[h].hop;
     if (is_adapter(lay, h) || hop == 0 || !lay->compact)
@@ -926,19 +926,19 @@ HOT void prefetch_channel(const Layout *lay, uint32_t h)
     uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
         PREFETCH(&lay->senders[4 * s + class]);
-        PREFETCH(&lay->channels[2 * s + class]);
+        PREFETCH(&lay->temp_slots[2 * s + class]);
     } else {
-        PREFETCH(&lay->channels[2 * (h >> 2) + (h & 3)]);
+        PREFETCH(&lay->temp_slots[2 * (h >> 2) + (h & 3)]);
     }
 }
 
 /* Stage e for a run of the claimants of a layer (with them, in layer 1,
- * the adapters), in their list's order. With --duplex full every channel
+ * the adapters), in their list's order. With --duplex full every wire
  * has one sender (the buffer or adapter at its tail end), so stage b had
  * nothing to decide and every claim is made final here; with --duplex
- * half, those that hold their channel's temp slot (commit_claim passes
+ * half, those that hold their link's temp slot (commit_claim passes
  * over the others, which lost in stage b). */
-HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
+HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                         const SweepList *run, const SweepList *next, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
@@ -950,14 +950,14 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&lay->senders[claimants[i + PREFETCH_DISTANCE]]);
         if (!lay->cfg.full_duplex && i + PREFETCH_DISTANCE / 2 < n)    /* (a real read: its own) */
-            prefetch_channel(lay, claimants[i + PREFETCH_DISTANCE / 2]);
-        if (!commit_claim(net, lay, ln, out, &claim_end, claimants[i], run->layer, observed))
+            prefetch_temp_slot(lay, claimants[i + PREFETCH_DISTANCE / 2]);
+        if (!commit_claim(net, lay, sh, out, &claim_end, claimants[i], run->layer, observed))
             failed++;
     }
     out->claimant[run->layer] = claim_end;
-    ln->counts->stats.links_crossed += n - failed;
+    sh->counts->stats.links_crossed += n - failed;
     if (n > failed)
-        ln->moved = true;
+        sh->moved = true;
 }
 
 /* Stages d and e, a layer at a time. A claim made final in stage e needs
@@ -974,7 +974,7 @@ HOT void commit_run(Net *net, const Layout *lay, NetLane *ln, Appends *out,
  * d, two layers of work before rather than a whole network's, so they are
  * still in the cache. The lists are taken one after another (SweepList),
  * the empty ones left out. */
-HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
+HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
 {
     /* The loops read the layout through a copy of their own: through
      * `net`, the compiler would have to read every field again after each
@@ -994,50 +994,50 @@ HOT void sweep_layers(Net *net, NetLane *ln, bool observed, Variant variant)
     unsigned k = net->lay.cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
         for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
-            if (ln->on_links[q][l].n)
-                runs[nruns++] = (SweepList){ ln->on_links[q][l].items, ln->on_links[q][l].n, q, l };
+            if (sh->on_links[q][l].n)
+                runs[nruns++] = (SweepList){ sh->on_links[q][l].items, sh->on_links[q][l].n, q, l };
 #ifndef NET_MUTANT
         unsigned e = l - 1;
 #else
         unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.ki) */
 #endif
-        if (e >= 1 && e <= k && ln->claimants[e].n)                  /* e */
-            runs[nruns++] = (SweepList){ ln->claimants[e].items, ln->claimants[e].n, CLAIMANTS, e };
+        if (e >= 1 && e <= k && sh->claimants[e].n)                  /* e */
+            runs[nruns++] = (SweepList){ sh->claimants[e].items, sh->claimants[e].n, CLAIMANTS, e };
     }
     runs[nruns] = (SweepList){ NULL, 0, CLAIMANTS, 0 };   /* (after the last) */
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, &runs[0], j);
     Appends out;
-    appends_open(&out, net, ln);
+    appends_open(&out, net, sh);
     for (size_t r = 0; r < nruns; r++) {
         if (runs[r].kind == CLAIMANTS)
-            commit_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
+            commit_run(net, lay, sh, &out, &runs[r], &runs[r + 1], observed);
         else
-            forward_run(net, lay, ln, &out, &runs[r], &runs[r + 1], observed);
+            forward_run(net, lay, sh, &out, &runs[r], &runs[r + 1], observed);
     }
-    appends_close(&out, net, ln);
+    appends_close(&out, net, sh);
 }
 
-/* The entries of a lane's lists of claimants and of packets on links. */
-static size_t listed_count(const Net *net, const NetLane *ln)
+/* The entries of a share's lists of claimants and of packets on links. */
+static size_t listed_count(const Net *net, const NetShare *sh)
 {
     size_t n = 0;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        n += ln->claimants[l].n;
+        n += sh->claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            n += ln->on_links[c][l].n;
+            n += sh->on_links[c][l].n;
     }
     return n;
 }
 
 /* How many entries list `list` of the lists of claimants (ARRIVAL_CLASSES)
  * or of packets on links (class c) of a layer can ever hold: one per
- * sender, or one per link of the class, of the layer and of the lane's
+ * sender, or one per link of the class, of the layer and of the share's
  * planes; then PREFETCH_DISTANCE more, for the loops to look ahead into, and one for
  * commit_claim's write past the end. */
 static size_t list_room(const Net *net, unsigned list, unsigned layer)
 {
-    size_t planes = net->nlanes > 1 ? 1 : net->lay.cfg.planes, bound;
+    size_t planes = net->nshares > 1 ? 1 : net->lay.cfg.planes, bound;
     if (list == ARRIVAL_CLASSES)             /* claimants: 4 buffers a switch */
         bound = 4 * (size_t)net->lay.half + (layer == 1 ? net->lay.nprocs : 0);
     else if (list == ARRIVE_DELIVERY)        /* last links: one a processor */
@@ -1047,96 +1047,96 @@ static size_t list_room(const Net *net, unsigned list, unsigned layer)
     return bound * planes + PREFETCH_DISTANCE + 1;
 }
 
-/* Before stage c: the lane's next lists emptied, and every list given all
+/* Before stage c: the share's next lists emptied, and every list given all
  * the room it can need, so that stage c and the sweep push without
- * checks. That is done once, when the lane first has work (lists of large
+ * checks. That is done once, when the share first has work (lists of large
  * networks are mappings of their own, whose pages cost nothing until
  * written: net.c). */
-static void lane_prepare(Net *net, NetLane *ln)
+static void share_prepare(Net *net, NetShare *sh)
 {
-    ln->woken.n = 0;
-    ln->moved = false;
-    net_list_reserve(&ln->woken, net->in_flight);
+    sh->woken.n = 0;
+    sh->moved = false;
+    net_list_reserve(&sh->woken, net->in_flight);
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        ln->next_claimants[l].n = 0;
+        sh->next_claimants[l].n = 0;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            ln->next_on_links[c][l].n = 0;
+            sh->next_on_links[c][l].n = 0;
     }
-    if (ln->roomy)
+    if (sh->roomy)
         return;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         size_t room = list_room(net, ARRIVAL_CLASSES, l);
-        net_list_reserve(&ln->next_claimants[l], room);
-        net_list_reserve(&ln->claimants[l], room);
+        net_list_reserve(&sh->next_claimants[l], room);
+        net_list_reserve(&sh->claimants[l], room);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
             room = list_room(net, c, l);
-            net_links_reserve(&ln->next_on_links[c][l], room);
-            net_links_reserve(&ln->on_links[c][l], room);
+            net_links_reserve(&sh->next_on_links[c][l], room);
+            net_links_reserve(&sh->on_links[c][l], room);
         }
     }
-    ln->roomy = true;
+    sh->roomy = true;
 }
 
-/* Stages a, b, d and e of one lane, and its lists made the next timestep's. */
-static void lane_sweep(Net *net, NetLane *ln)
+/* Stages a, b, d and e of one share, and its lists made the next timestep's. */
+static void share_sweep(Net *net, NetShare *sh)
 {
-    if (listed_count(net, ln) == 0)
+    if (listed_count(net, sh) == 0)
         return;
     if (net->event)
-        net_list_reserve(&ln->touched, net->in_flight);
+        net_list_reserve(&sh->touched, net->in_flight);
     /* (A multicast can enter two buffers: room for twice the packets.) */
-    behind_reserve(&ln->behind, (net->lay.multicast ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
+    behind_reserve(&sh->behind, (net->lay.multicast ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
     if (net->lay.multicast)
-        splits_reserve(&ln->splits, net->in_flight);
+        splits_reserve(&sh->splits, net->in_flight);
 
     if (!net->lay.cfg.full_duplex)
-        stage_claims(net, ln);                          /* a, b */
+        stage_claims(net, sh);                          /* a, b */
     if (net->event)                                     /* d, e */
-        sweep_layers(net, ln, true, ANY_NETWORK);
+        sweep_layers(net, sh, true, ANY_NETWORK);
     else if (variant_of(net) == COMMON_FULL)
-        sweep_layers(net, ln, false, COMMON_FULL);
+        sweep_layers(net, sh, false, COMMON_FULL);
     else if (variant_of(net) == COMMON_HALF)
-        sweep_layers(net, ln, false, COMMON_HALF);
+        sweep_layers(net, sh, false, COMMON_HALF);
     else if (variant_of(net) == MULTICAST_FULL)
-        sweep_layers(net, ln, false, MULTICAST_FULL);
+        sweep_layers(net, sh, false, MULTICAST_FULL);
     else
-        sweep_layers(net, ln, false, ANY_NETWORK);
-    take_back_collisions(net, ln);
+        sweep_layers(net, sh, false, ANY_NETWORK);
+    take_back_collisions(net, sh);
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        IndexList claimants = ln->claimants[l];
-        ln->claimants[l] = ln->next_claimants[l];
-        ln->next_claimants[l] = claimants;
+        IndexList claimants = sh->claimants[l];
+        sh->claimants[l] = sh->next_claimants[l];
+        sh->next_claimants[l] = claimants;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-            OnLinkList links = ln->on_links[c][l];
-            ln->on_links[c][l] = ln->next_on_links[c][l];
-            ln->next_on_links[c][l] = links;
+            OnLinkList links = sh->on_links[c][l];
+            sh->on_links[c][l] = sh->next_on_links[c][l];
+            sh->next_on_links[c][l] = links;
         }
     }
 }
 
-static void run_sweeps(void *arg, unsigned lane)
+static void run_sweeps(void *arg, unsigned share)
 {
     Net *net = arg;
-    if (lane < net->nlanes)
-        lane_sweep(net, &net->lane[lane]);
+    if (share < net->nshares)
+        share_sweep(net, &net->share[share]);
 }
 
-/* Runs fn for every lane: on the runner's threads, or one after another. */
-static void run_lanes(Net *net, bool parallel, ParallelFn *fn)
+/* Runs fn for every share: on the runner's threads, or one after another. */
+static void run_shares(Net *net, bool parallel, ParallelFn *fn)
 {
     if (parallel)
         net->runner(net->runner_ctx, fn, net);
     else
-        for (unsigned i = 0; i < net->nlanes; i++)
+        for (unsigned i = 0; i < net->nshares; i++)
             fn(net, i);
 }
 
-/* Adds a lane's counters to the network's, and clears them. Sums of
+/* Adds a share's counters to the network's, and clears them. Sums of
  * unsigned differences are exact modulo 2^64, so counters that went down in
- * a lane (sleepers woken) are added the same way. */
-static void merge_lane(Net *net, NetLane *ln)
+ * a share (sleepers woken) are added the same way. */
+static void merge_share(Net *net, NetShare *sh)
 {
-    Counters *c = &net->counts, *dc = &ln->delta;
+    Counters *c = &net->counts, *dc = &sh->delta;
     NetStats *st = &c->stats, *d = &dc->stats;
     for (int dir = 0; dir < 2; dir++)
         for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
@@ -1158,19 +1158,19 @@ static void merge_lane(Net *net, NetLane *ln)
     d->max_buffer = 0;
 }
 
-/* The lanes' counters and woken processors, gathered into the network's. */
-static void merge_lanes(Net *net)
+/* The shares' counters and woken processors, gathered into the network's. */
+static void merge_shares(Net *net)
 {
-    for (unsigned i = 0; i < net->nlanes; i++) {
-        NetLane *ln = &net->lane[i];
-        if (ln->counts != &net->counts)
-            merge_lane(net, ln);
-        if (ln->woken.n) {              /* (a lane with no work has no list yet) */
-            memcpy(net->woken.items + net->woken.n, ln->woken.items,
-                   ln->woken.n * sizeof *ln->woken.items);
-            net->woken.n += ln->woken.n;
+    for (unsigned i = 0; i < net->nshares; i++) {
+        NetShare *sh = &net->share[i];
+        if (sh->counts != &net->counts)
+            merge_share(net, sh);
+        if (sh->woken.n) {              /* (a share with no work has no list yet) */
+            memcpy(net->woken.items + net->woken.n, sh->woken.items,
+                   sh->woken.n * sizeof *sh->woken.items);
+            net->woken.n += sh->woken.n;
         }
-        net->moved |= ln->moved;
+        net->moved |= sh->moved;
     }
 }
 
@@ -1182,13 +1182,13 @@ static void merge_lanes(Net *net)
 static NOINLINE void step_packets(Net *net)
 {
     size_t work = 0;
-    for (unsigned i = 0; i < net->nlanes; i++)
-        work += listed_count(net, &net->lane[i]);
+    for (unsigned i = 0; i < net->nshares; i++)
+        work += listed_count(net, &net->share[i]);
     if (work == 0)
         return;                         /* nothing awake in a slot, on a link or in a buffer */
     net_list_reserve(&net->woken, net->in_flight);
-    for (unsigned i = 0; i < net->nlanes; i++)
-        lane_prepare(net, &net->lane[i]);
+    for (unsigned i = 0; i < net->nshares; i++)
+        share_prepare(net, &net->share[i]);
     /* Stage d's copies take from the pool: at most one for each packet on
      * a link, and those are listed (a sleeping one does not move). Not
      * one for each packet in flight: a full network holds many more in
@@ -1196,12 +1196,12 @@ static NOINLINE void step_packets(Net *net)
     if (net->lay.multicast)
         pool_reserve(net, work);
     stage_deliveries(net);                              /* c */
-    /* (Copies take pool indices and list references, which the two lanes
+    /* (Copies take pool indices and list references, which the two shares
      * would contend for.) */
-    bool parallel = net->nlanes > 1 && net->runner && work >= net->parallel_min &&
+    bool parallel = net->nshares > 1 && net->runner && work >= net->parallel_min &&
                     !net->lay.multicast;
-    run_lanes(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
-    merge_lanes(net);
+    run_shares(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
+    merge_shares(net);
     if (net->lay.multicast)
         mc_give_ids(net);
     if (net->event)

@@ -165,12 +165,12 @@ static void number_links(VcNet *vc, const Layout *lay)
     for (uint32_t p = 0; p < lay->nprocs; p++)
         for (unsigned plane = 0; plane < lay->cfg.planes; plane++)
             for (unsigned d = 0; d < dirs; d++)
-                vc->position[link_channel(lay, proc_link(lay, p, plane), d)] = at++;
+                vc->position[link_wire(lay, proc_link(lay, p, plane), d)] = at++;
     for (uint32_t s = 0; s < lay->nswitches; s++) {
         unsigned l = sw_layer(lay, s);
         for (unsigned b = 0; b < 2 && l < lay->cfg.k; b++)
             for (unsigned d = 0; d < dirs; d++)
-                vc->position[link_channel(lay, up_link(lay, s, l, b), d)] = at++;
+                vc->position[link_wire(lay, up_link(lay, s, l, b), d)] = at++;
     }
 }
 
@@ -313,8 +313,8 @@ VcNet *vc_new(const Layout *lay)
     for (uint32_t link = 0; link < vc->nlinks; link++) {
         uint32_t ignored;
         vc->down_inlet[link] = sender_inlet(lay, vc, up_inlet(link), &ignored);
-        vc->channel_of[up_inlet(link)] = link_channel(lay, link, DIR_UP);
-        vc->channel_of[vc->down_inlet[link]] = link_channel(lay, link, DIR_DOWN);
+        vc->channel_of[up_inlet(link)] = link_wire(lay, link, DIR_UP);
+        vc->channel_of[vc->down_inlet[link]] = link_wire(lay, link, DIR_DOWN);
     }
     for (uint32_t b = 0; b < lay->nbuffers; b++) {
         if ((b & 3) >= 2 && sw_layer(lay, b >> 2) == lay->cfg.k)
@@ -373,7 +373,7 @@ static void place_on_lane(Net *net, uint32_t x, uint32_t inlet, unsigned v)
 {
     const VcNet *vc = net->lay.vc;
     uint32_t c = vc->channel_of[inlet];
-    settle_on_link(net, x, channel_link(&net->lay, c), inlet_dir(vc, inlet), AWAKE);
+    settle_on_link(net, x, wire_link(&net->lay, c), inlet_dir(vc, inlet), AWAKE);
     net->lay.pool[x].at = c * vc->V + v;
 }
 
@@ -1130,7 +1130,7 @@ static int check_inlets(const Net *net, char *err, size_t size)
         uint32_t link, inlet = sender_inlet(lay, vc, b, &link);
         if (pt->inlet != inlet || link_of_port(vc, b) != link ||
             b != ((b & 3) >= 2 ? vc->down_inlet[link] : up_inlet(link)) ||
-            vc->channel_of[inlet] != link_channel(lay, link, (b & 3) >= 2 ? DIR_UP : DIR_DOWN)) {
+            vc->channel_of[inlet] != link_wire(lay, link, (b & 3) >= 2 ? DIR_UP : DIR_DOWN)) {
             net_buffer_name(net, b * vc->V, name, sizeof name);
             snprintf(err, size, "net/%s: its port's inlet or link is wrong", name);
             return -1;
@@ -1157,7 +1157,7 @@ static int check_inlets(const Net *net, char *err, size_t size)
         }
         if (busy != bit_is(vc->lane_busy, lane) ||
             (busy && inlet < vc->nswitch_inlets && !bit_is(vc->lane_words, lane >> 6))) {
-            net_link_name(net, channel_link(lay, vc->channel_of[inlet]), name, sizeof name);
+            net_link_name(net, wire_link(lay, vc->channel_of[inlet]), name, sizeof name);
             snprintf(err, size, "net/%s vc%u: its lane's bits are wrong", name,
                      lane & ((1u << vc->lane_shift) - 1));
             return -1;

@@ -359,7 +359,7 @@
                        "split", "port-wait"];
 
   // Where the event of packet `id` at `place` is marked in state s: a link
-  // collision on the claimant's lane of the link channel it claimed (its
+  // collision on the claimant's lane of the wire it claimed (its
   // channel is its port's), a port wait on the packet's own lane into the
   // processor, and the rest at their buffer, switch or processor.
   function eventXY(kind, id, place, s) {

@@ -208,7 +208,7 @@ static void delivery_oldest_first(void)
  * non-minimal route, as benes-full or valiant make) is on L from t4 and
  * wants (2,0).d0. From t5 each waits for the other: nothing moves, and
  * reading ports cannot help: a network deadlock. With full duplex L has a
- * channel per direction and both arrive. */
+ * wire per direction and both arrive. */
 static void half_duplex_network_deadlock(void)
 {
     for (int full = 0; full <= 1; full++) {

@@ -152,7 +152,7 @@ static void invariants_name_the_component(void)
     uint64_t a = send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* a is on link p0.cpu0 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    OnLink *listed = &net->lane[0].on_links[0][1].items[0];
+    OnLink *listed = &net->share[0].on_links[0][1].items[0];
     net->lay.routes[listed->packet] ^= 1;   /* it travels with another route */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed with a route that is not its own");
@@ -211,13 +211,13 @@ static void invariants_name_the_component(void)
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);
     step(net, 1);                       /* on link p0.cpu0, heading up */
-    CHECK_EQ(net->lane[0].on_links[0][1].n, 1);   /* arriving on port d0 of layer 1 */
+    CHECK_EQ(net->share[0].on_links[0][1].n, 1);   /* arriving on port d0 of layer 1 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    net->lane[0].on_links[0][1].items[0].target ^= 1;    /* the switch's other buffer */
+    net->share[0].on_links[0][1].items[0].target ^= 1;    /* the switch's other buffer */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed going to 0x3, not 0x2");
-    net->lane[0].on_links[0][1].items[0].target ^= 1;
-    OnLinkList (*lists)[LIST_LAYERS] = net->lane[0].on_links;
+    net->share[0].on_links[0][1].items[0].target ^= 1;
+    OnLinkList (*lists)[LIST_LAYERS] = net->share[0].on_links;
     swap_lists(&lists[0][1], &lists[1][1]);             /* moved to the d1 list */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: packet #0 is listed going to 0x2 from sender 0");
@@ -233,15 +233,15 @@ static void invariants_name_the_component(void)
     /* ...and the list of claimants, the layer of each (adapters: 1). */
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);     /* in p0's output slot: claims */
-    CHECK_EQ(net->lane[0].claimants[1].n, 1);
+    CHECK_EQ(net->share[0].claimants[1].n, 1);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    IndexList one = net->lane[0].claimants[1];
-    net->lane[0].claimants[1] = net->lane[0].claimants[2];
-    net->lane[0].claimants[2] = one;
+    IndexList one = net->share[0].claimants[1];
+    net->share[0].claimants[1] = net->share[0].claimants[2];
+    net->share[0].claimants[2] = one;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: a claimant is listed in layer 2, not its own");
-    net->lane[0].claimants[2] = net->lane[0].claimants[1];
-    net->lane[0].claimants[1] = one;
+    net->share[0].claimants[2] = net->share[0].claimants[1];
+    net->share[0].claimants[1] = one;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
@@ -285,9 +285,9 @@ static uint64_t fingerprint(Net *net)
     return hash.h;
 }
 
-/* Runs a network's lanes one after the other, the second plane's first:
- * lanes must not depend on each other's order. */
-static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
+/* Runs a network's shares one after the other, the second plane's first:
+ * shares must not depend on each other's order. */
+static void shares_backwards(void *ctx, ParallelFn *fn, void *arg)
 {
     (void)ctx;
     fn(arg, 1);
@@ -298,8 +298,8 @@ static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
  * that no packet sleeps) and one not: after every timestep every packet
  * must be in the same place and every statistic equal. Reads are sparse and
  * loads heavy, so that many packets sleep for a long time. With two planes
- * a third network gets it too, with a lane per plane (run backwards): the
- * order of the lanes must not matter either. */
+ * a third network gets it too, with a share per plane (run backwards): the
+ * order of the shares must not matter either. */
 static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool adaptive,
                                     unsigned buffer, unsigned depth, unsigned steps)
 {
@@ -308,10 +308,10 @@ static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool
     uint64_t events = 0;
     net_observe(b, count_events, &events);
     if (c)
-        CHECK_EQ(net_use_lanes(c, lanes_backwards, NULL, 0), 0);
-    CHECK_EQ(net_use_lanes(b, lanes_backwards, NULL, 0), -1);   /* an observer */
+        CHECK_EQ(net_use_shares(c, shares_backwards, NULL, 0), 0);
+    CHECK_EQ(net_use_shares(b, shares_backwards, NULL, 0), -1);   /* an observer */
     if (!c)
-        CHECK_EQ(net_use_lanes(a, lanes_backwards, NULL, 0), -1);   /* one plane */
+        CHECK_EQ(net_use_shares(a, shares_backwards, NULL, 0), -1);   /* one plane */
     uint32_t n = 1u << k;
     uint64_t asleep_max = 0;
     for (uint64_t t = 1; t <= steps; t++) {
@@ -343,7 +343,7 @@ static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool
         if (c) {
             step(c, t);
             if (fingerprint(c) != fingerprint(a) || c->counts.asleep != a->counts.asleep) {
-                printf("  k=%u %s%s B=%u D=%u: lanes differ at t=%llu\n", k,
+                printf("  k=%u %s%s B=%u D=%u: shares differ at t=%llu\n", k,
                        full ? "full" : "half", adaptive ? " adaptive" : "", buffer, depth,
                        (unsigned long long)t);
                 CHECK(!"a network with a lane per plane agrees");

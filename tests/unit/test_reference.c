@@ -7,7 +7,7 @@
  * through a network that compares the two stages after every timestep:
  * every packet's place, order and route, and every statistic. Each run is
  * made three ways: plain (packets sleep), watched by an observer (nothing
- * sleeps) and, with two planes, with a lane per plane run backwards.
+ * sleeps) and, with two planes, with a share per plane run backwards.
  *
  * tests/cli/mutant.sh runs this program again, built with a fast stage
  * that makes a deliberate mistake (NET_MUTANT in step.c), and it must fail:
@@ -28,7 +28,7 @@ static uint32_t rnd(uint32_t n)
 }
 
 enum { EXPLICIT = ROUTING_COUNT };   /* random routes of any count, not a router's */
-enum { PLAIN, OBSERVED, LANES };
+enum { PLAIN, OBSERVED, SHARES };
 
 typedef struct Traffic {
     unsigned k, planes;
@@ -49,7 +49,7 @@ static void count_event(void *ctx, const NetEvent *ev)
     events++;
 }
 
-static void lanes_backwards(void *ctx, ParallelFn *fn, void *arg)
+static void shares_backwards(void *ctx, ParallelFn *fn, void *arg)
 {
     (void)ctx;
     fn(arg, 1);
@@ -116,8 +116,8 @@ static bool run(const Traffic *tr, int way)
         return false;
     if (way == OBSERVED)
         net_observe(net, count_event, NULL);
-    if (way == LANES)
-        CHECK_EQ(net_use_lanes(net, lanes_backwards, NULL, 0), 0);
+    if (way == SHARES)
+        CHECK_EQ(net_use_shares(net, shares_backwards, NULL, 0), 0);
     CHECK_EQ(net_compare_with_reference(net), 0);
     uint32_t n = 1u << tr->k;
     RouteRequest *reqs = malloc(n * sizeof *reqs);
@@ -157,7 +157,7 @@ static bool run(const Traffic *tr, int way)
             printf("  N=%u planes=%u %s B=%u D=%u %s, %s: t=%llu: %s\n", n, tr->planes,
                    tr->full ? "full" : "half", tr->buffer, tr->depth,
                    tr->alg == EXPLICIT ? "explicit routes" : routing_name(tr->alg),
-                   way == PLAIN ? "plain" : way == OBSERVED ? "observed" : "lanes",
+                   way == PLAIN ? "plain" : way == OBSERVED ? "observed" : "shares",
                    (unsigned long long)t, differs);
             CHECK(!"the fast stage agrees with the reference stage");
             ok = false;
@@ -190,7 +190,7 @@ static bool run(const Traffic *tr, int way)
 static void run_every_way(const Traffic *tr)
 {
     if (run(tr, PLAIN) && run(tr, OBSERVED) && tr->planes == 2 && tr->vcs <= 1)
-        run(tr, LANES);
+        run(tr, SHARES);
 }
 
 /* Every routing and explicit routes, on N = 2 to 256, both duplex modes,
@@ -218,7 +218,7 @@ static void large_networks_agree(void)
         { 10, 1, true, 3, 1, ROUTING_VALIANT, 60, 0, false, 0 },
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
-        run(&big[i], i % 2 ? PLAIN : LANES);
+        run(&big[i], i % 2 ? PLAIN : SHARES);
 }
 
 /* Buffers deeper than the fast stage keeps in a line of its own (it keeps

@@ -180,7 +180,7 @@ static void check_names_the_broken_channel_state(void)
     CHECK(send(net, 0, 2, 1, 0));                   /* channel 1 */
     step(net, 1);                                   /* on link p0.cpu0, going up */
     VcNet *vc = net->lay.vc;
-    uint32_t up = link_channel(&net->lay, proc_link(&net->lay, 0, 0), DIR_UP);
+    uint32_t up = link_wire(&net->lay, proc_link(&net->lay, 0, 0), DIR_UP);
     uint32_t x = link_packet_at(net, up * 2 + 1);  /* (lane c * V + v) */
     CHECK(x != NET_NIL);
     uint32_t lane = lane_of(vc, x);
