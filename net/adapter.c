@@ -4,7 +4,11 @@
  * stage c fills and an IN empties. */
 #include <stdlib.h>
 
-#include "net/net_internal.h"
+#include "net/adapter.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/pool.h"
 
 
 bool net_out_free(const Net *net, uint32_t p)
@@ -43,35 +47,19 @@ uint32_t net_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
     return x;
 }
 
-void net_release_read(Net *net, uint32_t x)
+uint32_t adapter_release(Net *net, uint32_t x)
 {
     Packet *pk = &net->lay.pool[x];
     uint32_t port = pk->at;
     net->counts.stats.read++;
-    if (net->reference) {
-        char err[400];
-        if (reference_read(net->reference, net->lay.pool[x].info.dst, port % net->lay.cfg.ports,
-                           net->lay.pool[x].info.id, err, sizeof err) != 0)
-            net_reference_failed(net, err);
-    }
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
-        NetEvent ev = { EV_READ, net->timestep, &read, net->lay.pool[x].info.dst, PLACE_PORT, 0, 0, NULL };
+        NetEvent ev = { EV_READ, net->timestep, &read, pk->info.dst, PLACE_PORT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
     pool_release(net, x);
-    if (net->lay.ports[port].waiting != NET_NIL)
-        net_wake_port(net, port);
-}
-
-bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
-{
-    uint32_t x = net_take(net, p, port, word);
-    if (x == NET_NIL)
-        return false;
-    net_release_read(net, x);
-    return true;
+    return port;
 }
 
 void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk)
@@ -109,8 +97,8 @@ uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
     return net->lay.ports[(size_t)p * net->lay.cfg.ports + port].count;
 }
 
-uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
-                    uint32_t data, uint64_t timestep)
+uint32_t adapter_inject(Net *net, const RouteRequest *req, const Route *route,
+                       uint32_t data, uint64_t timestep)
 {
     uint32_t x = pool_alloc(net);
     Packet *pk = &net->lay.pool[x];
@@ -121,7 +109,6 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
         .info = { .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst },
     };
-    const PacketInfo *info = &pk->info;
     net->lay.routes[x] = packet_route_word(&net->lay, pk);
     net->lay.out_slot[req->src] = x;
     net->in_flight++;
@@ -129,22 +116,5 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     net->counts.stats.multicasts += req->set != NULL;
     if (req->set)
         mc_make(net, x, req->set);
-    if (net->reference)
-        reference_inject(net->reference, info->id, req, route, timestep);
-    if (net->lay.vc) {
-        vc_injected(net, req->src);
-    } else {
-        net->settled = false;
-        uint32_t h = adapter_sender(&net->lay, route->plane, req->src);
-        IndexList *claimants = &net->share[share_index(net, h)].claimants[1];   /* (adapters: layer 1) */
-        net_list_reserve(claimants, claimants->n + 1);
-        claimants->items[claimants->n++] = h;
-    }
-    if (net->event) {
-        NetPacket made;
-        net_describe(net, x, &made);
-        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL };
-        net->event(net->event_ctx, &ev);
-    }
-    return info->id;
+    return x;
 }

@@ -8,7 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "net/net_internal.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/places.h"
+#include "net/sleep.h"
+#include "net/vchannels.h"
 
 /* What the checkers share. */
 typedef struct Audit {

@@ -4,7 +4,10 @@
  * report that says why, which packet holds up a packet. */
 #include <stdlib.h>
 
-#include "net/net_internal.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/places.h"
 
 /* The packets that packet x waits for, if it cannot move now: at most two
  * (an adaptive packet may climb through either up buffer, and a multicast

@@ -1,6 +1,6 @@
 /* Every word of the network stage that packs more than one thing, in one
  * place: what each bit means, and the functions that pack and unpack it.
- * Nothing here knows the topology; net_internal.h works out the values
+ * Nothing here knows the topology; layout.h works out the values
  * (where a hop goes, which route a packet takes) and packs them here.
  * Private to net/. */
 #ifndef NET_ENCODE_H
@@ -17,7 +17,7 @@
  *   +-------------+-----+-----------------+
  *
  * Where a packet coming down a plane's last link arrives, and the order of
- * the adapters among the senders (net_internal.h): plane-major, so that
+ * the adapters among the senders (layout.h): plane-major, so that
  * each plane's adapters are together. */
 static inline uint32_t proc_on_plane(unsigned k, uint32_t p, unsigned plane)
 {
@@ -83,9 +83,9 @@ static inline uint32_t route_word_down(uint32_t w) { return w >> 16; }
  * processor on a plane. class: the port it arrives on there (0-3), or
  * ARRIVE_DELIVERY. layer: of the list it goes to (the layer of the switch
  * ahead, 1 for a delivery; never 0, so a hop word is never 0). The low
- * eight bits are the list's place in a lane's arrays, class * LIST_LAYERS
+ * eight bits are the list's place in a share's arrays, class * LIST_LAYERS
  * + layer. Kept in Sender.hop, worked out the first time the buffer sends
- * (net_internal.h, hop_word). 4S < 2^22 in every network with route words. */
+ * (layout.h, hop_word). 4S < 2^22 in every network with route words. */
 enum { HOP_LAYER_BITS = 5 };
 
 static inline uint32_t hop_pack(uint32_t ahead, unsigned class, unsigned layer)
@@ -107,7 +107,7 @@ static inline unsigned hop_list(uint32_t w) { return w & 0xff; }
  *   |  processor on a plane (last link down)    | 1 |
  *   +-------------------------------------------+---+
  *
- * (claim_heading, net_internal.h.) */
+ * (claim_heading, layout.h.) */
 static inline uint32_t heading_port(uint32_t port_index) { return port_index << 1; }
 static inline uint32_t heading_proc(uint32_t proc_plane) { return proc_plane << 1 | 1; }
 static inline bool heading_is_proc(uint32_t h) { return h & 1; }
@@ -147,7 +147,7 @@ static inline bool keeper_refused(uint32_t w) { return (w & KEEPER_REFUSED) != 0
  *
  * Sender.slot, kept by the slot's keeper. The slot holds a packet only
  * while the packet is refused, by a full buffer or input port: a packet
- * that gets on a link goes into a list of its lane (OnLink) and nowhere
+ * that gets on a link goes into a list of its share (OnLink) and nowhere
  * else, and in the next timestep it either enters a buffer (so the link is
  * free again) or is refused, when it writes itself into the slot with
  * SLOT_BLOCKED. So a claim in stage e needs to see only whether its slot
@@ -164,5 +164,55 @@ enum {
     CLAIM_UP_ASLEEP = 16   /* --duplex half: the sender below, which sends up
                               into this slot, sleeps so */
 };
+
+/* ---- a lane word: a lane of an inlet (virtual channels) ---------------------
+ *
+ *    31                          shift  shift-1     0
+ *   +--------------------------------+--------------+
+ *   |  inlet                         |  channel v   |
+ *   +--------------------------------+--------------+
+ *
+ * vchannels.c numbers every lane by the inlet it comes to (a switch port,
+ * or a processor on a plane) and its channel v, with room for V rounded up
+ * to a power of two: shift = lane_shift, log2 of that. It is the bit of
+ * the lane in the stage's bitmaps, and what stage d gathers. */
+static inline uint32_t lane_word(uint32_t inlet, unsigned v, unsigned shift)
+{
+    return inlet << shift | v;
+}
+
+static inline uint32_t lane_inlet(uint32_t w, unsigned shift) { return w >> shift; }
+static inline unsigned lane_channel(uint32_t w, unsigned shift) { return w & ((1u << shift) - 1); }
+
+/* ---- a delivery lane: a lane coming down to a processor --------------------
+ *
+ *    15        8 7          0
+ *   +-----------+------------+
+ *   |   plane   |  channel v |
+ *   +-----------+------------+
+ *
+ * Stage c of the channel stage sorts a processor's arriving lanes, of both
+ * planes, oldest packet first. */
+static inline uint32_t delivery_lane(unsigned plane, unsigned v) { return plane << 8 | v; }
+static inline unsigned delivery_plane(uint32_t w) { return w >> 8; }
+static inline unsigned delivery_channel(uint32_t w) { return w & 0xff; }
+
+/* ---- a round-robin verdict: stage b of one port (virtual channels) ---------
+ *
+ *    15            8 7             0
+ *   +---------------+---------------+
+ *   | claimant + 1  |   held up     |
+ *   +---------------+---------------+
+ *
+ * Of a port whose non-empty channel buffers are taken in turn from its
+ * pointer: the channel that claims its lane (+ 1; 0 for none), and the
+ * channels held up, rotated so that bit i is channel pointer + i. */
+static inline unsigned robin_verdict(unsigned held_up, unsigned claimant_plus_1)
+{
+    return claimant_plus_1 << 8 | held_up;
+}
+
+static inline unsigned robin_held_up(unsigned w) { return w & 0xff; }
+static inline unsigned robin_claimant_plus_1(unsigned w) { return w >> 8; }
 
 #endif

@@ -6,7 +6,7 @@
  * list of members that the packet shares with its copies (Net.lists,
  * counted references), or a range of processors but the source, as a
  * broadcast makes it. Either way a split is a cut of the slice or of the
- * range (mc_split, net_internal.h), and a broadcast to 65,536 costs what
+ * range (mc_split, multicast.h), and a broadcast to 65,536 costs what
  * a list of two does. A part of one member makes its packet a unicast,
  * whose way down its route's addressing gives, as for any other.
  *
@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/pool.h"
 
 /* ---- lists of members ------------------------------------------------------- */
 
@@ -169,7 +171,7 @@ uint32_t mc_divide(Net *net, uint32_t x, const McPart part[2])
 
 /* ---- ids of copies ------------------------------------------------------------------ */
 
-/* Sorts a lane's splits by key: into l->order, as words key << 32 | the
+/* Sorts a share's splits by key: into l->order, as words key << 32 | the
  * split's index. Keys are below P + 4 * switches (mc_link_key), under
  * 2^31 for every k <= 24, and the splits of a stage are as many as the
  * packets on links, so a radix sort of RADIX_BITS a digit, over only the
@@ -202,7 +204,7 @@ static const uint64_t *sort_splits(SplitList *l)
     return a;
 }
 
-void mc_give_ids(Net *net)
+void mc_give_ids(Net *net, void (*emit_split)(Net *net, const Split *split))
 {
     const uint64_t *sorted[2] = { NULL, NULL };
     for (unsigned i = 0; i < net->nshares; i++)
@@ -221,7 +223,7 @@ void mc_give_ids(Net *net)
         if (best < 0)
             break;
         const SplitList *l = &net->share[best].splits;
-        /* (A run of one lane's splits, up to the other lane's next key.) */
+        /* (A run of one share's splits, up to the other share's next key.) */
         uint64_t bound = UINT64_MAX;
         for (unsigned i = 0; i < net->nshares; i++)
             if ((int)i != best && at[i] < net->share[i].splits.n)
@@ -233,8 +235,8 @@ void mc_give_ids(Net *net)
                 PREFETCH(&pool[l->items[(uint32_t)order[j + SPLIT_PREFETCH_DISTANCE]].copy]);
             const Split *sp = &l->items[(uint32_t)order[j]];
             pool[sp->copy].info.id = net->next_id++;
-            if (net->event)
-                net_emit_split(net, sp);
+            if (emit_split)
+                emit_split(net, sp);
         }
         at[best] = j;
     }

@@ -1,12 +1,40 @@
-/* A network's life: building it (net_internal.h lists the files that do
- * the rest), a lane per plane, an observer, the reference stage run beside
- * it, and what it counts. */
+/* A network's life, and what the rest of the emulator calls in a
+ * timestep: building it, a share per plane, an observer, injection and
+ * reads, and stage 4 with the reference stage run beside it. The files of
+ * net/, from the top down (each calls only those below it):
+ *
+ *   net.c           this file
+ *   reference_compare.c  the reference stage's state against the fast one's
+ *   reference.c     stage 4 exactly as machine.md writes it
+ *   check.c         the invariants, one checker per component
+ *   deadlock.c      a network deadlock told from a program deadlock
+ *   places.c        where packets are, for readers between timesteps
+ *   step.c          stage 4 with one channel (a-e, fast)
+ *   vchannels.c     stage 4 with virtual channels (channels.md)
+ *   adapter.c       output slots, input ports, delivery and reads
+ *   sleep.c         sleeping packets, and waking them
+ *   events.c        what an observer is told; the names of places
+ *   multicast.c     a multicast's set, and its split
+ *   pool.c          the packet pool
+ *   counters.c      the statistics' counters
+ *   lists.c         the stage's growable lists
+ *   route.c, route_benes.c, destset.c   the routing algorithms (route.h)
+ *
+ * and the headers: net.h (public), state.h (the state), layout.h (the
+ * numbering, inline), encode.h (every packed word), topology.h (the
+ * wiring), and one a file for what it offers the files above it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "net/adapter.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/reference.h"
+#include "net/sleep.h"
+#include "net/step.h"
+#include "net/vchannels.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -56,33 +84,6 @@ static void keep_large_blocks_mapped(void)
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
-}
-
-/* A network's counters, for k layers: 0, or -1 if memory cannot be had
- * (counters_free frees what was had). */
-static int counters_init(Counters *c, unsigned k)
-{
-    for (int d = 0; d < 2; d++) {
-        c->stats.link_collisions[d] = zalloc(k + 1, sizeof(uint64_t));
-        c->stats.buffer_collisions[d] = zalloc(k + 1, sizeof(uint64_t));
-        c->asleep_link[d] = zalloc(k + 1, sizeof(uint64_t));
-        c->asleep_buffer[d] = zalloc(k + 1, sizeof(uint64_t));
-        if (!c->stats.link_collisions[d] || !c->stats.buffer_collisions[d] ||
-            !c->asleep_link[d] || !c->asleep_buffer[d])
-            return -1;
-    }
-    return 0;
-}
-
-static void counters_free(Counters *c)
-{
-    for (int d = 0; d < 2; d++) {
-        free(c->stats.link_collisions[d]);
-        free(c->stats.buffer_collisions[d]);
-        free(c->asleep_link[d]);
-        free(c->asleep_buffer[d]);
-    }
-    free(c->stats.latency_hist);
 }
 
 /* The shape of a network: its counts of processors, switches, buffers. */
@@ -226,7 +227,7 @@ int net_use_shares(Net *net, Runner *runner, void *ctx, size_t parallel_min)
             return -1;              /* freed with the network */
     for (unsigned i = 0; i < 2; i++) {
         net->share[i].counts = &net->share[i].delta;
-        net->share[i].roomy = false;             /* (room by the lane's planes) */
+        net->share[i].roomy = false;             /* (room by the share's planes) */
     }
     net->nshares = 2;
     net->runner = runner;
@@ -253,7 +254,7 @@ const char *net_reference_error(const Net *net)
 
 /* Records the first difference between the two stages; the reference is
  * not run after it. */
-void net_reference_failed(Net *net, const char *what)
+static void reference_failed(Net *net, const char *what)
 {
     char msg[512];
     snprintf(msg, sizeof msg, "the fast network stage and the reference stage differ: %s", what);
@@ -262,35 +263,83 @@ void net_reference_failed(Net *net, const char *what)
     net->reference = NULL;
 }
 
-void net_step_reference(Net *net, uint64_t t)
-{
-    char err[400];
-    reference_step(net->reference, t);
-    if (reference_compare(net->reference, net, err, sizeof err) != 0)
-        net_reference_failed(net, err);
-}
-
-/* ---- what it counts ---------------------------------------------------------- */
-
 void net_observe(Net *net, NetEventFn *fn, void *ctx)
 {
     net->event = fn;
     net->event_ctx = ctx;
 }
 
+/* ---- a timestep: what the adapters are told, and stage 4 --------------------- */
+
 void net_begin_timestep(Net *net, uint64_t t)
 {
     net->timestep = t;
 }
 
-const NetStats *net_stats(const Net *net) { return &net->counts.stats; }
-bool net_moved(const Net *net) { return net->moved; }
-uint64_t net_in_flight(const Net *net) { return net->in_flight; }
-bool net_busy(const Net *net) { return net->in_flight != 0; }
-uint64_t net_next_id(const Net *net) { return net->next_id; }
-
-const uint32_t *net_woken(const Net *net, size_t *n)
+uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
+                    uint32_t data, uint64_t timestep)
 {
-    *n = net->woken.n;
-    return net->woken.items;
+    uint32_t x = adapter_inject(net, req, route, data, timestep);
+    uint64_t id = net->lay.pool[x].info.id;
+    if (net->reference)
+        reference_inject(net->reference, id, req, route, timestep);
+    if (net->lay.vc)
+        vc_injected(net, req->src);
+    else
+        step_injected(net, route->plane, req->src);
+    if (net->event) {
+        NetPacket made;
+        net_describe(net, x, &made);
+        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL };
+        net->event(net->event_ctx, &ev);
+    }
+    return id;
+}
+
+void net_release_read(Net *net, uint32_t x)
+{
+    if (net->reference) {
+        char err[400];
+        const Packet *pk = &net->lay.pool[x];
+        if (reference_read(net->reference, pk->info.dst, pk->at % net->lay.cfg.ports,
+                           pk->info.id, err, sizeof err) != 0)
+            reference_failed(net, err);
+    }
+    uint32_t port = adapter_release(net, x);
+    if (net->lay.ports[port].waiting != NET_NIL)
+        net_wake_port(net, port);
+}
+
+bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word)
+{
+    uint32_t x = net_take(net, p, port, word);
+    if (x == NET_NIL)
+        return false;
+    net_release_read(net, x);
+    return true;
+}
+
+const NetStepResult *net_step(Net *net, uint64_t t)
+{
+    net->timestep = t;
+    net->moved = false;
+    net->settled = false;
+    net->woken.n = 0;
+    if (net->lay.vc) {
+        if (net->in_flight)
+            vc_step(net);                               /* virtual channels */
+    } else {
+        step_one_channel(net);
+    }
+    net->result.woken = net->woken.items;
+    net->result.nwoken = net->woken.n;
+    if (net->reference) {                               /* the spec's stage beside */
+        char err[400];
+        reference_step(net->reference, t);
+        if (reference_compare(net->reference, net, err, sizeof err) != 0)
+            reference_failed(net, err);
+    }
+    net->result.moved = net->moved;
+    net->result.busy = net->in_flight != 0;
+    return &net->result;
 }

@@ -2,7 +2,7 @@
  * the links between them, and each processor's network adapter
  * (spec/machine.md, thesis 4.1-4.2 and 5.1-5.5). This is what the rest of
  * the emulator sees of it; how it keeps its state is its own business
- * (net/net_internal.h).
+ * (net/state.h; net/net.c lists the files).
  *
  * A timestep reaches the network in three calls: during stage 1 the
  * processors' INs take packets from input ports (net_take) and their OUTs

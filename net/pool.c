@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "net/layout.h"
+#include "net/pool.h"
 
 /* Packets are made in batches (injection), each writing its records: the
  * lines of the packet made POOL_PREFETCH_DISTANCE after this one are asked for now,

@@ -24,7 +24,8 @@
  * stage, which knows nothing of sleeping (test_reference.c). */
 #include <stdlib.h>
 
-#include "net/net_internal.h"
+#include "net/layout.h"
+#include "net/sleep.h"
 
 /* Wakes the claimants asleep on the slot that sender ki keeps (its Sender
  * ks): puts them in woken[] (at most two) and returns how many. */
@@ -90,4 +91,13 @@ void count_sleepers(Net *net)
             st->buffer_total += c->asleep_buffer[d][l];
         }
     st->port_waits += c->asleep_port;
+}
+
+/* Whether sender h's claim (it has a packet to send) sleeps. */
+bool claim_sleeps(const Net *net, uint32_t h)
+{
+    unsigned layer, dir;
+    uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+    uint32_t ki = slot_keeper(&net->lay, h, heading, dir);
+    return net->lay.senders[ki].slot & (ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP);
 }

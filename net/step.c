@@ -64,55 +64,22 @@
  * one thread. The shares' lists come out in another order than one share's
  * would, which, as above, changes nothing.
  *
- * net_step, at the end of this file, is the stage list. */
+ * step_packets, at the end of this file, is the stage list. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
-
-/* Makes room for n entries of `size` bytes in the array *items of capacity
- * *cap, whose first `used` are kept; the new room is zeroed (see the
- * loops' look-ahead below). In a timestep each packet enters each of the
- * step's lists at most once, so room for the packets in flight at its
- * start is enough, and a push needs no check. */
-static void reserve(void **items, size_t *cap, size_t used, size_t n, size_t size)
-{
-    if (n <= *cap)
-        return;
-    size_t grown = *cap ? 2 * *cap : 256;
-    while (grown < n)
-        grown *= 2;
-    /* (calloc rather than realloc and memset: a large block is a mapping of
-     * its own, whose pages are zero until written, so that room a list
-     * never fills costs neither time nor memory.) */
-    void *p = calloc(grown, size);
-    if (!p)
-        abort();        /* a few bytes per packet in flight: cannot fail in practice */
-    if (used)
-        memcpy(p, *items, used * size);
-    free(*items);
-    *items = p;
-    *cap = grown;
-}
-
-void net_list_reserve(IndexList *l, size_t n)
-{
-    void *items = l->items;
-    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
-    l->items = items;
-}
-
-void net_links_reserve(OnLinkList *l, size_t n)
-{
-    void *items = l->items;
-    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
-    l->items = items;
-}
+#include "net/adapter.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/pool.h"
+#include "net/sleep.h"
+#include "net/step.h"
 
 static void behind_reserve(BehindList *l, size_t n)
 {
     void *items = l->items;
-    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
+    list_grow(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
 }
 
@@ -120,7 +87,7 @@ static void splits_reserve(SplitList *l, size_t n)
 {
     void *items = l->items;
     size_t cap = l->cap;
-    reserve(&items, &l->cap, l->n, n, sizeof *l->items);
+    list_grow(&items, &l->cap, l->n, n, sizeof *l->items);
     l->items = items;
     if (l->cap != cap) {
         free(l->order);
@@ -296,28 +263,6 @@ static void settle_listed(Net *net, const OnLink *e, unsigned c)
     unsigned dir;
     uint32_t link = listed_link(&net->lay, c, e->target, e->keeper, &dir);
     settle_on_link(net, e->packet, link, dir, AWAKE);
-}
-
-void net_record_latency(NetStats *st, uint64_t latency)
-{
-    if (st->delivered == 1 || latency < st->latency_min)
-        st->latency_min = latency;
-    if (latency > st->latency_max)
-        st->latency_max = latency;
-    st->latency_sum += latency;
-    if (latency >= st->latency_hist_len) {
-        size_t len = st->latency_hist_len ? st->latency_hist_len : 64;
-        while (len <= latency)
-            len *= 2;
-        uint64_t *h = realloc(st->latency_hist, len * sizeof *h);
-        if (!h)
-            abort();
-        for (size_t i = st->latency_hist_len; i < len; i++)
-            h[i] = 0;
-        st->latency_hist = h;
-        st->latency_hist_len = len;
-    }
-    st->latency_hist[latency]++;
 }
 
 /* Stage c for the packet of entry e, on the last link down to the
@@ -1203,34 +1148,24 @@ static NOINLINE void step_packets(Net *net)
     run_shares(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
     merge_shares(net);
     if (net->lay.multicast)
-        mc_give_ids(net);
+        mc_give_ids(net, net->event ? net_emit_split : NULL);
     if (net->event)
         report_queued_all(net);
-    net->result.woken = net->woken.items;
-    net->result.nwoken = net->woken.n;
 }
 
-const NetStepResult *net_step(Net *net, uint64_t t)
+void step_one_channel(Net *net)
 {
-    net->result.nwoken = 0;
-    net->timestep = t;
-    net->moved = false;
+    if (net->counts.asleep)
+        count_sleepers(net);                            /* they fail once more */
+    if (net->in_flight)
+        step_packets(net);
+}
+
+void step_injected(Net *net, unsigned plane, uint32_t p)
+{
     net->settled = false;
-    net->woken.n = 0;
-    if (net->lay.vc) {
-        if (net->in_flight)
-            vc_step(net);                               /* virtual channels */
-        net->result.woken = net->woken.items;
-        net->result.nwoken = net->woken.n;
-    } else {
-        if (net->counts.asleep)
-            count_sleepers(net);                        /* they fail once more */
-        if (net->in_flight)
-            step_packets(net);
-    }
-    if (net->reference)
-        net_step_reference(net, t);
-    net->result.moved = net->moved;
-    net->result.busy = net->in_flight != 0;
-    return &net->result;
+    uint32_t h = adapter_sender(&net->lay, plane, p);
+    IndexList *claimants = &net->share[share_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+    net_list_reserve(claimants, claimants->n + 1);
+    claimants->items[claimants->n++] = h;
 }

@@ -24,7 +24,7 @@
  * switch d0 to u1 and lane 0 up, the spec's order there; it clears
  * their bits as it gathers them, a word at a time, and sets them again
  * for a packet that cannot enter and stays where it is.
- * Routes are read from the route words (net_internal.h), so that a packet
+ * Routes are read from the route words (layout.h), so that a packet
  * that moves between lanes and buffers has its record in the pool written
  * only when somebody asks where it is (vc_settle), or at once when an
  * observer watches every event.
@@ -45,7 +45,7 @@
  * one direction of it). Those are the indices that a packet's place and
  * the public functions use when V > 1. Inside, inlet 4S + q is port q of
  * switch S, and inlet 4 * nswitches + (plane << k | p) processor p's on a
- * plane (the number of the processor's adapter as a sender, net_internal.h).
+ * plane (the number of the processor's adapter as a sender, layout.h).
  *
  * The order of the sub-stages. Stages c and d depend only on the state at
  * the start of stage 4 (a claim frees no room before stage e), so they run
@@ -62,7 +62,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "net/adapter.h"
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+#include "net/pool.h"
 #include "net/vchannels.h"
 
 /* ---- bitmaps ------------------------------------------------------------------ */
@@ -119,7 +123,7 @@ static uint64_t *bitmap_new(size_t bits) { return calloc((bits + 63) / 64 + 1, s
 static inline void empty_lane(VcNet *vc, uint32_t inlet, unsigned v)
 {
     lanes_at(vc, inlet)[v] = 0;
-    bit_clear(vc->lane_busy, inlet << vc->lane_shift | v);
+    bit_clear(vc->lane_busy, lane_word(inlet, v, vc->lane_shift));
 }
 
 /* The packet of a lane gathered for stage d (gather), which cleared the
@@ -189,7 +193,7 @@ static unsigned round_robin(unsigned V, unsigned from, unsigned held, unsigned b
     if (open == 0)
         return turn;
     unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
-    return (turn & ~(1u << i)) | ((v >= V ? v - V : v) + 1) << 8;
+    return robin_verdict(turn & ~(1u << i), (v >= V ? v - V : v) + 1);
 }
 
 /* The rule for every pointer and pair of masks, for V up to 4
@@ -327,34 +331,6 @@ VcNet *vc_new(const Layout *lay)
 
 /* ---- what others ask -------------------------------------------------------------- */
 
-uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb)
-{
-    return port_at(vc, cb / vc->V)->queue[cb % vc->V].count;
-}
-
-uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
-{
-    const VcQueue *q = &port_at(vc, cb / vc->V)->queue[cb % vc->V];
-    if (i >= q->count)
-        return NET_NIL;
-    if (i == q->count - 1u)
-        return q->tail;
-    uint32_t x = q->head;
-    while (i-- > 0)
-        x = vc->next[x];
-    return x;
-}
-
-/* (A packet is a pool index, never 0: NET_NIL is an empty lane's word.) */
-uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane)
-{
-    uint32_t c = lane / vc->V, v = lane % vc->V;
-    if (!vc->has_temp)          /* one direction of link c >> 1 */
-        return lanes_at(vc, c & 1 ? vc->down_inlet[c >> 1] : up_inlet(c >> 1))[v];
-    uint32_t x = lanes_at(vc, up_inlet(c))[v];
-    return x != NET_NIL ? x : lanes_at(vc, vc->down_inlet[c])[v];
-}
-
 /* Tells the observer, if there is one (net_emit): the stage's common case
  * pays for a test, not a call, and in vc_step's copy for V = 4 not even
  * that (`eager`, set when an observer watches, is a constant there). */
@@ -368,7 +344,7 @@ HOT void tell(Net *net, const VcNet *vc, NetEventKind kind, uint32_t x, uint32_t
 /* ---- packets' places ------------------------------------------------------------ */
 
 /* A packet's record says where it is as the one-channel stage's does
- * (net_internal.h), but for the lane or channel buffer. */
+ * (layout.h), but for the lane or channel buffer. */
 static void place_on_lane(Net *net, uint32_t x, uint32_t inlet, unsigned v)
 {
     const VcNet *vc = net->lay.vc;
@@ -442,7 +418,7 @@ _Static_assert(AHEAD_ROUTE >= AHEAD_BUFFER, "forward_all asks for a route before
  * first, enter their input ports if those have room. */
 HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
 {
-    uint32_t lanes[2 * 8], n = 0, in[2];        /* (lanes: plane << 8 | v) */
+    uint32_t lanes[2 * 8], n = 0, in[2];        /* (delivery lanes, encode.h) */
     for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
         in[plane] = proc_inlet(lay, vc, p, plane);
         const uint32_t *lane = lanes_at(vc, in[plane]);
@@ -451,18 +427,18 @@ HOT void deliver_to(Net *net, const Layout *lay, VcNet *vc, uint32_t p)
             uint32_t x = lane[v], i = n++;      /* insertion by id: oldest first */
             while (i > 0) {
                 uint32_t before = lanes[i - 1];
-                uint32_t y = lanes_at(vc, in[before >> 8])[before & 0xff];
+                uint32_t y = lanes_at(vc, in[delivery_plane(before)])[delivery_channel(before)];
                 if (lay->pool[y].info.id < lay->pool[x].info.id)
                     break;
                 lanes[i] = before;
                 i--;
             }
-            lanes[i] = plane << 8 | v;
+            lanes[i] = delivery_lane(plane, v);
         }
     }
     bool waiting = false;
     for (uint32_t i = 0; i < n; i++) {
-        unsigned plane = lanes[i] >> 8, v = lanes[i] & 0xff;
+        unsigned plane = delivery_plane(lanes[i]), v = delivery_channel(lanes[i]);
         uint32_t x = lanes_at(vc, in[plane])[v];
         Packet *pk = &lay->pool[x];
         InputPort *port = &lay->ports[p * lay->cfg.ports + pk->port];
@@ -598,7 +574,7 @@ HOT bool forward_set(Net *net, const Layout *lay, VcNet *vc, uint32_t x, uint32_
  * between the two. */
 HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigned l)
 {
-    unsigned came_down = e->lane >> vc->lane_shift >> 1 & 1, going_down, down_port, up_port;
+    unsigned came_down = lane_inlet(e->lane, vc->lane_shift) >> 1 & 1, going_down, down_port, up_port;
     if (lay->compact) {         /* (the route word's bits from l - 1 up, at once) */
         uint32_t t = lay->routes[e->x] >> (l - 1);
         going_down = came_down | ((t & (0xffffu >> (l - 1)) & ~1u) == 0);
@@ -622,8 +598,8 @@ HOT unsigned aim(const Layout *lay, const VcNet *vc, const VcArrival *e, unsigne
 HOT void forward(Net *net, const Layout *lay, VcNet *vc, const VcArrival *e, unsigned l,
                  unsigned out)
 {
-    uint32_t x = e->x, inlet = e->lane >> vc->lane_shift, s = inlet >> 2;
-    unsigned v = e->lane & ((1u << vc->lane_shift) - 1);
+    uint32_t x = e->x, inlet = lane_inlet(e->lane, vc->lane_shift), s = inlet >> 2;
+    unsigned v = lane_channel(e->lane, vc->lane_shift);
     bool going_down = out < 2;
     if (going_down && lay->multicast && lay->pool[x].set.hi != 0) {
         if (!forward_set(net, lay, vc, x, inlet, v, l))
@@ -699,8 +675,8 @@ HOT void forward_aiming(Net *net, const Layout *lay, VcNet *vc, const VcArrival 
     const VcArrival *f = &e[i + AHEAD_BUFFER];
     unsigned ahead = aim(lay, vc, f, l);
     outs[i % AHEAD_BUFFER] = (uint8_t)ahead;
-    PREFETCH(&port_at(vc, 4 * (f->lane >> vc->lane_shift >> 2) + ahead)
-                  ->queue[f->lane & ((1u << vc->lane_shift) - 1)]);
+    PREFETCH(&port_at(vc, 4 * (lane_inlet(f->lane, vc->lane_shift) >> 2) + ahead)
+                  ->queue[lane_channel(f->lane, vc->lane_shift)]);
     forward(net, lay, vc, &e[i], l, out);
 }
 
@@ -765,7 +741,7 @@ HOT void commit(Net *net, const Layout *lay, VcNet *vc, const VcClaim *cl, bool 
                                                            : v + 1 == vc->V ? 0 : v + 1);
         vc->busy_ports[h >> 6] &= ~((uint64_t)(pt->nonempty == 0) << (h & 63));
     }
-    uint32_t lane = inlet << vc->lane_shift | v;
+    uint32_t lane = lane_word(inlet, v, vc->lane_shift);
     vc->lanes[lane] = x;
     bit_set(vc->lane_busy, lane);
     if (inlet >= vc->nswitch_inlets)
@@ -882,9 +858,9 @@ HOT void port_claims(Net *net, const Layout *lay, VcNet *vc, uint32_t b)
         busy |= inlet_busy(vc, b);
     unsigned rule = V <= ROBIN_TABLE_V ? vc->robin[from << 2 * V | held << V | busy]
                                        : round_robin(V, from, held, busy);
-    unsigned colliding = rule & 0xff;
-    if (rule >> 8 != 0) {
-        unsigned v = (rule >> 8) - 1;
+    unsigned colliding = robin_held_up(rule);
+    if (robin_claimant_plus_1(rule) != 0) {
+        unsigned v = robin_claimant_plus_1(rule) - 1;
         uint32_t link = link_of_port(vc, b);    /* (read only with --duplex half) */
         if (!temp_free(vc, link))               /* (all held up) */
             colliding |= 1u << (v >= from ? v - from : v + V - from);
@@ -966,17 +942,17 @@ HOT void run_stages(Net *net, const Layout *lay, VcNet *vc)
 {
     deliveries(net, lay, vc);                                       /* c */
     memcpy(vc->held_ports, vc->busy_ports, (lay->nbuffers + 63) / 64 * sizeof *vc->held_ports);
-    size_t n = gather(vc, 0, vc->nswitch_inlets << vc->lane_shift);  /* d */
+    size_t n = gather(vc, 0, lane_word(vc->nswitch_inlets, 0, vc->lane_shift));  /* d */
     for (size_t i = 0; i < n; i++) {
         uint32_t lane = vc->arrived[i].lane;
         vc->sorted[i] = (VcSorted){ vc->arrived[i],
-                                    vc->position[vc->channel_of[lane >> vc->lane_shift]],
-                                    lane & ((1u << vc->lane_shift) - 1) };
+                                    vc->position[vc->channel_of[lane_inlet(lane, vc->lane_shift)]],
+                                    lane_channel(lane, vc->lane_shift) };
     }
     qsort(vc->sorted, n, sizeof *vc->sorted, in_link_order);
     for (size_t i = 0; i < n; i++) {
         const VcArrival *e = &vc->sorted[i].a;
-        unsigned l = sw_layer(lay, e->lane >> vc->lane_shift >> 2);
+        unsigned l = sw_layer(lay, lane_inlet(e->lane, vc->lane_shift) >> 2);
         forward(net, lay, vc, e, l, aim(lay, vc, e, l));
     }
     entered_some(net, n);
@@ -1021,8 +997,8 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
             for (unsigned plane = 0; plane < lay->cfg.planes; plane++) {
                 uint32_t s0 = (plane * k + l - 1) << (k - 1);
                 copy_bits(vc->held_ports, vc->busy_ports, 4 * s0, 4 * (s0 + lay->half));
-                size_t n = gather(vc, 4 * s0 << vc->lane_shift,
-                                  4 * (s0 + lay->half) << vc->lane_shift);
+                size_t n = gather(vc, lane_word(4 * s0, 0, vc->lane_shift),
+                                  lane_word(4 * (s0 + lay->half), 0, vc->lane_shift));
                 forward_all(net, lay, vc, vc->arrived, n, l);
                 entered_some(net, n);
             }
@@ -1042,7 +1018,7 @@ HOT void run_layered(Net *net, const Layout *lay, VcNet *vc)
 static size_t lanes_to_switches(const VcNet *vc)
 {
     size_t n = 0;
-    uint32_t end = vc->nswitch_inlets << vc->lane_shift;
+    uint32_t end = lane_word(vc->nswitch_inlets, 0, vc->lane_shift);
     for (uint32_t w = 0; next_bit(vc->lane_words, &w, (end + 63) >> 6); w++)
         n += (size_t)__builtin_popcountll(vc->lane_busy[w] & bits_in(w, 0, end));
     return n;
@@ -1146,9 +1122,9 @@ static int check_inlets(const Net *net, char *err, size_t size)
             }
         }
     for (uint32_t lane = 0; lane < vc->ninlets << vc->lane_shift; lane++) {
-        uint32_t inlet = lane >> vc->lane_shift;
+        uint32_t inlet = lane_inlet(lane, vc->lane_shift);
         bool busy = vc->lanes[lane] != NET_NIL;
-        bool unused = (lane & ((1u << vc->lane_shift) - 1)) >= vc->V ||
+        bool unused = lane_channel(lane, vc->lane_shift) >= vc->V ||
                       (inlet < vc->nswitch_inlets && (inlet & 2) &&
                        sw_layer(lay, inlet >> 2) == lay->cfg.k);   /* (no link above) */
         if (unused && busy) {
@@ -1159,7 +1135,7 @@ static int check_inlets(const Net *net, char *err, size_t size)
             (busy && inlet < vc->nswitch_inlets && !bit_is(vc->lane_words, lane >> 6))) {
             net_link_name(net, wire_link(lay, vc->channel_of[inlet]), name, sizeof name);
             snprintf(err, size, "net/%s vc%u: its lane's bits are wrong", name,
-                     lane & ((1u << vc->lane_shift) - 1));
+                     lane_channel(lane, vc->lane_shift));
             return -1;
         }
     }

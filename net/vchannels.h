@@ -8,7 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "net/net_internal.h"
+#include "common/hot.h"
+#include "net/encode.h"
+#include "net/state.h"
+
+typedef struct VcNet VcNet;
 
 /* A channel buffer: a FIFO of packets, threaded through VcNet.next (by
  * pool index) from head to tail, since few buffers hold more than one
@@ -138,14 +142,14 @@ static inline uint32_t link_of_port(const VcNet *vc, uint32_t b)
 /* The lanes of an inlet. */
 static inline uint32_t *lanes_at(const VcNet *vc, uint32_t inlet)
 {
-    return vc->lanes + ((size_t)inlet << vc->lane_shift);
+    return vc->lanes + lane_word(inlet, 0, vc->lane_shift);
 }
 
 /* Which lanes of an inlet hold a packet: bit v, lane v. (An inlet's
  * lanes are never split between two words of lane_busy.) */
 static inline unsigned inlet_busy(const VcNet *vc, uint32_t inlet)
 {
-    uint32_t first = inlet << vc->lane_shift;
+    uint32_t first = lane_word(inlet, 0, vc->lane_shift);
     return (unsigned)(vc->lane_busy[first >> 6] >> (first & 63)) & ((1u << vc->V) - 1);
 }
 
@@ -163,5 +167,55 @@ static inline unsigned inlet_dir(const VcNet *vc, uint32_t inlet)
 {
     return inlet >= vc->nswitch_inlets || (inlet & 2) ? DIR_DOWN : DIR_UP;
 }
+
+/* What is in channel buffer cb: its count, and the packet at place i (0
+ * the head), or NET_NIL; the packet in a lane (wire c * V + v), or
+ * NET_NIL. (A packet is a pool index, never 0: NET_NIL is an empty lane's
+ * word.) */
+static inline uint32_t vc_buffer_count(const VcNet *vc, uint32_t cb)
+{
+    return port_at(vc, cb / vc->V)->queue[cb % vc->V].count;
+}
+
+static inline uint32_t vc_buffer_packet_at(const VcNet *vc, uint32_t cb, uint32_t i)
+{
+    const VcQueue *q = &port_at(vc, cb / vc->V)->queue[cb % vc->V];
+    if (i >= q->count)
+        return NET_NIL;
+    if (i == q->count - 1u)
+        return q->tail;
+    uint32_t x = q->head;
+    while (i-- > 0)
+        x = vc->next[x];
+    return x;
+}
+
+static inline uint32_t vc_lane_packet(const VcNet *vc, uint32_t lane)
+{
+    uint32_t c = lane / vc->V, v = lane % vc->V;
+    if (!vc->has_temp)          /* one direction of link c >> 1 */
+        return lanes_at(vc, c & 1 ? vc->down_inlet[c >> 1] : up_inlet(c >> 1))[v];
+    uint32_t x = lanes_at(vc, up_inlet(c))[v];
+    return x != NET_NIL ? x : lanes_at(vc, vc->down_inlet[c])[v];
+}
+
+/* The channel stage (vchannels.c), which replaces step.c's with V > 1: its
+ * state made for a layout, and what vc_new allocates, in bytes; the packet
+ * just put in processor p's output slot; stage 4. */
+VcNet *vc_new(const Layout *lay);
+uint64_t vc_bytes(const Layout *lay);
+void vc_free(VcNet *vc);
+void vc_injected(Net *net, uint32_t p);
+void vc_step(Net *net);
+
+/* Writes into the pool where each packet in a lane or buffer is (net_settle). */
+void vc_settle(Net *net);
+
+/* Sets the number of the last stage run (for the tests: its numbers wrap
+ * after 2^32 timesteps); and checks the stage's own bookkeeping true to
+ * that (the bitmaps, the claims and stage d's counts cleared): 0, or -1
+ * with what is broken in err. */
+void vc_set_stage(VcNet *vc, uint32_t now);
+int vc_check(const Net *net, char *err, size_t size);
 
 #endif

@@ -1,4 +1,4 @@
-/* White-box tests of the network's representation (net/net_internal.h):
+/* White-box tests of the network's representation (net/state.h, net/layout.h):
  * the one test program that looks inside a Net. The invariant check of the
  * debug build must catch a corrupted state and name the component; the
  * fast stage's shortcuts (hop words, sleeping packets, a lane per plane)
@@ -7,7 +7,10 @@
 #include <stdlib.h>
 
 #include "net/net.h"
-#include "net/net_internal.h"
+#include "net/layout.h"
+#include "net/places.h"
+#include "net/sleep.h"
+#include "net/vchannels.h"
 #include "tests/check.h"
 #include "tests/unit/net_send.h"
 

@@ -1,8 +1,8 @@
 /* Unit tests of the wiring (net/topology.h) and of the network's numbering
- * of switches, links and wires (net/net_internal.h): reachability for
+ * of switches, links and wires (net/layout.h): reachability for
  * every count >= cmin, the wiring a bijection, the top layer without up
  * links, and the way down fixed by the destination. */
-#include "net/net_internal.h"
+#include "net/layout.h"
 #include "tests/check.h"
 
 /* Follows a route from p: up through `count - 1` layers with the given up

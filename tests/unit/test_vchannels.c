@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "net/net.h"
-#include "net/net_internal.h"
+#include "net/layout.h"
+#include "net/places.h"
 #include "net/vchannels.h"
 #include "tests/check.h"
 

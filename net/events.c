@@ -1,0 +1,177 @@
+/* What the network tells an observer (--trace, --routes): every event of a
+ * packet as it happens, the packet described as its record says, and the
+ * names of places that reports and traces print. With an observer the
+ * stage keeps every packet's record current (no packet sleeps), so
+ * describing one needs nothing settled. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "net/events.h"
+#include "net/layout.h"
+#include "net/multicast.h"
+
+/* ---- names ----------------------------------------------------------------- */
+
+/* "p0.l2.s5" for switch s. */
+static void switch_name(const Net *net, uint32_t s, char *buf, size_t size)
+{
+    uint32_t row = s >> (net->lay.cfg.k - 1);
+    snprintf(buf, size, "p%u.l%u.s%u", row / net->lay.cfg.k, row % net->lay.cfg.k + 1, sw_j(&net->lay, s));
+}
+
+static const char *const port_names[4] = { "d0", "d1", "u0", "u1" };
+
+/* A link is named by its lower end: "p0.cpu3" (processor 3's plane-0 link)
+ * or "p0.l1.s1.u0" (the link above up port u0 of switch p0.l1.s1). */
+void net_link_name(const Net *net, uint32_t link, char *buf, size_t size)
+{
+    uint32_t s = link >> 1, row = s >> (net->lay.cfg.k - 1);
+    unsigned layer = row % net->lay.cfg.k + 1, plane = row / net->lay.cfg.k;
+    if (layer == 1) {
+        snprintf(buf, size, "p%u.cpu%u", plane, topo_down_proc(sw_j(&net->lay, s), link & 1));
+    } else {
+        unsigned q;
+        char sw[48];
+        uint32_t lower = down_target(&net->lay, link, layer, &q);
+        switch_name(net, lower, sw, sizeof sw);
+        snprintf(buf, size, "%s.%s", sw, port_names[q]);
+    }
+}
+
+/* With V > 1, " vc1" after a channel buffer's or a lane's name. */
+static const char *vc_suffix(const Net *net, uint32_t index, char *buf, size_t size)
+{
+    if (net->lay.cfg.vcs <= 1)
+        return "";
+    snprintf(buf, size, " vc%u", index % net->lay.cfg.vcs);
+    return buf;
+}
+
+void net_buffer_name(const Net *net, uint32_t b, char *buf, size_t size)
+{
+    char sw[48], vc[16];
+    unsigned V = net->lay.cfg.vcs;
+    switch_name(net, b / V >> 2, sw, sizeof sw);
+    snprintf(buf, size, "%s.%s%s", sw, port_names[b / V & 3], vc_suffix(net, b, vc, sizeof vc));
+}
+
+void net_place_name(const Net *net, const NetPacket *pk, char *buf, size_t size)
+{
+    char name[64], vc[16];
+    switch (pk->place) {
+    case PLACE_SLOT:
+        snprintf(buf, size, "output slot of p%u", pk->src);
+        return;
+    case PLACE_LINK:
+        net_link_name(net, wire_link(&net->lay, pk->at / net->lay.cfg.vcs), name, sizeof name);
+        snprintf(buf, size, "link %s %s%s", name, pk->dir == DIR_UP ? "up" : "down",
+                 vc_suffix(net, pk->at, vc, sizeof vc));
+        return;
+    case PLACE_BUFFER:
+        net_buffer_name(net, pk->at, name, sizeof name);
+        snprintf(buf, size, "buffer %s place %u of %u", name, pk->position, pk->queued);
+        return;
+    case PLACE_PORT:
+        snprintf(buf, size, "input port %u of p%u", pk->port, pk->dst);
+        return;
+    case PLACE_FREE:
+        snprintf(buf, size, "(free)");
+        return;
+    }
+}
+
+void net_event_place(const Net *net, const NetEvent *ev, char *buf, size_t size)
+{
+    char name[64], vc[16];
+    if (ev->kind == EV_SPLIT) {
+        switch_name(net, ev->place, name, sizeof name);
+        snprintf(buf, size, "switch %s", name);
+        return;
+    }
+    switch ((PacketPlace)ev->place_kind) {
+    case PLACE_SLOT:
+        snprintf(buf, size, "output slot of p%u", ev->place);
+        return;
+    case PLACE_LINK:
+        net_link_name(net, wire_link(&net->lay, ev->place / net->lay.cfg.vcs), name, sizeof name);
+        snprintf(buf, size, "link %s %s%s", name, ev->packet->dir == DIR_UP ? "up" : "down",
+                 vc_suffix(net, ev->place, vc, sizeof vc));
+        return;
+    case PLACE_BUFFER:
+        net_buffer_name(net, ev->place, name, sizeof name);
+        snprintf(buf, size, "buffer %s", name);
+        return;
+    case PLACE_PORT:
+        snprintf(buf, size, "input port %u of p%u", ev->packet->port, ev->place);
+        return;
+    case PLACE_FREE:
+        snprintf(buf, size, "-");
+        return;
+    }
+}
+
+/* Where packet x is in a FIFO of `count` places whose i-th packet is
+ * at(i): 1 at the head, `count` if it is not found. */
+static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t count,
+                            bool buffer)
+{
+    unsigned place = 1;
+    if (buffer) {
+        while (place < count && buffer_packet_at(&net->lay, where, place - 1) != x)
+            place++;
+    } else {
+        for (uint32_t y = net->lay.ports[where].head; place < count && y != x; y = net->lay.pool[y].next)
+            place++;
+    }
+    return place;
+}
+
+/* What packet x is and where, but for its position in a FIFO. */
+void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk)
+{
+    const Packet *p = &net->lay.pool[x];
+    const PacketInfo *in = &net->lay.pool[x].info;
+    *pk = (NetPacket){
+        .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
+        .data = p->data, .port = p->port,
+        .route = { p->plane, p->count, p->routing, p->addressing },
+        .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
+        .links = p->links,
+    };
+    pk->multicast = mc_describe(net, x, &pk->set);
+}
+
+void net_describe(const Net *net, uint32_t x, NetPacket *pk)
+{
+    const Packet *p = &net->lay.pool[x];
+    net_describe_fields(net, x, pk);
+    if (p->place == PLACE_BUFFER) {
+        pk->queued = buffer_count(&net->lay, p->at);
+        pk->position = position_in(net, x, p->at, pk->queued, true);
+    } else if (p->place == PLACE_PORT) {
+        pk->queued = net->lay.ports[p->at].count;
+        pk->position = position_in(net, x, p->at, pk->queued, false);
+    }
+}
+
+void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
+              PacketPlace place_kind, unsigned layer, unsigned value)
+{
+    if (net->event) {
+        NetPacket pk;
+        net_describe(net, x, &pk);
+        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value, NULL };
+        net->event(net->event_ctx, &ev);
+    }
+}
+
+void net_emit_split(Net *net, const Split *split)
+{
+    NetPacket pk, copy;
+    net_describe(net, split->packet, &pk);
+    net_describe(net, split->copy, &copy);
+    unsigned layer = sw_layer(&net->lay, split->sw);
+    NetEvent ev = { EV_SPLIT, net->timestep, &pk, split->sw, PLACE_FREE, layer, 0, &copy };
+    net->event(net->event_ctx, &ev);
+    net_emit(net, EV_ENTERED, split->copy, split->buffer, PLACE_BUFFER, layer, 0);
+}

@@ -1,0 +1,23 @@
+/* What the network tells an observer (events.c): every event of a packet,
+ * described as net.h's NetPacket says, and the names of places (net.h). */
+#ifndef NET_EVENTS_H
+#define NET_EVENTS_H
+
+#include <stdint.h>
+
+#include "net/state.h"
+
+/* For an observer, after mc_give_ids: a split, and the copy it made
+ * entering its buffer. */
+void net_emit_split(Net *net, const Split *split);
+
+/* Tells the observer, if any, what happened to packet x at `place`. */
+void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPlace place_kind,
+              unsigned layer, unsigned value);
+
+/* Describes packet x as its record in the pool says (settled); and all of
+ * it but its position in a buffer or input port. */
+void net_describe(const Net *net, uint32_t x, NetPacket *pk);
+void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk);
+
+#endif
