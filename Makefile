@@ -6,8 +6,9 @@
 #                 UndefinedBehaviorSanitizer (in build/check/), as a debug
 #                 build that checks the network's invariants after every
 #                 timestep and runs the reference network stage beside the
-#                 fast one, plus the fuzzers for a fixed number of iterations
-#                 from fixed seeds
+#                 fast one, the long property runs at their full size
+#                 (make test runs a sample of each), plus the fuzzers for a
+#                 fixed number of iterations from fixed seeds
 #   make fuzz     runs the fuzzers open-ended (until interrupted)
 #   make run      builds and runs the thesis's Appendix C program
 #   make bench    builds and runs the benchmarks in bench/
@@ -125,13 +126,14 @@ $(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
 # bench/collect, tests/cli/channels.sh net_bench (bench/channels.sh); every
 # benchmark is built, so that a change cannot break make bench unseen.
 test: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOL_BIN) $(MUTANT) $(BENCH_BIN)
-	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) tests/run.sh
+	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) \
+	 TEST_FULL=$(or $(TEST_FULL),0) tests/run.sh
 
 check:
 	$(MAKE) BUILD=build/check BIN=build/check/bin OPT="-O1 -g -fno-omit-frame-pointer" \
 	        SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	        DEFS=-DMACHINE_DEBUG \
-	        FUZZ_ITERATIONS=20000 test
+	        FUZZ_ITERATIONS=20000 TEST_FULL=1 test
 
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do echo "== $$f (open-ended; Ctrl-C to stop)"; $$f --forever || exit 1; done

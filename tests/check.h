@@ -9,8 +9,20 @@
 #define TESTS_CHECK_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Whether the long property runs go at their full size: under make check
+ * (TEST_FULL=1), where the sanitizers and the invariants look at every
+ * step of them. make test runs a sample of each, which tests/README.md
+ * names. */
+static inline bool test_full(void)
+{
+    const char *s = getenv("TEST_FULL");
+    return s && *s && strcmp(s, "0") != 0;
+}
 
 static int check_failures_in_test; /* failed checks in the running test */
 static int check_failed_tests;     /* failed tests in this program */

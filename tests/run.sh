@@ -16,12 +16,15 @@
 # their limits measure the emulator rather than the load of the others.
 #
 # Environment: BUILD and BIN name the build to test (set by the Makefile, so
-# `make check` runs the same tests on the sanitizer build); TEST_JOBS sets
-# the groups run at once.
+# `make check` runs the same tests on the sanitizer build); TEST_FULL=1
+# (make check) runs the long property runs at their full size, where make
+# test runs a sample of each (tests/README.md); TEST_JOBS sets the groups
+# run at once.
 BUILD=${BUILD:-build}
 BIN=${BIN:-bin}
 FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-2000}
-export BUILD BIN FUZZ_ITERATIONS
+TEST_FULL=${TEST_FULL:-0}
+export BUILD BIN FUZZ_ITERATIONS TEST_FULL
 cd "$(dirname "$0")/.." || exit 1
 
 # --one NAME CMD...: runs one group, keeping its output, status and time in
@@ -39,8 +42,8 @@ fi
 
 # The groups that take longest start first, so that the others fill in
 # around them; TIMED run last, alone.
-FIRST="cli/mutant test_reference cli/sweep cli/emu cli/programs test_benes_network cli/channels fuzz/fuzz_codegen cli/docs"
-TIMED="cli/html_browser"
+FIRST="cli/html_browser test_reference cli/sweep test_conformance cli/emu cli/programs test_benes_network cli/channels fuzz/fuzz_codegen cli/docs cli/mutant"
+TIMED="cli/html_timing"
 
 jobs=$TEST_JOBS
 if [ -z "$jobs" ]; then

@@ -5,7 +5,7 @@
 . tests/lib.sh
 BUILD=${BUILD:-build}
 
-run "$BUILD/mutant/test_reference"
+run "$BUILD/mutant/test_reference" --first-difference
 if [ "$STATUS" -ne 0 ] && grep -q "differ" "$TMP/out"; then
     pass mutant_is_caught
 else
