@@ -109,7 +109,7 @@ cd "$TMP" && "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
 cd "$HERE" || exit 1
 if [ "$(od -An -c -N4 "$TMP/shot.png" 2>/dev/null | tr -d ' ')" = "211PNG" ]; then
     pass browser_screenshot
-    [ -n "$HTML_SCREENSHOT" ] && cp "$TMP/shot.png" "$HTML_SCREENSHOT"
+    if [ -n "$HTML_SCREENSHOT" ]; then cp "$TMP/shot.png" "$HTML_SCREENSHOT"; fi
 else
     fail browser_screenshot "no PNG written"
 fi
