@@ -282,7 +282,7 @@ static void virtual_channels_agree(void)
             }
     for (unsigned v = 2; v <= 8; v++)
         for (int full = 0; full <= 1; full++) {
-            if (!test_full() && (v > 4 && v != 8 ? true : full != (int)(v % 2)))
+            if (!test_full() && ((v > 4 && v != 8) || full == (int)(v % 2)))
                 continue;           /* (make test: V = 2, 3, 4 and 8, one duplex mode each) */
             Traffic big = { 10, 2, full, 1 + v % 3, 1, v % 2 ? ROUTING_ADAPTIVE : ROUTING_BENES,
                             40, 0, v == 3, v };
