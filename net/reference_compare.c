@@ -10,11 +10,11 @@
 /* ---- the comparison ---------------------------------------------------------- */
 
 /* A place of both stages, named only when they differ there. */
-typedef enum { AT_SLOT, AT_CHANNEL, AT_BUFFER, AT_PORT } PlaceKind;
+typedef enum { AT_SLOT, AT_LANE, AT_BUFFER, AT_PORT } PlaceKind;
 
 typedef struct Place {
     PlaceKind kind;
-    uint32_t index, port, position;   /* processor, channel or buffer; port; from 1 */
+    uint32_t index, port, position;   /* processor, lane or buffer; port; from 1 */
 } Place;
 
 static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
@@ -25,7 +25,7 @@ static void place_name(const Reference *r, const Net *net, const Place *at, char
     case AT_SLOT:
         snprintf(buf, size, "the output slot of p%u", at->index);
         return;
-    case AT_CHANNEL: {
+    case AT_LANE: {
         uint32_t c = at->index / r->V;          /* (a lane of it) */
         char vc[16] = "";
         if (r->V > 1)
@@ -73,9 +73,21 @@ static bool same_destinations(const NetPacket *pk, const RefPacket *rp)
 
 /* One place's packet in both stages: the fast one's (any, pk) and the
  * reference's x. */
-static int same_packet(const Reference *r, const Net *net, bool any, const NetPacket *pk,
-                       uint32_t x, const Place *at, char *err, size_t size)
+/* A comparison of the two stages: their states, and where its first
+ * difference is written. */
+typedef struct Comparison {
+    const Reference *r;
+    Net *net;
+    char *err;
+    size_t size;
+} Comparison;
+
+static int same_packet(const Comparison *c, bool any, const NetPacket *pk, uint32_t x,
+                       const Place *at)
 {
+    const Reference *r = c->r;
+    char *err = c->err;
+    size_t size = c->size;
     char a[32], b[32], place[128];
     bool ref_any = x != REF_NONE;
     const RefPacket *rp = ref_any ? &r->packet[x] : NULL;
@@ -83,7 +95,7 @@ static int same_packet(const Reference *r, const Net *net, bool any, const NetPa
                                     pk->route.routing == rp->route.routing &&
                                     same_destinations(pk, rp))))
         return 0;
-    place_name(r, net, at, place, sizeof place);
+    place_name(r, c->net, at, place, sizeof place);
     if (any && ref_any && pk->id == rp->id && !same_destinations(pk, rp))
         snprintf(err, size, "%s: packet #%llu goes to %u%s in the fast stage, to %u%s in the "
                  "reference stage", place, (unsigned long long)pk->id, pk->dst,
@@ -102,9 +114,10 @@ static int same_packet(const Reference *r, const Net *net, bool any, const NetPa
 
 /* A FIFO of both stages: a buffer or an input port (at), of `count`
  * packets in the fast stage and the queue q of `places` in the reference. */
-static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned places,
-                      uint32_t count, Place *at, char *err, size_t size)
+static int same_queue(const Comparison *c, const Queue *q, unsigned places, uint32_t count,
+                      Place *at)
 {
+    Net *net = c->net;
     unsigned n = count > q->count ? count : q->count;
     for (unsigned i = 0; i < n; i++) {
         NetPacket pk;
@@ -112,8 +125,7 @@ static int same_queue(const Reference *r, Net *net, const Queue *q, unsigned pla
                                  ? net_buffer_packet(net, at->index, i, &pk)
                                  : net_port_packet(net, at->index, at->port, i, &pk));
         at->position = i + 1;
-        if (same_packet(r, net, any, &pk, i < q->count ? queue_at(q, i, places) : REF_NONE, at,
-                        err, size) != 0)
+        if (same_packet(c, any, &pk, i < q->count ? queue_at(q, i, places) : REF_NONE, at) != 0)
             return -1;
     }
     return 0;
@@ -174,6 +186,7 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
 
 int reference_compare(const Reference *r, Net *net, char *err, size_t size)
 {
+    const Comparison c = { r, net, err, size };
     NetPacket pk;
     if (same_count("packets in flight", net_in_flight(net), r->in_flight, err, size) != 0)
         return -1;
@@ -182,26 +195,25 @@ int reference_compare(const Reference *r, Net *net, char *err, size_t size)
     for (uint32_t p = 0; p < r->n; p++) {
         Place at = { AT_SLOT, p, 0, 0 };
         bool any = net_slot_packet(net, p, &pk);
-        if (same_packet(r, net, any, &pk, r->slot[p], &at, err, size) != 0)
+        if (same_packet(&c, any, &pk, r->slot[p], &at) != 0)
             return -1;
     }
-    for (uint32_t c = 0; c < r->wires * r->V; c++) {
-        Place at = { AT_CHANNEL, c, 0, 0 };
-        bool any = net_link_packet(net, c, &pk);
-        if (same_packet(r, net, any, &pk, r->main[c], &at, err, size) != 0)
+    for (uint32_t lane = 0; lane < r->wires * r->V; lane++) {
+        Place at = { AT_LANE, lane, 0, 0 };
+        bool any = net_link_packet(net, lane, &pk);
+        if (same_packet(&c, any, &pk, r->main[lane], &at) != 0)
             return -1;
     }
     for (uint32_t b = 0; b < r->buffers * r->V; b++) {
         Place at = { AT_BUFFER, b, 0, 0 };
-        if (same_queue(r, net, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at,
-                       err, size) != 0)
+        if (same_queue(&c, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at) != 0)
             return -1;
     }
     for (uint32_t p = 0; p < r->n; p++)
         for (uint32_t port = 0; port < r->cfg.ports; port++) {
             Place at = { AT_PORT, p, port, 0 };
-            if (same_queue(r, net, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
-                           net_port_count(net, p, port), &at, err, size) != 0)
+            if (same_queue(&c, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
+                           net_port_count(net, p, port), &at) != 0)
                 return -1;
         }
     if (same_stats(r, net_stats(net), err, size) != 0)

@@ -182,39 +182,51 @@ typedef struct BenesPlane {
     uint32_t *ends;
 } BenesPlane;
 
+/* A batch: its requests, and the routes made for them, by request. */
+typedef struct BenesBatch {
+    const RouteRequest *reqs;
+    Route *routes;
+} BenesBatch;
+
+/* What the walks of one level read: the keys by source and destination
+ * and their heads, the sub-networks given so far, the base of the level's
+ * head values and the value of position 0 (`first`), and the level's bit.
+ * Walks take it by value, so that its fields are locals: read through a
+ * pointer, they would be read again after every store to `side`, which as
+ * bytes may alias anything. */
+typedef struct BenesWalk {
+    const uint32_t *ks, *kd, *head_s, *head_d;
+    uint8_t *side;
+    uint32_t base, first, bit;
+} BenesWalk;
+
 /* One step of a walk (benes_walk) from packet *x of sub-network *side_x to
  * its partner by the keys `key` (by source or by destination) and their
  * heads: false if there is none (a value not above `base`, benes_levels)
  * or it has a sub-network already, else the partner (at the value less
  * `first`) takes the other one and becomes *x. */
-static inline bool benes_step(const uint32_t *key, const uint32_t *head, uint8_t *side,
-                              uint32_t bit, uint32_t base, uint32_t first, uint32_t *x,
-                              unsigned *side_x)
+static inline bool benes_step(BenesWalk w, const uint32_t *key, const uint32_t *head,
+                              uint32_t *x, unsigned *side_x)
 {
-    uint32_t y = head[key[*x] ^ bit];
-    if (y <= base || side[y - first] != ROUTE_UNSET)
+    uint32_t y = head[key[*x] ^ w.bit];
+    if (y <= w.base || w.side[y - w.first] != ROUTE_UNSET)
         return false;
-    *x = y - first;
+    *x = y - w.first;
     *side_x ^= 1;
-    side[*x] = (uint8_t)*side_x;
+    w.side[*x] = (uint8_t)*side_x;
     return true;
 }
 
 /* Walks from packet x, of sub-network side_x, to its partner by source if
  * `by_source`, else by destination, then to that one's partner of the other
  * kind, and so on, giving each the other sub-network from the one before,
- * until the walk meets a packet that has one or has no partner. The arrays
- * are passed one by one: read through a structure, they would be read again
- * after every store to `side`, which as bytes may alias it. */
-static inline void benes_walk(const uint32_t *ks, const uint32_t *kd, const uint32_t *head_s,
-                              const uint32_t *head_d, uint8_t *side, uint32_t base,
-                              uint32_t first, uint32_t x, unsigned side_x, uint32_t bit,
-                              bool by_source)
+ * until the walk meets a packet that has one or has no partner. */
+static inline void benes_walk(BenesWalk w, uint32_t x, unsigned side_x, bool by_source)
 {
-    if (!by_source && !benes_step(kd, head_d, side, bit, base, first, &x, &side_x))
+    if (!by_source && !benes_step(w, w.kd, w.head_d, &x, &side_x))
         return;
-    while (benes_step(ks, head_s, side, bit, base, first, &x, &side_x) &&
-           benes_step(kd, head_d, side, bit, base, first, &x, &side_x))
+    while (benes_step(w, w.ks, w.head_s, &x, &side_x) &&
+           benes_step(w, w.kd, w.head_d, &x, &side_x))
         ;
 }
 
@@ -301,12 +313,13 @@ HOT void benes_levels(const BenesPlane *p, size_t a, size_t b, unsigned levels)
     }
     for (unsigned l = 1; l <= levels; l++) {
         uint32_t bit = 1u << (l - 1);
+        BenesWalk w = { ks, kd, head_s, head_d, side, base, first, bit };
         for (size_t i = a; i < b; i++) {
             if (side[i] != ROUTE_UNSET)
                 continue;
             side[i] = 0;
-            benes_walk(ks, kd, head_s, head_d, side, base, first, (uint32_t)i, 0, bit, true);
-            benes_walk(ks, kd, head_s, head_d, side, base, first, (uint32_t)i, 0, bit, false);
+            benes_walk(w, (uint32_t)i, 0, true);
+            benes_walk(w, (uint32_t)i, 0, false);
         }
         base += n;
         first += n;
@@ -418,9 +431,11 @@ HOT void benes_bfs_levels(Router *r, const BenesPlane *p, size_t a, size_t b,
  * 2^group_bits entries. Sorted, the packets' batch positions are in
  * spill, and the shifted keys, of group_bits <= 16 bits, go through queue
  * two to a word. */
-HOT void benes_route_plane(Router *r, const BenesPlane *p, const RouteRequest *reqs,
-                                    Route *routes, size_t a, size_t b, bool general)
+HOT void benes_route_plane(Router *r, const BenesPlane *p, BenesBatch batch, size_t a,
+                           size_t b, bool general)
 {
+    const RouteRequest *reqs = batch.reqs;
+    Route *routes = batch.routes;
     const uint32_t *order = r->order;
     uint32_t *ks = p->ks, *kd = p->kd;
     if (b - a < 2)
@@ -474,10 +489,9 @@ HOT void benes_route_plane(Router *r, const BenesPlane *p, const RouteRequest *r
 
 /* A plane with repeated terminals: breadth first (its keys, in the
  * reference way's terminal heads, zero again after). */
-static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *reqs,
-                          Route *routes, size_t a, size_t b)
+static void benes_general(Router *r, const BenesPlane *p, BenesBatch batch, size_t a, size_t b)
 {
-    benes_route_plane(r, p, reqs, routes, a, b, true);
+    benes_route_plane(r, p, batch, a, b, true);
     for (size_t i = a; i < b; i++)
         p->ks[i] = p->kd[i] = 0;
 }
@@ -488,8 +502,7 @@ static void benes_general(Router *r, const BenesPlane *p, const RouteRequest *re
 typedef struct BenesPlanes {
     Router *r;
     BenesPlane plane[2];
-    const RouteRequest *reqs;
-    Route *routes;
+    BenesBatch batch;
     size_t n0, n;
 } BenesPlanes;
 
@@ -497,10 +510,9 @@ static void benes_plane_job(void *arg, unsigned index)
 {
     BenesPlanes *job = arg;
     if (index == 0)
-        benes_route_plane(job->r, &job->plane[0], job->reqs, job->routes, 0, job->n0, false);
+        benes_route_plane(job->r, &job->plane[0], job->batch, 0, job->n0, false);
     else if (index == 1)
-        benes_route_plane(job->r, &job->plane[1], job->reqs, job->routes, job->n0, job->n,
-                          false);
+        benes_route_plane(job->r, &job->plane[1], job->batch, job->n0, job->n, false);
 }
 
 /* A plane's arrays (BenesPlane), with the heads of walk_heads[w]. The walk
@@ -527,20 +539,21 @@ void route_benes(Router *r, const RouteRequest *reqs, size_t n, Route *routes,
         routes[i].routing = 0;
     bool distinct;
     size_t n0 = benes_split(r, reqs, n, routes, &distinct);
+    BenesBatch batch = { reqs, routes };
     if (distinct) {
         bool parallel = r->runner && n >= r->parallel_min && n0 != 0 && n0 != n;
         BenesPlanes job = { r, { benes_plane(r, 0, false), benes_plane(r, parallel ? 1 : 0, false) },
-                            reqs, routes, n0, n };
+                            batch, n0, n };
         if (parallel) {
             r->runner(r->runner_ctx, benes_plane_job, &job);
         } else {
-            benes_route_plane(r, &job.plane[0], reqs, routes, 0, n0, false);
-            benes_route_plane(r, &job.plane[0], reqs, routes, n0, n, false);
+            benes_route_plane(r, &job.plane[0], batch, 0, n0, false);
+            benes_route_plane(r, &job.plane[0], batch, n0, n, false);
         }
     } else if (!r->reference_only) {
         BenesPlane plane = benes_plane(r, 0, true);
-        benes_general(r, &plane, reqs, routes, 0, n0);
-        benes_general(r, &plane, reqs, routes, n0, n);
+        benes_general(r, &plane, batch, 0, n0);
+        benes_general(r, &plane, batch, n0, n);
     } else {
         benes_level(r, reqs, routes, 0, n0, 1);
         benes_level(r, reqs, routes, n0, n, 1);
