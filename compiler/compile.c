@@ -50,7 +50,7 @@ int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *erro
     char err[512];
     size_t len = 0;
     memset(img, 0, sizeof *img);
-    char *text = read_whole_file(path, SOURCE_INPUT_MAX, &len, err, sizeof err);
+    char *text = read_whole_file(path, &source_input, &len, err, sizeof err);
     if (!text) {
         if (errors)
             fprintf(errors, "%s: %s\n", tool, err);

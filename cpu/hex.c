@@ -193,9 +193,13 @@ int hex_parse(const char *text, size_t len, const char *filename,
     return 0;
 }
 
-char *read_whole_file(const char *path, size_t limit, size_t *len, char *err,
+const InputKind source_input = { (size_t)256 << 20, "a program" };
+const InputKind hex_input = { (size_t)8 << 30, "a hex image" };
+
+char *read_whole_file(const char *path, const InputKind *kind, size_t *len, char *err,
                       size_t errsize)
 {
+    size_t limit = kind->most;
     FILE *f = fopen(path, "rb");
     size_t cap = 1 << 16, n = 0;
     int binary = 0;
@@ -229,8 +233,7 @@ char *read_whole_file(const char *path, size_t limit, size_t *len, char *err,
     if (!buf || ferror(f) || n > limit) {
         if (buf && n > limit)
             snprintf(err, errsize, "%s: larger than %zu MiB, the most that is read of %s",
-                     path, limit >> 20, limit == SOURCE_INPUT_MAX ? "a program"
-                                                                  : "a hex image");
+                     path, limit >> 20, kind->what);
         else
             snprintf(err, errsize, "%s: cannot read: %s", path,
                      buf ? strerror(errno) : "out of memory");
@@ -247,7 +250,7 @@ char *read_whole_file(const char *path, size_t limit, size_t *len, char *err,
 int hex_read_file(const char *path, uint32_t mem_words, HexImage *out, char *err, size_t errsize)
 {
     size_t len;
-    char *text = read_whole_file(path, HEX_INPUT_MAX, &len, err, errsize);
+    char *text = read_whole_file(path, &hex_input, &len, err, errsize);
     if (!text)
         return -1;
     int rc = hex_parse(text, len, path, mem_words, out, err, errsize);

@@ -52,17 +52,22 @@ int hex_read_file(const char *path, uint32_t mem_words, HexImage *out,
 /* Frees the image and its source lines. */
 void hex_free(HexImage *img);
 
-/* The largest inputs read: a program's source, and a hex image (that of a
- * small program on 2^24 processors is about 5 GiB). Beyond them reading
- * stops, with a message. */
-#define SOURCE_INPUT_MAX ((size_t)256 << 20)
-#define HEX_INPUT_MAX ((size_t)8 << 30)
+/* A kind of input and the most of it that is read, beyond which reading
+ * stops with a message that names the kind: a program's source (256 MiB),
+ * and a hex image (8 GiB: that of a small program on 2^24 processors is
+ * about 5 GiB). */
+typedef struct InputKind {
+    size_t most;            /* bytes */
+    const char *what;       /* "a program" */
+} InputKind;
 
-/* Reads a whole text file of at most `limit` bytes into a NUL-terminated
- * buffer; reading stops after the first NUL byte, which no text holds
- * (the parser then names it). Returns the buffer (free it), or NULL with a
- * message naming the file in err. Shared with the compiler. */
-char *read_whole_file(const char *path, size_t limit, size_t *len, char *err,
+extern const InputKind source_input, hex_input;
+
+/* Reads a whole text file of at most kind->most bytes into a
+ * NUL-terminated buffer; reading stops after the first NUL byte, which no
+ * text holds (the parser then names it). Returns the buffer (free it), or
+ * NULL with a message naming the file in err. Shared with the compiler. */
+char *read_whole_file(const char *path, const InputKind *kind, size_t *len, char *err,
                       size_t errsize);
 
 #endif

@@ -245,7 +245,7 @@ static void read_seeds(const char *dir)
         if (len < 3 || strcmp(e->d_name + len - 2, ".x") != 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if ((seeds[nseeds] = read_whole_file(path, SOURCE_INPUT_MAX, &seed_len[nseeds], err, sizeof err)))
+        if ((seeds[nseeds] = read_whole_file(path, &source_input, &seed_len[nseeds], err, sizeof err)))
             nseeds++;
     }
     closedir(d);

@@ -128,8 +128,8 @@ int main(int argc, char **argv)
         iterations = atol(argv[2]);
     }
     char err[256];
-    seeds[0] = read_whole_file("tests/data/figure8.hex", SOURCE_INPUT_MAX, &seed_len[0], err, sizeof err);
-    seeds[1] = read_whole_file("tests/data/appendix_c.hex", SOURCE_INPUT_MAX, &seed_len[1], err, sizeof err);
+    seeds[0] = read_whole_file("tests/data/figure8.hex", &source_input, &seed_len[0], err, sizeof err);
+    seeds[1] = read_whole_file("tests/data/appendix_c.hex", &source_input, &seed_len[1], err, sizeof err);
     if (!seeds[0] || !seeds[1]) {
         printf("FAIL fuzz_hex: %s\n", err);
         return 1;

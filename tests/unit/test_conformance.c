@@ -34,7 +34,7 @@ static int read_expected(const char *path, Expected *e)
 {
     char err[256];
     size_t len;
-    char *text = read_whole_file(path, SOURCE_INPUT_MAX, &len, err, sizeof err);
+    char *text = read_whole_file(path, &source_input, &len, err, sizeof err);
     if (!text)
         return -1;
     char *line = text, *body = strstr(text, "\nstdout:\n");

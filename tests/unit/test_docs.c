@@ -100,7 +100,7 @@ int main(void)
 {
     char err[256];
     size_t len;
-    char *doc = read_whole_file(doc_path, SOURCE_INPUT_MAX, &len, err, sizeof err);
+    char *doc = read_whole_file(doc_path, &source_input, &len, err, sizeof err);
     if (!doc) {
         printf("FAIL docs: %s\n", err);
         return 1;

@@ -46,7 +46,7 @@ static void check_one(const char *name)
     snprintf(path, sizeof path, "%s/%s", program_dir, name);
     snprintf(expected_path, sizeof expected_path, "%.*s.expected", (int)strlen(path) - 2, path);
     size_t len;
-    char *expected = read_whole_file(expected_path, SOURCE_INPUT_MAX, &len, err, sizeof err);
+    char *expected = read_whole_file(expected_path, &source_input, &len, err, sizeof err);
     MdRun *r = malloc(sizeof *r);
     check_failures_in_test = 0;
     if (!expected) {
