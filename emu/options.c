@@ -76,10 +76,11 @@ static int set_number(EmuOptions *o, NumberOption which, const char *value, char
 }
 
 /* --max-mem SIZE: bytes, or a number with K, M, G or T (binary). */
+static const char max_mem_accepted[] = "a number of bytes, or of K, M, G or T (binary), from 1M";
+
 static int set_max_mem(EmuOptions *o, const char *value, char *err, size_t size)
 {
-    static const char accepted[] = "a number of bytes, or of K, M, G or T (binary), "
-                                   "from 1M";
+    const char *accepted = max_mem_accepted;
     char digits[32];
     size_t len = strlen(value), shift = 0;
     const char *units = "KMGT", *unit = len ? strchr(units, value[len - 1]) : NULL;
@@ -207,7 +208,7 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
                              : !strcmp(name, "--routing") ? "benes, benes-full, greedy, valiant, random, dmodk, adaptive"
                              : !strcmp(name, "--duplex") ? "half, full"
                              : !strcmp(name, "--state") ? "timesteps 0 .. 18446744073709551615, separated by commas"
-                             : !strcmp(name, "--max-mem") ? "a number of bytes, or of K, M, G or T (binary), from 1M"
+                             : !strcmp(name, "--max-mem") ? max_mem_accepted
                              : !strcmp(name, "--trace") ? "a file name"
                              : !strcmp(name, "--html") ? "a file name" : NULL;
         if (!accepted) {

@@ -247,7 +247,8 @@ static void json_report(FILE *out, Machine *m, int exit_status)
     fprintf(out, "{\"end\": \"%s\", \"exit_status\": %d, \"processors\": %u, "
             "\"programmed\": %u, \"timesteps\": %llu, \"collisions\": %llu, "
             "\"link_collisions\": %llu, \"buffer_collisions\": %llu, ",
-            machine_end_name(m->end), exit_status ? exit_status : machine_exit_status(m->end), m->nprocs, m->programmed,
+            machine_end_name(m->end), exit_status ? exit_status : machine_exit_status(m->end),
+            m->nprocs, m->programmed,
             (ull)m->t, (ull)(st->link_total + st->buffer_total), (ull)st->link_total,
             (ull)st->buffer_total);
     fprintf(out, "\"collisions_by_layer\": {");
