@@ -13,7 +13,6 @@
 #include "net/multicast.h"
 #include "net/places.h"
 #include "net/sleep.h"
-#include "net/vchannels.h"
 
 /* What the checkers share. */
 typedef struct Audit {
@@ -39,14 +38,16 @@ static int broken(Audit *a, const char *fmt, ...)
     return -1;
 }
 
-/* The same, for what sender h keeps: "net/p0.l1.s0.u0: ..." for a
- * buffer, "net/p1.adapter3: ..." for an adapter. (Named only when broken:
- * naming costs more than checking.) */
-static int broken_at(Audit *a, uint32_t h, const char *fmt, ...)
+/* The same, for what a sender's channel c keeps: "net/p0.l1.s0.u0: ..."
+ * for a buffer ("... vc1" for one of several channels), "net/p1.adapter3:
+ * ..." for an adapter. (Named only when broken: naming costs more than
+ * checking.) */
+static int broken_at(Audit *a, uint32_t c, const char *fmt, ...)
 {
     char name[64], what[256];
+    uint32_t h = channel_sender(a->lay, c);
     if (!is_adapter(a->lay, h))
-        net_buffer_name(a->net, h, name, sizeof name);
+        net_buffer_name(a->net, channel_public(a->lay, c), name, sizeof name);
     else
         snprintf(name, sizeof name, "p%u.adapter%u", sender_plane(a->lay, h),
                  adapter_proc(a->lay, h));
@@ -99,22 +100,25 @@ static int check_output_slots(Audit *a)
     return 0;
 }
 
-/* The packets of buffer b (buf), place by place. */
-static int check_places(Audit *a, uint32_t b, const Sender *buf)
+/* The packets of channel c's buffer (buf), place by place. */
+static int check_places(Audit *a, uint32_t c, const Sender *buf)
 {
+    uint32_t b = channel_sender(a->lay, c);
     for (uint32_t i = 0; i < buf->count; i++) {
-        uint32_t x = buffer_packet_at(a->lay, b, i);
+        uint32_t x = buffer_packet_at(a->lay, c, i);
         if (!unseen_packet(a, x) || a->lay->pool[x].place != PLACE_BUFFER ||
-            a->lay->pool[x].at != b)
-            return broken_at(a, b, "place %u holds a packet that is not there (lost or "
+            a->lay->pool[x].at != channel_public(a->lay, c))
+            return broken_at(a, c, "place %u holds a packet that is not there (lost or "
                           "duplicated)", i + 1);
         if (!route_matches(a->lay, x))
-            return broken_at(a, b, "place %u carries a route that is not its packet's",
+            return broken_at(a, c, "place %u carries a route that is not its packet's",
                           i + 1);
-        unsigned port = place_port(buffer_place_word(a->lay, b, i)), want = next_port(a->lay, b, x);
+        if (a->lay->pool[x].port % a->lay->cfg.vcs != channel_v(a->lay, c))
+            return broken_at(a, c, "place %u holds a packet of another channel", i + 1);
+        unsigned port = place_port(buffer_place_word(a->lay, c, i)), want = next_port(a->lay, b, x);
         bool splits = a->lay->pool[x].set.hi != 0 && (b & 3) < 2;     /* (by its set) */
         if (port != want && !splits)
-            return broken_at(a, b, "place %u says its packet takes port %u next, but its "
+            return broken_at(a, c, "place %u says its packet takes port %u next, but its "
                           "route says %u", i + 1, port, want);
         a->seen[x] = 1;
         a->in_flight++;
@@ -123,7 +127,8 @@ static int check_places(Audit *a, uint32_t b, const Sender *buf)
 }
 
 /* The packets that sleep until buffer b has room: one per port a of its
- * switch whose bit is set, each refused there and going there. */
+ * switch whose bit is set, each refused there and going there (with one
+ * channel: nothing sleeps with more). */
 static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
 {
     uint32_t s = b >> 2;
@@ -150,34 +155,56 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
     return 0;
 }
 
-static int check_buffer(Audit *a, uint32_t b)
+/* Channel c's buffer: its hop word (kept by a port's first channel),
+ * count, ring, places and sleepers. */
+static int check_buffer(Audit *a, uint32_t c)
 {
     const Layout *lay = a->lay;
-    const Sender *buf = &lay->senders[b];
-    if (buf->hop != 0 && (!lay->compact || buf->hop != hop_word(lay, b)))
-        return broken_at(a, b, "hop word 0x%x, not that of its link", buf->hop);
-    if (buf->count == 0 && buf->waiting == 0 && a->net->entered[b] == 0)
+    const Sender *buf = &lay->senders[c];
+    uint32_t b = channel_sender(lay, c);
+    if (buf->hop != 0 && (!lay->compact || channel_v(lay, c) != 0 || buf->hop != hop_word(lay, b)))
+        return broken_at(a, c, "hop word 0x%x, not that of its link", buf->hop);
+    if (buf->count == 0 && buf->waiting == 0 && a->net->entered[c] == 0)
         return 0;
     if (buf->count > lay->cfg.buffer)
-        return broken_at(a, b, "overflow, %u packets in %u places", buf->count,
+        return broken_at(a, c, "overflow, %u packets in %u places", buf->count,
                       lay->cfg.buffer);
     if (lay->rings != NULL && buf->count && buf->ring.head >= ring_capacity(lay, buf))
-        return broken_at(a, b, "head at place %u of a ring of %u", buf->ring.head,
+        return broken_at(a, c, "head at place %u of a ring of %u", buf->ring.head,
                       ring_capacity(lay, buf));
-    if (a->net->entered[b])
-        return broken_at(a, b, "entry count not reset");
-    if (buf->waiting && buf->count < lay->cfg.buffer)
-        return broken_at(a, b, "packets sleep on it, but it has room");
-    if (check_places(a, b, buf) != 0)
+    if (a->net->entered[c])
+        return broken_at(a, c, "entry count not reset");
+    if (buf->waiting && (buf->count < lay->cfg.buffer || lay->cfg.vcs > 1))
+        return broken_at(a, c, "packets sleep on it, but it has room");
+    if (check_places(a, c, buf) != 0)
         return -1;
     return check_waiting(a, b, buf);
 }
 
+/* With V > 1, port b's turn: its mask of busy buffers true to their
+ * counts, its pointer a channel, its stamp not from a stage to come. */
+static int check_turn(Audit *a, uint32_t b)
+{
+    const Layout *lay = a->lay;
+    const PortTurn *turn = &lay->turns[b];
+    unsigned nonempty = 0;
+    for (unsigned v = 0; v < lay->cfg.vcs; v++)
+        nonempty |= (unsigned)(lay->senders[channel_of(lay, b, v)].count != 0) << v;
+    if (turn->nonempty != nonempty || turn->pointer >= lay->cfg.vcs || turn->stamp > lay->now)
+        return broken_at(a, channel_of(lay, b, 0), "its port's mask of busy buffers, pointer "
+                         "or stamp is wrong");
+    return 0;
+}
+
 static int check_buffers(Audit *a)
 {
-    for (uint32_t b = 0; b < a->lay->nbuffers; b++)
-        if (check_buffer(a, b) != 0)
+    for (uint32_t b = 0; b < a->lay->nbuffers; b++) {
+        for (unsigned v = 0; v < a->lay->cfg.vcs; v++)
+            if (check_buffer(a, channel_of(a->lay, b, v)) != 0)
+                return -1;
+        if (a->lay->cfg.vcs > 1 && check_turn(a, b) != 0)
             return -1;
+    }
     return 0;
 }
 
@@ -197,28 +224,32 @@ static int check_port_sleeper(Audit *a, uint32_t h, uint32_t x)
     return 0;
 }
 
-/* The slot that sender h keeps (encode.h, the slot word). */
-static int check_slot(Audit *a, uint32_t h)
+/* The slot (lane) that a sender's channel c keeps (encode.h, the slot
+ * word). */
+static int check_slot(Audit *a, uint32_t c)
 {
-    const Sender *keeper = &a->lay->senders[h];
+    const Sender *keeper = &a->lay->senders[c];
+    uint32_t h = channel_sender(a->lay, c);
     uint8_t fl = keeper->slot;
     if (fl == 0)
         return 0;
     if ((fl & (SLOT_ASLEEP | SLOT_UP | CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_BLOCKED))
-        return broken_at(a, h, "slot flags 0x%x without a refused packet", fl);
+        return broken_at(a, c, "slot flags 0x%x without a refused packet", fl);
     if ((fl & (CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_ASLEEP))
-        return broken_at(a, h, "a claim sleeps on a slot whose packet is awake");
+        return broken_at(a, c, "a claim sleeps on a slot whose packet is awake");
     if ((fl & CLAIM_UP_ASLEEP) && a->lay->cfg.full_duplex)
-        return broken_at(a, h, "an upward claim sleeps on it with --duplex full");
+        return broken_at(a, c, "an upward claim sleeps on it with --duplex full");
+    if ((fl & SLOT_ASLEEP) && a->lay->cfg.vcs > 1)
+        return broken_at(a, c, "a packet sleeps in its lane with V > 1");
     if (!(fl & SLOT_ASLEEP)) {
         a->refused_awake += (fl & SLOT_BLOCKED) != 0;     /* (listed: check_link_lists) */
         return 0;
     }
     uint32_t x = keeper->slot_packet;
     if (!unseen_packet(a, x) || a->lay->pool[x].place != PLACE_LINK)
-        return broken_at(a, h, "its slot holds a sleeping packet that is not there");
+        return broken_at(a, c, "its slot holds a sleeping packet that is not there");
     if (!route_matches(a->lay, x))
-        return broken_at(a, h, "its slot carries a route that is not its packet's");
+        return broken_at(a, c, "its slot carries a route that is not its packet's");
     if (a->lay->pool[x].asleep == ASLEEP_PORT && check_port_sleeper(a, h, x) != 0)
         return -1;
     a->seen[x] = 1;
@@ -229,9 +260,18 @@ static int check_slot(Audit *a, uint32_t h)
 
 static int check_slots(Audit *a)
 {
-    for (uint32_t h = 0; h < a->senders; h++)
-        if (check_slot(a, h) != 0)
-            return -1;
+    const Layout *lay = a->lay;
+    for (uint32_t h = 0; h < a->senders; h++) {
+        unsigned blocked = 0;
+        for (unsigned v = 0; v < lay->cfg.vcs; v++) {
+            uint32_t c = channel_of(lay, h, v);
+            if (check_slot(a, c) != 0)
+                return -1;
+            blocked |= (unsigned)(lay->senders[c].slot & SLOT_BLOCKED) << v;
+        }
+        if (lay->cfg.vcs > 1 && lay->turns[h].blocked != blocked)
+            return broken_at(a, channel_of(lay, h, 0), "its mask of blocked lanes is wrong");
+    }
     return 0;
 }
 
@@ -266,19 +306,23 @@ static int check_on_link(Audit *a, unsigned share, unsigned c, unsigned layer, s
         return broken(a, "net: the list of packets on links holds one that is not "
                       "(list %u, entry %zu)", c, i);
     unsigned long long id = id_of(a, x);
-    if (link_list_layer(lay, c, e->target) != layer)
+    unsigned vs = lay->vshift, v = target_channel(e->target, vs);
+    uint32_t target = target_of(e->target, vs);
+    if (link_list_layer(lay, c, target) != layer)
         return broken(a, "net: packet #%llu is listed in layer %u, not the one it arrives at",
                       id, layer);
+    if (lay->pool[x].port % lay->cfg.vcs != v)
+        return broken(a, "net: packet #%llu is listed in lane %u, not its channel's", id, v);
     if (!route_matches(lay, x))
         return broken(a, "net: packet #%llu is listed with a route that is not its own", id);
     /* It goes where its slot's keeper sends it (with --duplex half, an
      * upward packet's slot is kept by the port it enters, and its sender
      * is the one below). */
-    uint32_t sender = ki, sw = e->target >> 2;
+    uint32_t sender = ki, sw = target >> 2;
     if (c < 2 && !lay->cfg.full_duplex) {
         if (ki != 4 * sw + c)
             return broken(a, "net: packet #%llu is listed going to 0x%x from sender %u", id,
-                          e->target, ki);
+                          target, ki);
         sender = up_sender(lay, sw, sw_layer(lay, sw), c);
     }
     unsigned cl;
@@ -288,10 +332,10 @@ static int check_on_link(Audit *a, unsigned share, unsigned c, unsigned layer, s
     /* (A multicast going down, woken from the buffer it slept on, is listed
      * going to that one: what counts for it is the switch.) */
     bool splits = lay->pool[x].set.hi != 0 && (want & 3) < 2;
-    if (splits ? want >> 2 != e->target >> 2 : want != e->target)
-        return broken(a, "net: packet #%llu is listed going to 0x%x, not 0x%x", id, e->target,
+    if (splits ? want >> 2 != target >> 2 : want != target)
+        return broken(a, "net: packet #%llu is listed going to 0x%x, not 0x%x", id, target,
                       want);
-    const Sender *keeper = &lay->senders[ki];
+    const Sender *keeper = &lay->senders[channel_of(lay, ki, v)];
     if (keeper_refused(e->keeper)) {
         if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != SLOT_BLOCKED ||
             keeper->slot_packet != x)
@@ -334,9 +378,10 @@ static int check_claimants(Audit *a)
     const Layout *lay = a->lay;
     char name[64];
     for (uint32_t h = 0; h < a->senders; h++) {
-        bool has;
+        bool has = false;
         if (!is_adapter(lay, h)) {
-            has = lay->senders[h].count != 0;
+            for (unsigned v = 0; v < lay->cfg.vcs; v++)
+                has |= lay->senders[channel_of(lay, h, v)].count != 0;
         } else {
             uint32_t x = lay->out_slot[adapter_proc(lay, h)];
             has = x != NET_NIL && lay->pool[x].plane == sender_plane(lay, h);
@@ -347,7 +392,7 @@ static int check_claimants(Audit *a)
         if (is_adapter(lay, h))
             snprintf(name, sizeof name, "adapter of p%u", adapter_proc(lay, h));
         else
-            net_buffer_name(a->net, h, name, sizeof name);
+            net_buffer_name(a->net, h * lay->cfg.vcs, name, sizeof name);
         return broken(a, "net/%s: %s, but %s", name,
                       has ? "has a packet to send" : "has nothing to send",
                       a->listed[h] ? "is listed as a claimant"
@@ -367,49 +412,11 @@ static int check_cleared(Audit *a)
     if (a->lay->cfg.full_duplex)
         return 0;
     for (uint32_t link = 0; link < 2 * a->lay->nswitches; link++)
-        if (a->lay->temp_slots[link].temp != TEMP_FREE) {
+        if (a->lay->temp_slots[link].temp > a->lay->now) {
             net_link_name(a->net, link, name, sizeof name);
-            return broken(a, "net/%s: temp slot still claimed after the timestep", name);
+            return broken(a, "net/%s: temp slot claimed in a stage to come", name);
         }
     return 0;
-}
-
-/* ---- virtual channels (V > 1) ------------------------------------------------------ */
-
-/* Every lane and every channel buffer: each packet where its record says,
- * found once, no buffer over B; then the channel stage's own bookkeeping. */
-static int check_channels(Audit *a)
-{
-    const Layout *lay = a->lay;
-    unsigned V = lay->cfg.vcs;
-    char name[64];
-    uint32_t lanes = 2 * lay->nswitches * (lay->cfg.full_duplex ? 2 : 1) * V;
-    for (uint32_t lane = 0; lane < lanes; lane++) {
-        uint32_t x = vc_lane_packet(lay->vc, lane);
-        if (x == NET_NIL)
-            continue;
-        if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_LINK || lay->pool[x].at != lane) {
-            net_link_name(a->net, wire_link(lay, lane / V), name, sizeof name);
-            return broken(a, "net/%s vc%u: lane holds a packet that is not there", name,
-                          lane % V);
-        }
-        a->seen[x] = 1;
-        a->in_flight++;
-    }
-    for (uint32_t cb = 0; cb < lay->nbuffers * V; cb++) {
-        uint32_t n = vc_buffer_count(lay->vc, cb);
-        if (n > lay->cfg.buffer)
-            return broken_at(a, cb, "overflow, %u packets in %u places", n, lay->cfg.buffer);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t x = vc_buffer_packet_at(lay->vc, cb, i);
-            if (!unseen_packet(a, x) || lay->pool[x].place != PLACE_BUFFER ||
-                lay->pool[x].at != cb || !route_matches(lay, x))
-                return broken_at(a, cb, "place %u holds a packet that is not there", i + 1);
-            a->seen[x] = 1;
-            a->in_flight++;
-        }
-    }
-    return vc_check(a->net, a->err, a->size);
 }
 
 /* ---- input ports and totals ------------------------------------------------------ */
@@ -478,13 +485,9 @@ int net_check(Net *net, char *err, size_t size)
         snprintf(err, size, "out of memory");
     } else {
         net_settle(net);
-        if (net->lay.vc)
-            rc = check_output_slots(&a) || check_channels(&a) || check_ports(&a) ||
-                 check_totals(&a) ? -1 : 0;
-        else
-            rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
-                 check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
-                 check_ports(&a) || check_totals(&a) ? -1 : 0;
+        rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
+             check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
+             check_ports(&a) || check_totals(&a) ? -1 : 0;
     }
     free(a.seen);
     free(a.listed);

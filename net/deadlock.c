@@ -25,7 +25,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
     const Packet *pk = &lay->pool[x];
     unsigned V = lay->cfg.vcs, v = pk->port % V;
     if (pk->place == PLACE_SLOT ||
-        (pk->place == PLACE_BUFFER && buffer_packet_at(lay, pk->at, 0) == x)) {
+        (pk->place == PLACE_BUFFER && buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x)) {
         uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(lay, pk->plane, pk->at) : pk->at / V;
         unsigned layer, dir;
         uint32_t heading = claim_heading(lay, h, &layer, &dir);
@@ -38,7 +38,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         return 1;
     }
     if (pk->place == PLACE_BUFFER) {
-        deps[0] = buffer_packet_at(lay, pk->at, 0);
+        deps[0] = buffer_packet_at(lay, channel_of_public(lay, pk->at), 0);
         return 1;
     }
     /* On a link: heading for an input port, or for a buffer. */
@@ -65,7 +65,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         for (unsigned out = 0; out < 2; out++) {
             uint32_t cb = (4 * s + out) * V + v;
             if (part[out].n != 0 && net_buffer_count(net, cb) >= lay->cfg.buffer)
-                deps[n++] = buffer_packet_at(lay, cb, 0);
+                deps[n++] = buffer_packet_at(lay, channel_of_public(lay, cb), 0);
         }
         *all = true;
         return n ? n : -1;
@@ -84,7 +84,7 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         uint32_t cb = (4 * s + out) * V + v;
         if (net_buffer_count(net, cb) < lay->cfg.buffer)
             return -1;
-        deps[n++] = buffer_packet_at(lay, cb, 0);
+        deps[n++] = buffer_packet_at(lay, channel_of_public(lay, cb), 0);
     }
     return n;
 }
@@ -140,7 +140,7 @@ bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
         x = link_packet_at(net, pk->at);
     else if (pk->place == PLACE_BUFFER && pk->at < net->lay.nbuffers * net->lay.cfg.vcs &&
              pk->position >= 1)
-        x = buffer_packet_at(&net->lay, pk->at, pk->position - 1);
+        x = buffer_packet_at(&net->lay, channel_of_public(&net->lay, pk->at), pk->position - 1);
     if (x == NET_NIL || x == NET_RESERVED || net->lay.pool[x].info.id != pk->id)
         return false;
     uint32_t deps[2];

@@ -113,15 +113,29 @@ static inline uint32_t heading_proc(uint32_t proc_plane) { return proc_plane << 
 static inline bool heading_is_proc(uint32_t h) { return h & 1; }
 static inline uint32_t heading_value(uint32_t h) { return h >> 1; }
 
-/* ---- a temp word: who claims a half-duplex link ---------------------------
+/* ---- a target word: where a packet on a link goes -------------------------
  *
- * TempSlot.temp: 0 while nobody claims the link in this timestep, else the
- * claiming sender plus one (so that memory fresh from calloc is free). */
-enum { TEMP_FREE = 0 };
+ *    31                              shift  shift-1     0
+ *   +--------------------------------------+-------------+
+ *   |  4S + q: the buffer it will enter,   |  channel v  |
+ *   |  or the processor on a plane it      |             |
+ *   |  comes down to (a delivery)          |             |
+ *   +--------------------------------------+-------------+
+ *
+ * OnLink.target, with shift = Layout.vshift (0 with one channel): the
+ * record of channel v of the sender 4S + q is the target word itself
+ * (channel_of, layout.h). Networks whose words would not fit are refused
+ * (net_new). */
+static inline uint32_t target_word(uint32_t target, unsigned v, unsigned shift)
+{
+    return target << shift | v;
+}
 
-static inline uint32_t temp_claim(uint32_t sender) { return sender + 1; }
-static inline bool temp_claimed_by(uint32_t temp, uint32_t sender) { return temp == sender + 1; }
-static inline uint32_t temp_claimant(uint32_t temp) { return temp - 1; }
+static inline uint32_t target_of(uint32_t w, unsigned shift) { return w >> shift; }
+static inline unsigned target_channel(uint32_t w, unsigned shift)
+{
+    return w & ((1u << shift) - 1);
+}
 
 /* ---- a keeper word: an awake packet's link slot -----------------------------
  *
@@ -165,39 +179,7 @@ enum {
                               into this slot, sleeps so */
 };
 
-/* ---- a lane word: a lane of an inlet (virtual channels) ---------------------
- *
- *    31                          shift  shift-1     0
- *   +--------------------------------+--------------+
- *   |  inlet                         |  channel v   |
- *   +--------------------------------+--------------+
- *
- * vchannels.c numbers every lane by the inlet it comes to (a switch port,
- * or a processor on a plane) and its channel v, with room for V rounded up
- * to a power of two: shift = lane_shift, log2 of that. It is the bit of
- * the lane in the stage's bitmaps, and what stage d gathers. */
-static inline uint32_t lane_word(uint32_t inlet, unsigned v, unsigned shift)
-{
-    return inlet << shift | v;
-}
-
-static inline uint32_t lane_inlet(uint32_t w, unsigned shift) { return w >> shift; }
-static inline unsigned lane_channel(uint32_t w, unsigned shift) { return w & ((1u << shift) - 1); }
-
-/* ---- a delivery lane: a lane coming down to a processor --------------------
- *
- *    15        8 7          0
- *   +-----------+------------+
- *   |   plane   |  channel v |
- *   +-----------+------------+
- *
- * Stage c of the channel stage sorts a processor's arriving lanes, of both
- * planes, oldest packet first. */
-static inline uint32_t delivery_lane(unsigned plane, unsigned v) { return plane << 8 | v; }
-static inline unsigned delivery_plane(uint32_t w) { return w >> 8; }
-static inline unsigned delivery_channel(uint32_t w) { return w & 0xff; }
-
-/* ---- a round-robin verdict: stage b of one port (virtual channels) ---------
+/* ---- a round-robin verdict: stage b of one port (virtual channels) ----------
  *
  *    15            8 7             0
  *   +---------------+---------------+

@@ -117,7 +117,7 @@ static unsigned position_in(const Net *net, uint32_t x, uint32_t where, uint32_t
 {
     unsigned place = 1;
     if (buffer) {
-        while (place < count && buffer_packet_at(&net->lay, where, place - 1) != x)
+        while (place < count && buffer_packet_at(&net->lay, channel_of_public(&net->lay, where), place - 1) != x)
             place++;
     } else {
         for (uint32_t y = net->lay.ports[where].head; place < count && y != x; y = net->lay.pool[y].next)
@@ -146,7 +146,7 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk)
     const Packet *p = &net->lay.pool[x];
     net_describe_fields(net, x, pk);
     if (p->place == PLACE_BUFFER) {
-        pk->queued = buffer_count(&net->lay, p->at);
+        pk->queued = net_buffer_count(net, p->at);
         pk->position = position_in(net, x, p->at, pk->queued, true);
     } else if (p->place == PLACE_PORT) {
         pk->queued = net->lay.ports[p->at].count;

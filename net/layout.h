@@ -10,7 +10,6 @@
 #include "net/encode.h"
 #include "net/state.h"
 #include "net/topology.h"
-#include "net/vchannels.h"
 
 /* Switch (plane, layer, j). */
 static inline uint32_t sw_index(const Layout *lay, unsigned plane, unsigned layer, uint32_t j)
@@ -25,6 +24,33 @@ static inline uint32_t sw_j(const Layout *lay, uint32_t s) { return s & (lay->ha
 static inline unsigned sw_layer(const Layout *lay, uint32_t s)
 {
     return lay->row_layer[s >> (lay->cfg.k - 1)];
+}
+
+/* ---- channels --------------------------------------------------------------
+ *
+ * Sender h's channel v (state.h): its record, and back. Reports and
+ * packets' places name a channel buffer b * V + v and a lane c * V + v
+ * (net.h): channel_public and channel_of_public turn the one into the
+ * other (the same number with V = 1). */
+static inline uint32_t channel_of(const Layout *lay, uint32_t h, unsigned v)
+{
+    return h << lay->vshift | v;
+}
+
+static inline uint32_t channel_sender(const Layout *lay, uint32_t c) { return c >> lay->vshift; }
+static inline unsigned channel_v(const Layout *lay, uint32_t c)
+{
+    return c & ((1u << lay->vshift) - 1);
+}
+
+static inline uint32_t channel_public(const Layout *lay, uint32_t c)
+{
+    return channel_sender(lay, c) * lay->cfg.vcs + channel_v(lay, c);
+}
+
+static inline uint32_t channel_of_public(const Layout *lay, uint32_t cb)
+{
+    return channel_of(lay, cb / lay->cfg.vcs, cb % lay->cfg.vcs);
 }
 
 /* The wire of link `link` that a packet travelling in `dir` is on. */
@@ -286,10 +312,11 @@ HOT uint32_t hop_switch(const Layout *lay, uint32_t h, unsigned *class)
 }
 
 /* The layer of the lists (NetShare) that sender h is listed in as a
- * claimant: its switch's, or for an adapter 1. */
+ * claimant: its switch's, or for an adapter 0 (the adapters' claims come
+ * first in stage e of layer 1: step.c). */
 static inline unsigned sender_list_layer(const Layout *lay, uint32_t h)
 {
-    return is_adapter(lay, h) ? 1 : sw_layer(lay, h >> 2);
+    return is_adapter(lay, h) ? 0 : sw_layer(lay, h >> 2);
 }
 
 /* ...and that a packet on a link, of arrival class c going to `target`
@@ -359,29 +386,31 @@ static inline uint32_t slot_link(const Layout *lay, uint32_t ki, unsigned dir)
     return 2 * (ki >> 2) + (ki & 3);
 }
 
-/* Records in the pool that packet x is on link `link` going `dir` (its
- * place for reports and observers; net_settle). */
-static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned dir,
+/* Records in the pool that packet x is on lane v of link `link` going
+ * `dir` (its place for reports and observers; net_settle). */
+static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned dir, unsigned v,
                                   PacketSleep asleep)
 {
     Packet *pk = &net->lay.pool[x];
     unsigned l = sw_layer(&net->lay, link >> 1);
     pk->place = PLACE_LINK;
-    pk->at = link_wire(&net->lay, link, dir);
+    pk->at = link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v;
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
     pk->links = (uint8_t)links_on_link(l, dir, pk->count);
     pk->asleep = (uint8_t)asleep;
 }
 
-/* ...that it is in buffer b, before packet `next` (NET_NIL: the last). */
-static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t b, uint32_t next,
+/* ...that it is in channel c's buffer, before packet `next` (NET_NIL:
+ * the last). */
+static inline void settle_in_buffer(Net *net, uint32_t x, uint32_t c, uint32_t next,
                                     PacketSleep asleep)
 {
     Packet *pk = &net->lay.pool[x];
+    uint32_t b = channel_sender(&net->lay, c);
     unsigned l = sw_layer(&net->lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     pk->place = PLACE_BUFFER;
-    pk->at = b;
+    pk->at = channel_public(&net->lay, c);
     pk->next = next;
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
@@ -408,29 +437,22 @@ static inline unsigned share_index(const Net *net, uint32_t h)
     return net->nshares > 1 ? sender_plane(&net->lay, h) : 0;
 }
 
-/* The place word of the i-th packet of buffer b (i < its count). */
-static inline uint32_t buffer_place_word(const Layout *lay, uint32_t b, uint32_t i)
+/* The place word of the i-th packet of channel c's buffer (i < its
+ * count). */
+static inline uint32_t buffer_place_word(const Layout *lay, uint32_t c, uint32_t i)
 {
-    Sender *buf = &lay->senders[b];
+    Sender *buf = &lay->senders[c];
     unsigned cap = ring_capacity(lay, buf), at = (lay->rings ? buf->ring.head : 0) + i;
-    return places_of(lay, buf, b)[at >= cap ? at - cap : at];
+    return places_of(lay, buf, c)[at >= cap ? at - cap : at];
 }
 
-/* The packet `i` places behind the head of buffer b (0: the head), or
- * NET_NIL beyond its count; with virtual channels b is a channel buffer. */
-static inline uint32_t buffer_packet_at(const Layout *lay, uint32_t b, uint32_t i)
+/* The packet `i` places behind the head of channel c's buffer (0: the
+ * head), or NET_NIL beyond its count. */
+static inline uint32_t buffer_packet_at(const Layout *lay, uint32_t c, uint32_t i)
 {
-    if (lay->vc)
-        return vc_buffer_packet_at(lay->vc, b, i);
-    if (i >= lay->senders[b].count)
+    if (i >= lay->senders[c].count)
         return NET_NIL;
-    return place_packet(buffer_place_word(lay, b, i));
-}
-
-/* Packets in buffer b (with V > 1, channel buffer b). */
-static inline uint32_t buffer_count(const Layout *lay, uint32_t b)
-{
-    return lay->vc ? vc_buffer_count(lay->vc, b) : lay->senders[b].count;
+    return place_packet(buffer_place_word(lay, c, i));
 }
 
 /* The keeper of wire c's slots. */

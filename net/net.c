@@ -10,7 +10,6 @@
  *   deadlock.c      a network deadlock told from a program deadlock
  *   places.c        where packets are, for readers between timesteps
  *   step.c          stage 4 with one channel (a-e, fast)
- *   vchannels.c     stage 4 with virtual channels (channels.md)
  *   adapter.c       output slots, input ports, delivery and reads
  *   sleep.c         sleeping packets, and waking them
  *   events.c        what an observer is told; the names of places
@@ -34,7 +33,6 @@
 #include "net/reference.h"
 #include "net/sleep.h"
 #include "net/step.h"
-#include "net/vchannels.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -99,6 +97,8 @@ static void shape(Layout *lay, const NetConfig *cfg)
     for (unsigned row = 0; row < cfg->planes * cfg->k && row < 64; row++)
         lay->row_layer[row] = (uint8_t)(row % cfg->k + 1);
     lay->compact = cfg->k <= 16;
+    while ((1u << lay->vshift) < lay->cfg.vcs)
+        lay->vshift++;
 }
 
 /* The links of a network and its senders (switch ports and adapters). */
@@ -108,6 +108,9 @@ static size_t senders_of(const Layout *lay)
     return lay->nbuffers + (size_t)lay->cfg.planes * lay->nprocs;
 }
 
+/* The records of the senders' channels (state.h). */
+static size_t channels_of(const Layout *lay) { return senders_of(lay) << lay->vshift; }
+
 uint64_t net_bytes(const NetConfig *cfg)
 {
     Layout lay = { 0 };
@@ -115,15 +118,16 @@ uint64_t net_bytes(const NetConfig *cfg)
     uint64_t n = lay.nprocs, bytes = 0;
     if (!cfg->full_duplex)
         bytes += links_of(&lay) * sizeof *lay.temp_slots;
-    bytes += senders_of(&lay) * sizeof *lay.senders;
+    bytes += channels_of(&lay) * sizeof *lay.senders;
     if (cfg->buffer > INLINE_PLACES)         /* (the rings grow with their packets) */
-        bytes += (uint64_t)lay.nbuffers * sizeof *lay.rings;
-    bytes += (uint64_t)lay.nbuffers * sizeof *((Net *)0)->entered;
-    bytes += n * cfg->ports * sizeof *lay.ports;
-    bytes += n * (sizeof *lay.out_slot + 1 + 2 * sizeof *((Net *)0)->arriving +
-                  sizeof *((Net *)0)->requests_made);
+        bytes += channels_of(&lay) * sizeof *lay.rings;
+    bytes += channels_of(&lay) * sizeof *((Net *)0)->entered;
     if (lay.cfg.vcs > 1)
-        bytes += vc_bytes(&lay);
+        bytes += senders_of(&lay) * sizeof *lay.turns;
+    bytes += n * cfg->ports * sizeof *lay.ports;
+    bytes += n * (sizeof *lay.out_slot + sizeof *((Net *)0)->arrivals_down +
+                  (2u << lay.vshift) * sizeof *((Net *)0)->arriving +
+                  sizeof *((Net *)0)->requests_made);
     return bytes;
 }
 
@@ -135,23 +139,29 @@ Net *net_new(const NetConfig *cfg)
         return NULL;
     shape(&net->lay, cfg);
     size_t links = links_of(&net->lay);
-    size_t senders = senders_of(&net->lay);
+    size_t senders = senders_of(&net->lay), channels = channels_of(&net->lay);
+    /* (A channel's record is named in a word with a bit to spare: encode.h,
+     * the target and keeper words.) */
+    bool too_large = cfg->k >= LIST_LAYERS || channels >= (size_t)1 << 31;
     if (!cfg->full_duplex)
         net->lay.temp_slots = line_zalloc(links, sizeof *net->lay.temp_slots);
-    net->lay.senders = line_zalloc(senders, sizeof *net->lay.senders);
+    net->lay.senders = line_zalloc(channels, sizeof *net->lay.senders);
     if (cfg->buffer > INLINE_PLACES)
-        net->lay.rings = zalloc(net->lay.nbuffers, sizeof *net->lay.rings);
-    net->entered = zalloc(net->lay.nbuffers, sizeof *net->entered);
+        net->lay.rings = zalloc(channels, sizeof *net->lay.rings);
+    if (net->lay.cfg.vcs > 1)
+        net->lay.turns = zalloc(senders, sizeof *net->lay.turns);
+    net->entered = zalloc(channels, sizeof *net->entered);
     net->lay.ports = zalloc((size_t)net->lay.nprocs * cfg->ports, sizeof *net->lay.ports);
     net->lay.out_slot = zalloc(net->lay.nprocs, sizeof *net->lay.out_slot);
-    net->arrivals_down = zalloc(net->lay.nprocs, 1);
-    net->arriving = zalloc(2 * (size_t)net->lay.nprocs, sizeof *net->arriving);
+    net->arrivals_down = zalloc(net->lay.nprocs, sizeof *net->arrivals_down);
+    net->arriving = zalloc((size_t)net->lay.nprocs << (1 + net->lay.vshift), sizeof *net->arriving);
     net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
     net->share = zalloc(2, sizeof *net->share);
-    if (cfg->k >= LIST_LAYERS || (!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
-        (cfg->buffer > INLINE_PLACES && !net->lay.rings) || !net->entered || !net->lay.ports || !net->lay.out_slot ||
-        !net->arrivals_down || !net->arriving || !net->share || !net->requests_made ||
-        counters_init(&net->counts, cfg->k) != 0) {
+    if (too_large || (!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
+        (cfg->buffer > INLINE_PLACES && !net->lay.rings) ||
+        (net->lay.cfg.vcs > 1 && !net->lay.turns) || !net->entered || !net->lay.ports ||
+        !net->lay.out_slot || !net->arrivals_down || !net->arriving || !net->share ||
+        !net->requests_made || counters_init(&net->counts, cfg->k) != 0) {
         net_free(net);
         errno = ENOMEM;
         return NULL;
@@ -160,11 +170,7 @@ Net *net_new(const NetConfig *cfg)
      * so the pages of unused links, buffers and ports are never touched. */
     net->nshares = 1;
     net->share[0].counts = &net->counts;
-    if (net->lay.cfg.vcs > 1 && !(net->lay.vc = vc_new(&net->lay))) {
-        net_free(net);
-        errno = ENOMEM;
-        return NULL;
-    }
+    net->lay.now = 1;
     return net;
 }
 
@@ -178,9 +184,10 @@ void net_free(Net *net)
     line_free(net->lay.temp_slots);
     line_free(net->lay.senders);
     if (net->lay.rings)
-        for (uint32_t b = 0; b < net->lay.nbuffers; b++)
-            free(net->lay.rings[b]);
+        for (size_t c = 0; c < channels_of(&net->lay); c++)
+            free(net->lay.rings[c]);
     free(net->lay.rings);
+    free(net->lay.turns);
     free(net->entered);
     free(net->lay.ports);
     free(net->lay.out_slot);
@@ -212,7 +219,6 @@ void net_free(Net *net)
         counters_free(&sh->delta);
     }
     free(net->share);
-    vc_free(net->lay.vc);
     reference_free(net->reference);
     free(net->reference_error);
     free(net);
@@ -220,7 +226,7 @@ void net_free(Net *net)
 
 int net_use_shares(Net *net, Runner *runner, void *ctx, size_t parallel_min)
 {
-    if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event || net->lay.vc)
+    if (net->lay.cfg.planes != 2 || net->outstanding != 0 || net->event)
         return -1;
     for (unsigned i = 0; i < 2; i++)
         if (counters_init(&net->share[i].delta, net->lay.cfg.k) != 0)
@@ -283,10 +289,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     uint64_t id = net->lay.pool[x].info.id;
     if (net->reference)
         reference_inject(net->reference, id, req, route, timestep);
-    if (net->lay.vc)
-        vc_injected(net, req->src);
-    else
-        step_injected(net, route->plane, req->src);
+    step_injected(net, route->plane, req->src);
     if (net->event) {
         NetPacket made;
         net_describe(net, x, &made);
@@ -325,12 +328,7 @@ const NetStepResult *net_step(Net *net, uint64_t t)
     net->moved = false;
     net->settled = false;
     net->woken.n = 0;
-    if (net->lay.vc) {
-        if (net->in_flight)
-            vc_step(net);                               /* virtual channels */
-    } else {
-        step_one_channel(net);
-    }
+    step_stage(net);
     net->result.woken = net->woken.items;
     net->result.nwoken = net->woken.n;
     if (net->reference) {                               /* the spec's stage beside */

@@ -9,44 +9,49 @@
 #include "net/layout.h"
 #include "net/places.h"
 #include "net/sleep.h"
-#include "net/vchannels.h"
 
-/* net_settle for one channel: from the lists of packets on links, the
- * slots of refused packets, the buffers' places and the output slots. */
-static void settle_one_channel(Net *net)
+/* net_settle: from the lists of packets on links, the lanes of refused
+ * packets, the buffers' places and the output slots. */
+static void settle_packets(Net *net)
 {
-    /* Slots: those of refused packets are kept; the rest are written from
+    Layout *lay = &net->lay;
+    unsigned vs = lay->vshift;
+    /* Lanes: those of refused packets are kept; the rest are written from
      * the lists of packets on links, below. */
     size_t senders = sender_count(net);
-    for (size_t h = 0; h < senders; h++) {
-        Sender *ks = &net->lay.senders[h];
-        if (!(ks->slot & SLOT_BLOCKED)) {
-            ks->slot_packet = NET_NIL;
-        } else if (ks->slot & SLOT_ASLEEP) {
-            unsigned dir = ks->slot & SLOT_UP ? DIR_UP : DIR_DOWN;
-            uint32_t link = slot_link(&net->lay, (uint32_t)h, dir);
-            bool last = dir == DIR_DOWN && sw_layer(&net->lay, link >> 1) == 1;
-            settle_on_link(net, ks->slot_packet, link, dir, last ? ASLEEP_PORT : ASLEEP_BUFFER);
+    for (uint32_t h = 0; h < senders; h++)
+        for (unsigned v = 0; v < lay->cfg.vcs; v++) {
+            Sender *ks = &lay->senders[channel_of(lay, h, v)];
+            if (!(ks->slot & SLOT_BLOCKED)) {
+                ks->slot_packet = NET_NIL;
+            } else if (ks->slot & SLOT_ASLEEP) {
+                unsigned dir = ks->slot & SLOT_UP ? DIR_UP : DIR_DOWN;
+                uint32_t link = slot_link(lay, h, dir);
+                bool last = dir == DIR_DOWN && sw_layer(lay, link >> 1) == 1;
+                settle_on_link(net, ks->slot_packet, link, dir, v,
+                               last ? ASLEEP_PORT : ASLEEP_BUFFER);
+            }
         }
-    }
     for (unsigned i = 0; i < net->nshares; i++)
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            for (unsigned layer = 1; layer <= net->lay.cfg.k; layer++) {
+            for (unsigned layer = 1; layer <= lay->cfg.k; layer++) {
                 const OnLinkList *l = &net->share[i].on_links[c][layer];
                 for (size_t j = 0; j < l->n; j++) {
                     const OnLink *e = &l->items[j];
-                    unsigned dir;
-                    uint32_t link = listed_link(&net->lay, c, e->target, e->keeper, &dir);
-                    settle_on_link(net, e->packet, link, dir, AWAKE);
-                    net->lay.senders[keeper_of(e->keeper)].slot_packet = e->packet;
+                    unsigned dir, v = target_channel(e->target, vs);
+                    uint32_t link = listed_link(lay, c, target_of(e->target, vs), e->keeper, &dir);
+                    settle_on_link(net, e->packet, link, dir, v, AWAKE);
+                    lay->senders[channel_of(lay, keeper_of(e->keeper), v)].slot_packet = e->packet;
                 }
             }
-    for (uint32_t b = 0; b < net->lay.nbuffers; b++) {
-        uint32_t count = net->lay.senders[b].count;
-        for (uint32_t i = 0; i < count; i++)
-            settle_in_buffer(net, buffer_packet_at(&net->lay, b, i), b, buffer_packet_at(&net->lay, b, i + 1),
-                             i == 0 && claim_sleeps(net, b) ? ASLEEP_CLAIM : AWAKE);
-    }
+    for (uint32_t b = 0; b < lay->nbuffers; b++)
+        for (unsigned v = 0; v < lay->cfg.vcs; v++) {
+            uint32_t c = channel_of(lay, b, v), count = lay->senders[c].count;
+            for (uint32_t i = 0; i < count; i++)
+                settle_in_buffer(net, buffer_packet_at(lay, c, i), c,
+                                 buffer_packet_at(lay, c, i + 1),
+                                 i == 0 && claim_sleeps(net, b) ? ASLEEP_CLAIM : AWAKE);
+        }
     for (uint32_t p = 0; p < net->lay.nprocs; p++) {
         uint32_t x = net->lay.out_slot[p];
         if (x == NET_NIL || x == NET_RESERVED)
@@ -63,10 +68,8 @@ void net_settle(Net *net)
     if (net->settled)
         return;
     net->settled = true;
-    if (net->lay.vc)
-        vc_settle(net);
-    else if (net->in_flight != 0)
-        settle_one_channel(net);
+    if (net->in_flight != 0)
+        settle_packets(net);
 }
 
 void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk), void *ctx)
@@ -115,9 +118,9 @@ void net_for_each_unread(Net *net, void (*fn)(void *ctx, const NetPacket *pk), v
 uint32_t link_packet_at(Net *net, uint32_t c)
 {
     net_settle(net);
-    if (net->lay.vc)
-        return vc_lane_packet(net->lay.vc, c);
-    uint32_t x = net->lay.senders[wire_keeper(&net->lay, c)].slot_packet;
+    unsigned V = net->lay.cfg.vcs;
+    uint32_t ki = wire_keeper(&net->lay, c / V);
+    uint32_t x = net->lay.senders[channel_of(&net->lay, ki, c % V)].slot_packet;
     if (x != NET_NIL && net->lay.pool[x].place == PLACE_LINK && net->lay.pool[x].at == c)
         return x;
     return NET_NIL;
@@ -125,7 +128,7 @@ uint32_t link_packet_at(Net *net, uint32_t c)
 
 uint32_t net_buffer_count(const Net *net, uint32_t b)
 {
-    return buffer_count(&net->lay, b);
+    return net->lay.senders[channel_of_public(&net->lay, b)].count;
 }
 
 bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk)
@@ -153,7 +156,7 @@ bool net_buffer_packet(Net *net, uint32_t b, uint32_t i, NetPacket *pk)
     if (i >= count)
         return false;
     net_settle(net);
-    net_describe_fields(net, buffer_packet_at(&net->lay, b, i), pk);
+    net_describe_fields(net, buffer_packet_at(&net->lay, channel_of_public(&net->lay, b), i), pk);
     pk->position = i + 1;
     pk->queued = count;
     return true;

@@ -19,8 +19,9 @@
  * (or port wait) is added from counters kept by kind, direction and layer.
  * Sleepers are skipped where the spec's order looks at other packets, which
  * is exact because a sleeper can take no room. Adaptive packets never sleep
- * (which buffer they want changes), and nothing sleeps while an observer
- * (--trace) wants every event. Both ways are compared with the reference
+ * (which buffer they want changes), nothing sleeps with V > 1 channels
+ * (a port's claim depends on several lanes), and nothing sleeps while an
+ * observer (--trace) wants every event. Both ways are compared with the reference
  * stage, which knows nothing of sleeping (test_reference.c). */
 #include <stdlib.h>
 
@@ -96,6 +97,8 @@ void count_sleepers(Net *net)
 /* Whether sender h's claim (it has a packet to send) sleeps. */
 bool claim_sleeps(const Net *net, uint32_t h)
 {
+    if (net->lay.cfg.vcs > 1)
+        return false;                   /* (nothing sleeps with more channels) */
     unsigned layer, dir;
     uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
     uint32_t ki = slot_keeper(&net->lay, h, heading, dir);

@@ -9,8 +9,12 @@
 
 #include "net/state.h"
 
-/* Whether packets may sleep: not when every event must be reported. */
-static inline bool may_sleep(const Net *net) { return net->event == NULL; }
+/* Whether packets may sleep: not when every event must be reported, nor
+ * with V > 1 channels, where a claim depends on several lanes. */
+static inline bool may_sleep(const Net *net)
+{
+    return net->event == NULL && net->lay.cfg.vcs == 1;
+}
 
 /* Each timestep, every sleeper fails once more: its collision or port
  * wait is added (called when some packet sleeps). */

@@ -2,8 +2,7 @@
  * processor's input ports, a switch output port's buffer with the state of
  * the wire it keeps (a Sender), and the whole network (Net, with its
  * Layout: shape, options and arrays). How a timestep moves them is
- * step.c's (one channel) and vchannels.c's (several); layout.h has the
- * numbering of their components.
+ * step.c's; layout.h has the numbering of their components.
  *
  * Words used throughout (net.h has the glossary): a *sender* is what
  * claims links: the output port q of switch S with its buffer (index
@@ -11,7 +10,14 @@
  * on). The state of a wire's slots is kept by one sender, its *keeper*
  * (slot_keeper). A packet is named by its *pool index* (1, 2, ...; NET_NIL
  * is 0). In the code, x is a pool index, h a sender, b a buffer, s a
- * switch, ki the keeper of a slot and ks its Sender record. */
+ * switch, ki the keeper of a slot and ks its Sender record.
+ *
+ * Channels. With V virtual channels every sender has a Sender record for
+ * each channel v, numbered h << vshift | v (channel_of, layout.h; V
+ * rounded up to a power of two): channel v's buffer of an output port,
+ * and the state of lane v of the wire it keeps. With V = 1 that is the
+ * sender's number and its one record. In the code, c names such a
+ * record: a *channel* of a sender. */
 #ifndef NET_STATE_H
 #define NET_STATE_H
 
@@ -101,8 +107,9 @@ typedef struct InputPort {
  * ring of their own, grown as they fill (Layout.rings). */
 enum { INLINE_PLACES = 5 };
 
-/* A sender: the output port q of switch S (index 4S + q), or from index
- * 4 * switches on a processor's adapter in one plane. Half a cache line,
+/* A sender's channel (with V = 1, the sender): the output port q of
+ * switch S (index 4S + q), or from index 4 * switches on a processor's
+ * adapter in one plane. Half a cache line,
  * which holds the port's output buffer -- a FIFO of packets in its places,
  * head first (a packet that leaves moves the others up), or for deeper
  * buffers a cyclic ring -- and the state of the slot of the link it keeps
@@ -113,7 +120,7 @@ typedef struct Sender {
     uint16_t count;        /* packets in its buffer */
     uint8_t waiting;       /* bit a: the packet arriving on port a of this
                               switch sleeps until this buffer has room */
-    uint8_t slot;          /* SLOT_* (encode.h): the state of the slot it keeps */
+    uint8_t slot;          /* SLOT_* (encode.h): the state of the slot (lane) it keeps */
     uint32_t hop;          /* where the packets it sends go: a hop word
                               (encode.h), or 0 until it first sends */
     uint32_t slot_packet;  /* the packet in the slot it keeps, while that
@@ -133,8 +140,24 @@ _Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 /* What a half-duplex link has besides its main slot: its temp slot, the
  * sender that claims it in this timestep (a temp word, encode.h). */
 typedef struct TempSlot {
-    uint32_t temp;
+    uint32_t temp;         /* the number of the stage (Layout.now) in which a
+                              sender last claimed it */
 } TempSlot;
+
+/* With V > 1 virtual channels, what a sender's claim needs (channels.md,
+ * stage b), by sender: for an output port, its round-robin pointer,
+ * which of its channel buffers hold a packet, and which of those took
+ * their first one in the stage d of the stage numbered `stamp` -- stage b,
+ * which comes before d in the spec, does not see those; for the keeper of
+ * a wire's slots, which lanes hold a packet refused there (their records'
+ * SLOT_BLOCKED, together). */
+typedef struct PortTurn {
+    uint32_t stamp;        /* the stage whose stage d `fresh` is of */
+    uint8_t pointer;       /* the channel whose turn it is */
+    uint8_t nonempty;      /* bit v: channel v's buffer holds a packet */
+    uint8_t fresh;         /* bit v: ...since stage d of stage `stamp` only */
+    uint8_t blocked;       /* bit v: lane v holds a refused packet */
+} PortTurn;
 
 /* Stage d visits the packets on links in four rounds, by the port they
  * arrive on (d0, d1, u0, u1), and stage c delivers those coming down last
@@ -184,7 +207,7 @@ typedef struct NetShare {
     /* Senders whose packet claims a link this timestep (buffers and
      * adapters), and awake packets on links, by [class][layer] (above);
      * and the next timestep's. */
-    IndexList claimants[LIST_LAYERS], next_claimants[LIST_LAYERS];
+    IndexList claimants[LIST_LAYERS], next_claimants[LIST_LAYERS];   /* [0]: adapters */
     OnLinkList on_links[ARRIVAL_CLASSES][LIST_LAYERS];
     OnLinkList next_on_links[ARRIVAL_CLASSES][LIST_LAYERS];
     IndexList touched;              /* with an observer: buffers entered in this stage d */
@@ -214,7 +237,13 @@ typedef struct Layout {
     uint32_t *routes;               /* each packet's route as it travels, by pool
                                        index (route_word) */
     Sender *senders;                /* 4 per switch, 4S + q; then the adapters,
-                                       4 * nswitches + (plane << k | p) */
+                                       4 * nswitches + (plane << k | p); with
+                                       V > 1, a record for each channel of
+                                       each (channel_of) */
+    unsigned vshift;                /* log2 of V rounded up to a power of two */
+    PortTurn *turns;                /* with V > 1, by output port */
+    uint32_t now;                   /* the number of this network stage, from 1
+                                       (stamps: TempSlot, PortTurn) */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:
                                        each one's ring, or NULL until used */
     TempSlot *temp_slots;           /* --duplex half: per link */
@@ -222,8 +251,6 @@ typedef struct Layout {
     bool multicast;                 /* a multicast was made: sets to look at */
     InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
-    struct VcNet *vc;               /* with V > 1 virtual channels: their network
-                                       stage's state (vchannels.c), else NULL */
 } Layout;
 
 struct Net {
@@ -245,9 +272,11 @@ struct Net {
     Runner *runner;                 /* with shares: runs them at once */
     void *runner_ctx;
     size_t parallel_min;            /* ...when a timestep has this many packets to handle */
-    uint8_t *arrivals_down;         /* per processor: bit plane, a packet
-                                       arrives down that plane's link */
-    uint32_t *arriving;             /* ...and which, by processor on a plane */
+    uint16_t *arrivals_down;        /* per processor: bit plane << vshift | v, a
+                                       packet arrives down lane v of that
+                                       plane's link */
+    uint32_t *arriving;             /* ...and which, by that lane (a delivery
+                                       target, OnLink) */
     IndexList woken;                /* processors whose input port received a
                                        packet or whose output slot emptied in
                                        this timestep's network stage (the

@@ -1,37 +1,46 @@
 /* Stage 4 of the timestep, fast: the five network sub-stages of
- * spec/machine.md (thesis 5.5), the part of the emulation that users
- * count. reference.c does the same as the spec writes it; --check runs
- * both and compares them after every timestep. This file does it in time
- * proportional to the packets that move, not to the size of the network.
+ * spec/machine.md (thesis 5.5) with the virtual channels of
+ * spec/channels.md (one channel is the case V = 1), the part of the
+ * emulation that users count. reference.c does the same as the spec
+ * writes it; --check runs both and compares them after every timestep.
+ * This file does it in time proportional to the packets that move, not to
+ * the size of the network.
  *
  *   a. adapters send: each output-slot packet claims the temp slot of its
- *      first link;
- *   b. switches send: each non-empty output buffer's head claims the temp
- *      slot of that port's link;
+ *      first link, if its lane is free;
+ *   b. switches send: each output port's non-empty channel buffers, in
+ *      round-robin order, the first whose lane is free claiming the temp
+ *      slot of that port's link (with one channel: the buffer's head);
  *   c. delivery: packets coming down processor links enter input ports,
  *      oldest first, if there is room;
- *   d. forwarding: every other packet on a link enters the output buffer its
- *      route names in the switch ahead, if there is room (credit-based flow
- *      control: a refusal is a buffer collision);
- *   e. collisions: each claimed temp slot becomes the link's packet if the
- *      main slot is empty, else the claimant stays where it was (a link
- *      collision); then every packet that entered a buffer behind another
- *      packet is a buffer collision.
+ *   d. forwarding: every other packet on a link enters its channel's
+ *      output buffer that its route names in the switch ahead, if there is
+ *      room (credit-based flow control: a refusal is a buffer collision);
+ *   e. claims made final: each claimant moves onto its lane; a claimant
+ *      whose lane is not free, or whose link the other end claimed first,
+ *      is a link collision; then every packet that entered a buffer behind
+ *      another packet is a buffer collision.
+ *
+ * A lane is free when its packet leaves it in stage c or d (channels.md),
+ * so stages a, b and e are made at once, for each sender, after stages c
+ * and d have run for the packets on its link: with V = 1 that is
+ * machine.md's claim that fails in stage e when the main slot is full.
  *
  * Why it is the same. The spec fixes loop orders; this code visits only
  * active packets, in an order of its own, and gets the same result because
  * the spec's order matters in exactly three places, each handled locally:
  *   - two claims on one temp slot happen only with --duplex half, from the
  *     two ends of one link; in the spec's order (adapters, then switches by
- *     layer) the upward claimant always comes first, so it wins;
+ *     layer) the lower end comes first, and so it does here (sweep_layers);
  *   - packets entering one switch in stage d (where they may compete for one
  *     buffer, or for adaptive's choice of up buffer) go in port order d0, d1,
  *     u0, u1, the order of their links in the spec's link loop. The packets
  *     on links are listed by the port they arrive on, and stage d takes the
  *     lists of a layer's switches in turn: every packet arriving on a d0
- *     port, then on a d1 port, and so on. One port receives at most one
- *     packet, so inside every switch this is the spec's order;
- *   - packets coming down one processor's two links go oldest first.
+ *     port, then on a d1 port, and so on. One lane of a port receives at
+ *     most one packet, and packets of different channels never compete, so
+ *     inside every switch this is the spec's order;
+ *   - packets coming down one processor's links go oldest first.
  * Everything else -- counting, and moves into different buffers -- does not
  * depend on order. Stage c (delivery) touches only input ports and last
  * links, and stage d only buffers and the other links; and stages d and e
@@ -39,20 +48,20 @@
  * stage e needs from stage d (sweep_layers explains).
  *
  * What moves is a packet's pool index (net.h): the claimants are senders
- * (buffers and adapters) listed by index, and the packets on links are
- * listed with the buffer they go to and the keeper of their link's slot. A
- * hop is a buffer's head copied to a list in stage e, which finds the
- * buffer it goes to from the buffer's hop word (the switch ahead, worked
- * out from the topology when the buffer first sends) and the port kept in
- * its place word, and from the list to the places of that buffer in stage
- * d, which reads the packet's route word for the port it will take after
- * that; the packet's record in the pool is not read (encode.h has the
- * slot, place and hop words).
+ * (ports and adapters) listed by index, and the packets on links are
+ * listed with the channel buffer they go to and the keeper of their
+ * link's lanes. A hop is a buffer's head copied to a list in stage e,
+ * which finds the buffer it goes to from the port's hop word (the switch
+ * ahead, worked out from the topology when the port first sends) and the
+ * port kept in its place word, and from the list to the places of that
+ * buffer in stage d, which reads the packet's route word for the port it
+ * will take after that; the packet's record in the pool is not read
+ * (encode.h has the slot, place, target and hop words).
  *
- * Waiting packets sleep (sleep.c): a packet that would only fail again
- * is not looked at until the event that can let it move, and its
- * collisions or port waits are counted meanwhile by kind, direction and
- * layer.
+ * Waiting packets sleep (sleep.c), with one channel: a packet that would
+ * only fail again is not looked at until the event that can let it move,
+ * and its collisions or port waits are counted meanwhile by kind,
+ * direction and layer.
  *
  * Planes in parallel. The two planes share nothing between injection and
  * delivery: no packet changes plane, and each switch, buffer and link
@@ -112,6 +121,7 @@ typedef struct Appends {
 
 static void appends_open(Appends *a, const Net *net, NetShare *sh)
 {
+    a->claimant[0] = sh->next_claimants[0].items + sh->next_claimants[0].n;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         a->claimant[l] = sh->next_claimants[l].items + sh->next_claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
@@ -123,6 +133,7 @@ static void appends_open(Appends *a, const Net *net, NetShare *sh)
 
 static void appends_close(const Appends *a, const Net *net, NetShare *sh)
 {
+    sh->next_claimants[0].n = (size_t)(a->claimant[0] - sh->next_claimants[0].items);
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         sh->next_claimants[l].n = (size_t)(a->claimant[l] - sh->next_claimants[l].items);
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
@@ -142,6 +153,32 @@ static void appends_close(const Appends *a, const Net *net, NetShare *sh)
  * nothing was ever written (reserve) -- senders, packets and buffers of
  * this network all the same, so what they prefetch there is harmless. */
 enum { PREFETCH_DISTANCE = 32 };
+
+/* ---- counting --------------------------------------------------------------- */
+
+/* A link collision of lane v of a link of layer `layer`, charged to the
+ * claimant's direction (machine.md) and, with V > 1, to its channel
+ * (channels.md). */
+HOT void count_link_collision(const Layout *lay, Counters *counts, unsigned dir, unsigned layer,
+                              unsigned v)
+{
+    counts->stats.link_collisions[dir][layer]++;
+    counts->stats.link_total++;
+    if (lay->cfg.vcs > 1)
+        counts->stats.vc_link[v]++;
+}
+
+/* n buffer collisions (1, or -1 to take back one that did not happen) at
+ * channel v's buffer of output port b. */
+HOT void count_buffer_collisions(const Layout *lay, Counters *counts, uint32_t b, unsigned v,
+                                 int n)
+{
+    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    counts->stats.buffer_collisions[dir][l] += (uint64_t)n;
+    counts->stats.buffer_total += (uint64_t)n;
+    if (lay->cfg.vcs > 1)
+        counts->stats.vc_buffer[v] += (uint64_t)n;
+}
 
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
@@ -168,81 +205,66 @@ static void wake_buffer(Net *net, NetShare *sh, Appends *out, uint32_t b)
 
 /* ---- stages a and b: claims ---------------------------------------------- */
 
-/* The packet that sender h would send: its adapter's output slot, or its
- * buffer's head. */
-static uint32_t claimant_packet(const Layout *lay, uint32_t h)
+/* ---- claims: what a sender sends, and its failures ----------------------- */
+
+/* The packet that channel v of sender h would send: its adapter's output
+ * slot, or the head of its buffer. */
+static uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
 {
     if (is_adapter(lay, h))
         return lay->out_slot[adapter_proc(lay, h)];
-    Sender *buf = &lay->senders[h];
-    return place_packet(head_word(lay, buf, h));
+    uint32_t c = channel_of(lay, h, v);
+    return place_packet(head_word(lay, &lay->senders[c], c));
 }
 
-/* For an observer: records where claimant h's packet is, for its events,
- * and returns it. */
-static uint32_t settle_claimant(Net *net, uint32_t h)
+/* For an observer: records where that packet is, for its events, and
+ * returns it. */
+static uint32_t settle_claimant(Net *net, uint32_t h, unsigned v)
 {
-    uint32_t x = claimant_packet(&net->lay, h);
+    uint32_t x = claimant_packet(&net->lay, h, v);
     if (is_adapter(&net->lay, h)) {
         net->lay.pool[x].place = PLACE_SLOT;
         net->lay.pool[x].at = adapter_proc(&net->lay, h);
         net->lay.pool[x].dir = DIR_UP;
     } else {
-        settle_in_buffer(net, x, h, NET_NIL, AWAKE);
+        settle_in_buffer(net, x, channel_of(&net->lay, h, v), NET_NIL, AWAKE);
     }
     return x;
 }
 
-/* A failed claim of sender h on link `link` (of layer `layer`): one link
- * collision, charged to the claimant's direction and the link's layer; the
- * claimant stays and tries again next timestep (the caller lists it). */
-static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned dir, unsigned layer,
-                         uint32_t link)
+/* A failed claim of channel v of sender h: one link collision, charged to
+ * the claimant's direction, the link's layer and the channel; the claimant
+ * stays and tries again next timestep (the caller lists it). */
+static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned v)
 {
-    sh->counts->stats.link_collisions[dir][layer]++;
-    sh->counts->stats.link_total++;
-    if (net->event)
-        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h), link_wire(&net->lay, link, dir),
-             PLACE_LINK, layer, 0);
-}
-
-/* Stages a and b with --duplex half: each claimant takes its link's temp
- * slot, the upward one winning (see the head of this file). With --duplex
- * full every wire has one sender, so there is nothing to decide. */
-static void stage_claims(Net *net, NetShare *sh)
-{
-    for (unsigned l = 1; l <= net->lay.cfg.k; l++)
-        for (size_t i = 0; i < sh->claimants[l].n; i++) {
-            uint32_t h = sh->claimants[l].items[i], loser;
-            unsigned layer, dir;
-            uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
-            uint32_t link = claim_link(&net->lay, h, heading, dir);
-            TempSlot *ch = &net->lay.temp_slots[link];
-            if (ch->temp == TEMP_FREE) {
-                ch->temp = temp_claim(h);
-                continue;
-            }
-            if (dir == DIR_UP) {
-                /* The downward claimant came second in the spec's order
-                 * and failed at once. */
-                loser = temp_claimant(ch->temp);
-                ch->temp = temp_claim(h);
-                claim_failed(net, sh, loser, DIR_DOWN, layer, link);
-            } else {
-                loser = h;
-                claim_failed(net, sh, h, dir, layer, link);
-            }
-            list_push(&sh->next_claimants[sender_list_layer(&net->lay, loser)], loser);
-        }
+    unsigned layer, dir;
+    uint32_t heading = claim_heading(&net->lay, h, &layer, &dir);
+    count_link_collision(&net->lay, sh->counts, dir, layer, v);
+    if (net->event) {
+        uint32_t wire = link_wire(&net->lay, claim_link(&net->lay, h, heading, dir), dir);
+        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h, v),
+                 wire * net->lay.cfg.vcs + v, PLACE_LINK, layer, 0);
+    }
 }
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
 
-/* A packet on a link (entry e) was refused: it is written into its slot,
+/* The record that keeps the lane of a packet on a link (entry e): its
+ * channel of the keeper of the link's slots. */
+HOT Sender *lane_keeper(const Layout *lay, const OnLink *e)
+{
+    unsigned v = target_channel(e->target, lay->vshift);
+    return &lay->senders[channel_of(lay, keeper_of(e->keeper), v)];
+}
+
+/* A packet on a link (entry e) was refused: it is written into its lane,
  * which is blocked until it leaves. */
 HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
-    Sender *ks = &lay->senders[keeper_of(e->keeper)];
+    Sender *ks = lane_keeper(lay, e);
+    if (lay->cfg.vcs > 1)
+        lay->turns[keeper_of(e->keeper)].blocked |=
+            (uint8_t)(1u << target_channel(e->target, lay->vshift));
     ks->slot_packet = e->packet;
     ks->slot = (uint8_t)((ks->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
     return ks;
@@ -252,24 +274,28 @@ HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
  * there, is free again. */
 HOT void leave_link(const Layout *lay, const OnLink *e)
 {
-    if (keeper_refused(e->keeper))
-        lay->senders[keeper_of(e->keeper)].slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
+    if (!keeper_refused(e->keeper))
+        return;
+    lane_keeper(lay, e)->slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
+    if (lay->cfg.vcs > 1)
+        lay->turns[keeper_of(e->keeper)].blocked &=
+            (uint8_t)~(1u << target_channel(e->target, lay->vshift));
 }
 
 /* For an observer: records that the packet of entry e, of class c, is on
  * its link. */
 static void settle_listed(Net *net, const OnLink *e, unsigned c)
 {
-    unsigned dir;
-    uint32_t link = listed_link(&net->lay, c, e->target, e->keeper, &dir);
-    settle_on_link(net, e->packet, link, dir, AWAKE);
+    unsigned dir, vs = net->lay.vshift;
+    uint32_t link = listed_link(&net->lay, c, target_of(e->target, vs), e->keeper, &dir);
+    settle_on_link(net, e->packet, link, dir, target_channel(e->target, vs), AWAKE);
 }
 
 /* Stage c for the packet of entry e, on the last link down to the
- * processor on a plane e->target. */
+ * processor on a plane that e->target names. */
 static void deliver(Net *net, const OnLink *e)
 {
-    uint32_t x = e->packet, p = pop_proc(net->lay.cfg.k, e->target);
+    uint32_t x = e->packet, p = pop_proc(net->lay.cfg.k, target_of(e->target, net->lay.vshift));
     Packet *pk = &net->lay.pool[x];
     uint32_t slot = p * net->lay.cfg.ports + pk->port;
     InputPort *port = &net->lay.ports[slot];
@@ -306,24 +332,52 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
     return &net->share[net->nshares > 1 ? plane : 0].on_links[ARRIVE_DELIVERY][1];
 }
 
+/* The bit of processor p's arrivals_down for a packet coming down to it
+ * (target word t). */
+static inline unsigned arrival_bit(const Net *net, uint32_t t)
+{
+    unsigned vs = net->lay.vshift;
+    return pop_plane(net->lay.cfg.k, target_of(t, vs)) << vs | target_channel(t, vs);
+}
+
+/* Of the packets still to be delivered to processor p in this stage c,
+ * the oldest that is older than packet x, or NULL. */
+static const OnLink *older_arrival(Net *net, uint32_t p, uint32_t x)
+{
+    const OnLink *oldest = NULL;
+    uint64_t age = net->lay.pool[x].info.id;
+    unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
+    for (unsigned bits = net->arrivals_down[p]; bits != 0; bits &= bits - 1) {
+        unsigned bit = (unsigned)__builtin_ctz(bits), plane = bit >> vs;
+        uint32_t t = target_word(proc_on_plane(k, p, plane), bit & ((1u << vs) - 1), vs);
+        const OnLink *e = &deliveries_of(net, plane)->items[net->arriving[t]];
+        if (net->lay.pool[e->packet].info.id < age) {
+            oldest = e;
+            age = net->lay.pool[e->packet].info.id;
+        }
+    }
+    return oldest;
+}
+
 /* Stage c: the packets on the shares' last links, delivered by one thread
  * after stage d (for one share as for two), oldest first at each processor.
- * First every arriving packet sets bit `plane` of its processor and says
- * where it is listed, so that the older of two packets arriving at one
- * processor can be delivered first; delivering a packet clears its bit.
- * The age of the second of such a pair is read at the first one's turn,
- * before the second loop has asked for it, so the first loop does. */
+ * First every arriving packet sets its bit of its processor (its plane
+ * and lane: arrival_bit) and says where it is listed, so that the packets
+ * older than one arriving at the same processor can be delivered before
+ * it; delivering a packet clears its bit. The age of the second of such
+ * a pair is read at the first one's turn, before the second loop has
+ * asked for it, so the first loop does. */
 static void stage_deliveries(Net *net)
 {
-    unsigned k = net->lay.cfg.k;
+    unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
     for (unsigned i = 0; i < net->nshares; i++) {
         const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
-            uint32_t p = pop_proc(k, l->items[j].target), plane = pop_plane(k, l->items[j].target);
+            uint32_t t = l->items[j].target, p = pop_proc(k, target_of(t, vs));
             if (net->arrivals_down[p])    /* the second of a pair */
                 PREFETCH(&net->lay.pool[l->items[j].packet]);
-            net->arrivals_down[p] |= (uint8_t)(1u << plane);
-            net->arriving[l->items[j].target] = (uint32_t)j;
+            net->arrivals_down[p] |= (uint16_t)(1u << arrival_bit(net, t));
+            net->arriving[t] = (uint32_t)j;
         }
     }
     for (unsigned i = 0; i < net->nshares; i++) {
@@ -335,33 +389,31 @@ static void stage_deliveries(Net *net)
             }
             if (j + PREFETCH_DISTANCE < l->n) {       /* ...and then the port it enters */
                 const OnLink *ahead = &l->items[j + PREFETCH_DISTANCE];
-                uint32_t p = pop_proc(k, ahead->target);
+                uint32_t p = pop_proc(k, target_of(ahead->target, vs));
                 PREFETCH(&net->lay.ports[p * net->lay.cfg.ports + net->lay.pool[ahead->packet].port]);
             }
             const OnLink *e = &l->items[j];
-            uint32_t p = pop_proc(k, e->target), plane = pop_plane(k, e->target);
-            if (!((net->arrivals_down[p] >> plane) & 1))
-                continue;             /* delivered already, as the older one */
-            net->arrivals_down[p] &= (uint8_t)~(1u << plane);
-            if (net->arrivals_down[p]) {
-                uint32_t at = net->arriving[proc_on_plane(k, p, 1 - plane)];
-                const OnLink *other = &deliveries_of(net, 1 - plane)->items[at];
-                if (net->lay.pool[other->packet].info.id < net->lay.pool[e->packet].info.id) {
-                    net->arrivals_down[p] = 0;
-                    deliver(net, other);
-                }
+            uint32_t p = pop_proc(k, target_of(e->target, vs));
+            unsigned bit = arrival_bit(net, e->target);
+            if (!((net->arrivals_down[p] >> bit) & 1))
+                continue;             /* delivered already, as an older one */
+            net->arrivals_down[p] &= (uint16_t)~(1u << bit);
+            for (const OnLink *older; net->arrivals_down[p] &&
+                                      (older = older_arrival(net, p, e->packet)) != NULL;) {
+                net->arrivals_down[p] &= (uint16_t)~(1u << arrival_bit(net, older->target));
+                deliver(net, older);
             }
             deliver(net, e);
         }
     }
 }
 
-/* Makes room in deep buffer b (buf) for one more packet: its ring, made on
- * first use with 8 places and doubled up to B when full, is copied from
- * its head on. */
-static void grow_ring(Net *net, Sender *buf, uint32_t b)
+/* Makes room in channel c's deep buffer (buf) for one more packet: its
+ * ring, made on first use with 8 places and doubled up to B when full, is
+ * copied from its head on. */
+static void grow_ring(Net *net, Sender *buf, uint32_t c)
 {
-    uint32_t *old = net->lay.rings[b];
+    uint32_t *old = net->lay.rings[c];
     unsigned cap = old ? ring_capacity(&net->lay, buf) : 0;
     if (old)
         buf->ring.size++;
@@ -374,70 +426,80 @@ static void grow_ring(Net *net, Sender *buf, uint32_t b)
         ring[i] = old[at >= cap ? at - cap : at];
     }
     free(old);
-    net->lay.rings[b] = ring;
+    net->lay.rings[c] = ring;
     buf->ring.head = 0;
 }
 
 /* Which copy of the sweep (sweep_layers) runs. The common networks --
- * buffers of at most INLINE_PLACES places, routes in words, no adaptive
- * routing, no multicast so far -- in full or half duplex, get their own,
- * in which those options are constants, so that the compiler drops what
- * tests them for every packet; so do those of full duplex with multicasts
- * (broadcasts at scale); any other network runs the copy that tests them. */
-typedef enum Variant { ANY_NETWORK, COMMON_FULL, COMMON_HALF, MULTICAST_FULL } Variant;
+ * one channel, buffers of at most INLINE_PLACES places, routes in words,
+ * no adaptive routing, no multicast so far -- in full or half duplex, get
+ * their own, in which those options are constants, so that the compiler
+ * drops what tests them for every packet; so do those of full duplex with
+ * multicasts (broadcasts at scale) and those of four channels in full
+ * duplex; any other network runs the copy that tests them. */
+typedef enum Variant {
+    ANY_NETWORK, COMMON_FULL, COMMON_HALF, MULTICAST_FULL, FOUR_CHANNELS_FULL
+} Variant;
 
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
     if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
         return ANY_NETWORK;
+    if (lay->cfg.vcs > 1)
+        return lay->cfg.vcs == 4 && lay->cfg.full_duplex && !lay->multicast ? FOUR_CHANNELS_FULL
+                                                                              : ANY_NETWORK;
     if (lay->multicast)
         return lay->cfg.full_duplex ? MULTICAST_FULL : ANY_NETWORK;
     return lay->cfg.full_duplex ? COMMON_FULL : COMMON_HALF;
 }
 
 /* Adaptive routing, stage d: the up buffer that the packet of entry e
- * (going to u0 of its switch) enters: the less full (ties: bit l - 1 of
- * the destination, which is in addressing). */
+ * (going to u0 of its switch) enters: of its channel's buffers of the two
+ * up ports, the less full (ties: bit l - 1 of the destination, which is
+ * in addressing). Returns that channel. */
 HOT uint32_t choose_up_buffer(const Layout *lay, const OnLink *e)
 {
-    uint32_t s = e->target >> 2;
-    uint32_t c0 = lay->senders[4 * s + 2].count, c1 = lay->senders[4 * s + 3].count;
+    unsigned vs = lay->vshift, v = target_channel(e->target, vs);
+    uint32_t s = target_of(e->target, vs) >> 2;
+    uint32_t c0 = lay->senders[channel_of(lay, 4 * s + 2, v)].count;
+    uint32_t c1 = lay->senders[channel_of(lay, 4 * s + 3, v)].count;
     uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
-    return 4 * s + 2 + (c0 == c1 ? tie : c1 < c0);
+    return channel_of(lay, 4 * s + 2 + (c0 == c1 ? tie : c1 < c0), v);
 }
 
-/* ...and its choice, recorded in its route once it entered buffer b. */
-static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t b, bool observed)
+/* ...and its choice, recorded in its route once it entered channel c. */
+static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t c, bool observed)
 {
+    uint32_t b = channel_sender(lay, c);
     unsigned l = sw_layer(lay, b >> 2);
     uint32_t bit = (uint32_t)((b & 3) - 2) << (l - 1);
     lay->pool[x].routing |= bit;
     if (lay->compact)
         lay->routes[x] |= bit;
     if (observed)
-        net_emit(net, EV_ADAPTIVE_CHOICE, x, b, PLACE_BUFFER, l, (b & 3) - 2);
+        net_emit(net, EV_ADAPTIVE_CHOICE, x, channel_public(lay, c), PLACE_BUFFER, l, (b & 3) - 2);
 }
 
 /* Stage d: the packet of entry e, arriving on port q of a switch of layer
- * `layer`, is refused by full buffer b: a buffer collision. It stays on its
- * link, in its slot, and sleeps until b has room (sleep.c) if it may;
- * else it tries again next timestep. */
+ * `layer`, is refused by the full buffer of channel c: a buffer collision.
+ * It stays on its link, in its lane, and sleeps until the buffer has room
+ * (sleep.c) if it may; else it tries again next timestep. */
 HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                           const OnLink *e, uint32_t b, unsigned q, unsigned layer, bool sleeps,
+                           const OnLink *e, uint32_t c, unsigned q, unsigned layer, bool sleeps,
                            bool observed)
 {
+    uint32_t b = channel_sender(lay, c);
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    sh->counts->stats.buffer_collisions[dir][l]++;
-    sh->counts->stats.buffer_total++;
+    count_buffer_collisions(lay, sh->counts, b, channel_v(lay, c), 1);
     if (observed) {
         settle_listed(net, e, q);
-        net_emit(net, EV_BUFFER_FULL, e->packet, b, PLACE_BUFFER, l, 0);
+        net_emit(net, EV_BUFFER_FULL, e->packet, channel_public(lay, c), PLACE_BUFFER, l, 0);
     }
     Sender *keeper = refuse(lay, e, q < 2);
     if (sleeps) {
         keeper->slot |= SLOT_ASLEEP;
-        lay->senders[b].waiting |= (uint8_t)(1u << q);
+        lay->senders[c].waiting |= (uint8_t)(1u << q);
         sh->counts->asleep_buffer[dir][l]++;
         sh->counts->asleep++;
     } else {
@@ -446,16 +508,17 @@ HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *o
     }
 }
 
-/* Puts place word `word` behind the `count` packets of buffer b (buf): in
- * its own places, head first, or in its ring, grown if it is full. */
-HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t b, uint32_t count,
+/* Puts place word `word` behind the `count` packets of channel c's buffer
+ * (buf): in its own places, head first, or in its ring, grown if it is
+ * full. */
+HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t c, uint32_t count,
                        uint32_t word)
 {
-    uint32_t *places = places_of(lay, buf, b);
+    uint32_t *places = places_of(lay, buf, c);
     unsigned cap = ring_capacity(lay, buf);
     if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
-        grow_ring(net, buf, b);
-        places = lay->rings[b];
+        grow_ring(net, buf, c);
+        places = lay->rings[c];
         cap = ring_capacity(lay, buf);
     }
     if (lay->rings == NULL) {
@@ -466,41 +529,61 @@ HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t b, uin
     }
 }
 
-/* For an observer: packet x entered buffer b in this stage d. */
-static void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t b)
+/* For an observer: packet x entered channel c's buffer in this stage d. */
+static void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t c)
 {
-    if (net->entered[b]++ == 0)
-        list_push(&sh->touched, b);          /* for report_queued */
-    settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-    net_emit(net, EV_ENTERED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+    if (net->entered[c]++ == 0)
+        list_push(&sh->touched, c);          /* for report_queued */
+    settle_in_buffer(net, x, c, NET_NIL, AWAKE);
+    net_emit(net, EV_ENTERED, x, channel_public(&net->lay, c), PLACE_BUFFER,
+             sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2), 0);
 }
 
-/* Stage d: packet x enters buffer b (buf), which has room, to take port
- * `port` in the switch ahead (next_port): behind
- * another packet it is a buffer collision, unless that packet leaves in
- * this stage e and this one is then at the head. That can happen only to
- * the one right behind the head, which is listed for take_back_collisions
- * to look at after stage e. At the head, it claims in the next timestep. */
+/* Stage d, with V > 1: channel v's buffer of port b took its first
+ * packet. A port that held none is listed to claim in the next timestep;
+ * one that held some claims in this one, but stage b, which comes before
+ * stage d in the spec, must not see this buffer (PortTurn.fresh). */
+HOT void turn_entered(const Layout *lay, uint32_t **claim_end, uint32_t b, unsigned v)
+{
+    PortTurn *turn = &lay->turns[b];
+    if (turn->nonempty == 0) {
+        *(*claim_end)++ = b;
+    } else {
+        if (turn->stamp != lay->now) {
+            turn->stamp = lay->now;
+            turn->fresh = 0;
+        }
+        turn->fresh |= (uint8_t)(1u << v);
+    }
+    turn->nonempty |= (uint8_t)(1u << v);
+}
+
+/* Stage d: packet x enters channel c's buffer (buf), which has room, to
+ * take port `port` in the switch ahead (next_port): behind another packet
+ * it is a buffer collision, unless that packet leaves in this stage e and
+ * this one is then at the head. That can happen only to the one right
+ * behind the head, which is listed for take_back_collisions to look at
+ * after stage e. At the head, it claims in the next timestep. */
 HOT void enter_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t *max_count, uint32_t x, unsigned port,
-                      uint32_t b, Sender *buf, bool observed)
+                      uint32_t c, Sender *buf, bool observed)
 {
     uint32_t count = buf->count;
-    buffer_append(net, lay, buf, b, count, place_word(x, port));
+    buffer_append(net, lay, buf, c, count, place_word(x, port));
     if (count != 0) {
-        unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-        sh->counts->stats.buffer_collisions[dir][l]++;
-        sh->counts->stats.buffer_total++;
+        count_buffer_collisions(lay, sh->counts, channel_sender(lay, c), channel_v(lay, c), 1);
         if (count == 1)
-            *out->behind++ = (Behind){ b, x };
+            *out->behind++ = (Behind){ c, x };
         if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
             *max_count = count + 1u;
+    } else if (lay->cfg.vcs == 1) {
+        *(*claim_end)++ = c;
     } else {
-        *(*claim_end)++ = b;
+        turn_entered(lay, claim_end, channel_sender(lay, c), channel_v(lay, c));
     }
     buf->count = (uint16_t)(count + 1);
     if (observed)
-        report_entered(net, sh, x, b);
+        report_entered(net, sh, x, c);
 }
 
 /* The port that packet x, entering a down buffer of a switch of layer l
@@ -532,13 +615,15 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
      * address to leave the sweep, the compiler could no longer keep its
      * fields, and the options of the common variants, in registers.) */
     const Layout *lay = &net->lay;
-    uint32_t x = e->packet, s = e->target >> 2;
+    unsigned vs = lay->vshift, v = target_channel(e->target, vs);
+    uint32_t x = e->packet, s = target_of(e->target, vs) >> 2;
+    uint32_t down[2] = { channel_of(lay, 4 * s, v), channel_of(lay, 4 * s + 1, v) };
     unsigned l = sw_layer(lay, s);
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
-        if (part[p].n != 0 && lay->senders[4 * s + p].count >= lay->cfg.buffer) {
-            refused_by_buffer(net, lay, sh, out, e, 4 * s + p, q, layer, !observed, observed);
+        if (part[p].n != 0 && lay->senders[down[p]].count >= lay->cfg.buffer) {
+            refused_by_buffer(net, lay, sh, out, e, down[p], q, layer, may_sleep(net), observed);
             return false;
         }
     leave_link(lay, e);
@@ -548,19 +633,19 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
         net->in_flight++;
         sh->counts->stats.copies++;
         Split *sp = &sh->splits.items[sh->splits.n++];
-        *sp = (Split){ mc_link_key(lay, s, q), x, y, s, 4 * s + 1 };
+        *sp = (Split){ mc_link_key(lay, s, q) << vs | v, x, y, s, channel_public(lay, down[1]) };
     }
     if (part[0].n != 0)
-        enter_buffer(net, lay, sh, out, claim_end, max_count, x, down_port(lay, x, l), 4 * s,
-                     &lay->senders[4 * s], observed);
+        enter_buffer(net, lay, sh, out, claim_end, max_count, x, down_port(lay, x, l), down[0],
+                     &lay->senders[down[0]], observed);
     if (part[1].n != 0) {
-        uint32_t z = y != NET_NIL ? y : x, b = 4 * s + 1;
-        enter_buffer(net, lay, sh, out, claim_end, max_count, z, down_port(lay, z, l), b,
-                     &lay->senders[b], observed && z == x);
+        uint32_t z = y != NET_NIL ? y : x;
+        enter_buffer(net, lay, sh, out, claim_end, max_count, z, down_port(lay, z, l), down[1],
+                     &lay->senders[down[1]], observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
-            if (net->entered[b]++ == 0)
-                list_push(&sh->touched, b);
-            settle_in_buffer(net, y, b, NET_NIL, AWAKE);
+            if (net->entered[down[1]]++ == 0)
+                list_push(&sh->touched, down[1]);
+            settle_in_buffer(net, y, down[1], NET_NIL, AWAKE);
         }
     }
     return true;
@@ -578,27 +663,30 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out
                          uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
                          unsigned q, unsigned layer, bool observed)
 {
-    uint32_t b = e->target;
+    uint32_t c = e->target, b = target_of(c, lay->vshift);    /* (channel c of port b) */
     if (lay->multicast && (b & 3) < 2 && lay->pool[e->packet].set.hi != 0)
         return forward_multicast(net, sh, out, claim_end, max_count, e, q, layer, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
-    if (choice)
-        b = choose_up_buffer(lay, e);
+    if (choice) {
+        c = choose_up_buffer(lay, e);
+        b = channel_sender(lay, c);
+    }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    Sender *buf = &lay->senders[b];
+    Sender *buf = &lay->senders[c];
     uint32_t count = buf->count;
     if (count >= lay->cfg.buffer) {
-        refused_by_buffer(net, lay, sh, out, e, b, q, layer, !observed && !choice, observed);
+        bool sleeps = !observed && !choice && lay->cfg.vcs == 1;
+        refused_by_buffer(net, lay, sh, out, e, c, q, layer, sleeps, observed);
         return false;
     }
     leave_link(lay, e);
     uint32_t x = e->packet;
     if (choice)
-        record_choice(net, lay, x, b, observed);
+        record_choice(net, lay, x, c, observed);
     unsigned port = lay->multicast && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
                                                   : next_port(lay, b, x);
-    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, b, buf, observed);
+    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, c, buf, observed);
     return true;
 }
 
@@ -619,7 +707,9 @@ typedef struct SweepList {
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     PREFETCH(&lay->senders[e->target]);
-    if (lay->multicast && (e->target & 3) < 2)  /* going down: whether it splits (its */
+    if (lay->cfg.vcs > 1)
+        PREFETCH(&lay->turns[target_of(e->target, lay->vshift)]);
+    if (lay->multicast && (target_of(e->target, lay->vshift) & 3) < 2)  /* going down: whether it splits (its */
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
         PREFETCH(&lay->routes[e->packet]);
@@ -635,7 +725,7 @@ HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
     if (j >= run->n)
         return;
     if (run->kind == CLAIMANTS)
-        PREFETCH(&lay->senders[((const uint32_t *)run->items)[j]]);
+        PREFETCH(&lay->senders[channel_of(lay, ((const uint32_t *)run->items)[j], 0)]);
     else
         prefetch_on_link(lay, (const OnLink *)run->items + j);
 }
@@ -671,62 +761,78 @@ HOT void forward_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
 
-/* Where the packet x of sender h (buf) goes once it is on its link:
- * returns its target (OnLink), with its arrival class and the list it
- * goes in, class * LIST_LAYERS + the layer it arrives at. For a buffer's
- * head, from its hop word and the port its place word keeps (no route is
- * read). */
-HOT uint32_t claim_target(const Layout *lay, uint32_t h, Sender *buf, uint32_t *x,
-                          unsigned *class, unsigned *list)
+/* Where the packets that sender h sends go once they are on its link: 4S
+ * for the switch S ahead (the buffer 4S + q they enter there adds the
+ * port q that their place word keeps), or on the last link down the
+ * processor on a plane they come to; with their arrival class and the
+ * list they go in, class * LIST_LAYERS + the layer they arrive at. For a
+ * port, from the hop word of its first channel's record (`first`),
+ * worked out the first time it sends: no route is read. */
+HOT uint32_t sender_ahead(const Layout *lay, uint32_t h, Sender *first, unsigned *class,
+                          unsigned *list)
 {
-    if (is_adapter(lay, h)) {
-        *x = lay->out_slot[adapter_proc(lay, h)];
-        *list = 1;
-        uint32_t target = hop_target(lay, h, *x, class);
-        *list += *class * LIST_LAYERS;
-        return target;
+    if (is_adapter(lay, h) || !lay->compact) {
+        uint32_t ahead = hop_switch(lay, h, class);
+        *list = *class * LIST_LAYERS + link_list_layer(lay, *class, ahead);
+        return ahead;
     }
-    uint32_t word = head_word(lay, buf, h);
-    *x = place_packet(word);
-    if (!lay->compact) {
-        uint32_t target = hop_switch(lay, h, class) + place_port(word);
-        *list = *class * LIST_LAYERS + link_list_layer(lay, *class, target);
-        return target;
-    }
-    uint32_t hop = buf->hop;
+    uint32_t hop = first->hop;
     if (hop == 0)                        /* (once in a buffer's life) */
-        hop = buf->hop = hop_word(lay, h);
+        hop = first->hop = hop_word(lay, h);
     *class = hop_class(hop);
     *list = hop_list(hop);
-    return hop_ahead(hop) + place_port(word);
+    return hop_ahead(hop);
 }
 
-/* Stage e: sender h's claim fails, its link's slot (kept by sender ki)
- * being blocked: a link collision. If the slot's packet sleeps, so does
- * the claimant, counting this timestep's collision now and the next ones
- * by counter (sleep.c); else it claims again next timestep. */
-HOT void claim_blocked(Net *net, NetShare *sh, uint32_t **claim_end, uint32_t h, uint32_t ki,
-                       Sender *keeper, bool observed)
+/* Which lanes of the wire whose slots sender ki keeps hold a packet
+ * refused there, so that they will not be free in stage e (bit v: lane
+ * v; with --duplex half, of either direction, which share them): with one
+ * channel its slot word says, with more its PortTurn. */
+HOT unsigned lanes_blocked(const Layout *lay, uint32_t ki)
 {
-    unsigned link_layer, dir;
-    uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
-    if (!observed && (keeper->slot & SLOT_ASLEEP)) {
-        sh->counts->stats.link_collisions[dir][link_layer]++;
-        sh->counts->stats.link_total++;
+    if (lay->cfg.vcs == 1)
+        return lay->senders[ki].slot & SLOT_BLOCKED;
+    return lay->turns[ki].blocked;
+}
+
+/* A mask of V channels rotated so that bit i is channel from + i (mod V):
+ * the order of a port's round robin. */
+static inline unsigned rotate_from(unsigned mask, unsigned from, unsigned V)
+{
+    if (from == 0)
+        return mask;
+    return ((mask >> from) | (mask << (V - from))) & ((1u << V) - 1);
+}
+
+/* Stage e: channel v of sender h is held up, by the packet refused in its
+ * lane (`by_lane`: the lane's record, kept by sender ki, is `keeper`) or
+ * by the claim that took its link first: a link collision. If a lane's
+ * packet that sleeps holds it up, the claim sleeps too, counting this
+ * timestep's collision now and the next ones by counter (sleep.c; with
+ * one channel only). Returns whether it sleeps. */
+HOT bool held_up(Net *net, NetShare *sh, uint32_t h, unsigned v, uint32_t ki, Sender *keeper,
+                 bool by_lane, bool observed)
+{
+    if (by_lane && !observed && (keeper->slot & SLOT_ASLEEP)) {
+        unsigned link_layer, dir;
+        claim_heading(&net->lay, h, &link_layer, &dir);
+        count_link_collision(&net->lay, sh->counts, dir, link_layer, v);
         keeper->slot |= ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
         sh->counts->asleep_link[dir][link_layer]++;
         sh->counts->asleep++;
-    } else {
-        claim_failed(net, sh, h, dir, link_layer, claim_link(&net->lay, h, heading, dir));
-        *(*claim_end)++ = h;
+        return true;
     }
+    claim_failed(net, sh, h, v);
+    return false;
 }
 
-/* Stage e: sender h's packet left it for its link. An adapter's output
- * slot is free; a buffer's next packet, if any, is its head and claims
- * next timestep, and the packets asleep on its room wake. */
+/* Stage e: the packet of channel c of sender h left for its link. An
+ * adapter's output slot is free; a buffer's next packet, if any, is its
+ * head, and a port with a packet left claims next timestep (with V > 1
+ * its pointer moves on to the channel after c's); the packets asleep on
+ * the buffer's room wake. */
 HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                      uint32_t **claim_end, uint32_t h, Sender *buf, unsigned layer)
+                      uint32_t **claim_end, uint32_t h, uint32_t c, unsigned layer)
 {
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
@@ -734,6 +840,7 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         list_push(&sh->woken, p);
         return;
     }
+    Sender *buf = &lay->senders[c];
     if (lay->rings == NULL) {            /* the rest move up, the head first */
         memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
     } else {
@@ -741,11 +848,19 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
     }
     buf->count--;
+    bool more = buf->count != 0;
+    if (lay->cfg.vcs > 1) {
+        PortTurn *turn = &lay->turns[h];
+        unsigned v = channel_v(lay, c);
+        turn->nonempty &= (uint8_t)~((unsigned)!more << v);
+        turn->pointer = (uint8_t)(v + 1 == lay->cfg.vcs ? 0 : v + 1);
+        more = turn->nonempty != 0;
+    }
     /* Whether there is a next packet is as good as random under load, so
      * the entry is written without a branch and counted only if there is
      * (the list has room for one more: share_prepare). */
     **claim_end = h;
-    *claim_end += buf->count != 0;
+    *claim_end += more;
     if (buf->waiting) {                  /* room: they try next timestep */
         out->claimant[layer] = *claim_end;       /* (it may list one there) */
         wake_buffer(net, sh, out, h);
@@ -753,53 +868,100 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     }
 }
 
-/* For an observer: sender h's packet x is on its link now. */
-static void report_claimed(Net *net, uint32_t h, uint32_t x)
+/* For an observer: channel v of sender h sent packet x onto its link. */
+static void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x)
 {
     unsigned link_layer, dir;
     uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
     uint32_t link = claim_link(&net->lay, h, heading, dir);
-    settle_on_link(net, x, link, dir, AWAKE);
-    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir), PLACE_LINK, link_layer, 0);
+    settle_on_link(net, x, link, dir, v, AWAKE);
+    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v,
+             PLACE_LINK, link_layer, 0);
 }
 
-/* Makes sender h's claim final if the slot of the link it claims is not
- * blocked; else a link collision. With --duplex half, only if it holds the
- * link's temp slot, which it empties (else it lost in stage b, and that
- * collision is counted). `observed` as for forward_on_link. Returns
- * whether its packet is now on the link (commit_run counts the claims
- * that failed, the rarer kind). */
+/* Stage e for channel v of sender h, which claims its lane: its packet
+ * leaves it for the link (going to 4S `ahead`, in list `list`, its lane
+ * kept by sender ki). */
+HOT void send(Net *net, const Layout *lay, NetShare *sh, Appends *out, uint32_t **claim_end,
+              uint32_t h, unsigned v, uint32_t ahead, unsigned list, uint32_t ki,
+              unsigned layer, bool observed)
+{
+    uint32_t c = channel_of(lay, h, v), x, target;
+    if (is_adapter(lay, h)) {
+        uint32_t up, down;
+        x = lay->out_slot[adapter_proc(lay, h)];
+        packet_route(lay, x, &up, &down);
+        target = ahead + route_out(up, down, 1, true);
+    } else {
+        uint32_t word = head_word(lay, &lay->senders[c], c);
+        x = place_packet(word);
+        target = ahead + place_port(word);
+    }
+    leave_sender(net, lay, sh, out, claim_end, h, c, layer);
+    *out->on_link[list]++ = (OnLink){ x, target_word(target, v, lay->vshift), ki };
+    if (observed)
+        report_claimed(net, h, v, x);
+}
+
+/* Stages a, b and e for sender h (an adapter, or an output port), in one:
+ * its channels that have a packet to send (one for an adapter; with V > 1
+ * a port's non-empty channel buffers but those that took their first
+ * packet in this stage d: PortTurn) are taken in round-robin order from
+ * its pointer, and the first whose lane is free claims the link (with
+ * --duplex half, unless the sender at the link's other end claimed it
+ * first: claims are made final in the spec's order there, the lower end
+ * first, sweep_layers); every other one is held up, a link collision.
+ * With V = 1 this is machine.md's claim that succeeds if its link's main
+ * slot is empty at stage e (channels.md). `observed` as for
+ * forward_on_link. Returns whether a packet is now on the link
+ * (commit_run counts the claims that failed, the rarer kind). */
 HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
-    uint32_t x;
-    unsigned class, list;
-    Sender *buf = &lay->senders[h];
-    uint32_t target = claim_target(lay, h, buf, &x, &class, &list);
-    /* The keeper of its link's slot: itself, but with --duplex half for a
+    unsigned V = lay->cfg.vcs, class, list;
+    uint32_t ahead = sender_ahead(lay, h, &lay->senders[channel_of(lay, h, 0)], &class, &list);
+    /* The keeper of its link's lanes: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
-    uint32_t ki = h;
+    uint32_t ki = h, link = 0;
     if (!lay->cfg.full_duplex) {
-        uint32_t link = 2 * (h >> 2) + (h & 3);
+        link = 2 * (h >> 2) + (h & 3);
         if (class < 2) {
-            ki = 4 * (target >> 2) + class;
-            link = 2 * (target >> 2) + class;
+            ki = ahead + class;
+            link = 2 * (ahead >> 2) + class;
         }
-        TempSlot *ch = &lay->temp_slots[link];
-        if (!temp_claimed_by(ch->temp, h))
-            return false;                /* it lost the temp slot in stage b */
-        ch->temp = TEMP_FREE;
     }
-    Sender *keeper = &lay->senders[ki];
-    if (keeper->slot & SLOT_BLOCKED) {
-        claim_blocked(net, sh, claim_end, h, ki, keeper, observed);
-        return false;
+    unsigned from = 0, held = 1;         /* (bit i: channel from + i) */
+    if (V > 1) {
+        if (is_adapter(lay, h)) {
+            from = lay->pool[lay->out_slot[adapter_proc(lay, h)]].port % V;
+        } else {
+            const PortTurn *turn = &lay->turns[h];
+            unsigned fresh = turn->stamp == lay->now ? turn->fresh : 0;
+            from = turn->pointer;
+            held = rotate_from(turn->nonempty & ~fresh, from, V);
+        }
     }
-    leave_sender(net, lay, sh, out, claim_end, h, buf, layer);
-    *out->on_link[list]++ = (OnLink){ x, target, ki };
-    if (observed)
-        report_claimed(net, h, x);
-    return true;
+    unsigned busy = rotate_from(lanes_blocked(lay, ki), from, V), open = held & ~busy;
+    unsigned stopped = held;             /* those held up */
+    bool sent = false, asleep = false;
+    if (open != 0 && (lay->cfg.full_duplex || lay->temp_slots[link].temp != lay->now)) {
+        unsigned i = (unsigned)__builtin_ctz(open), v = from + i;
+        if (!lay->cfg.full_duplex)
+            lay->temp_slots[link].temp = lay->now;
+        stopped &= ~(1u << i);
+        send(net, lay, sh, out, claim_end, h, v >= V ? v - V : v, ahead, list, ki, layer,
+             observed);
+        sent = true;
+    }
+    for (; stopped != 0; stopped &= stopped - 1) {
+        unsigned i = (unsigned)__builtin_ctz(stopped), v = from + i;
+        v = v >= V ? v - V : v;
+        asleep |= held_up(net, sh, h, v, ki, &lay->senders[channel_of(lay, ki, v)],
+                          (busy >> i) & 1, observed);
+    }
+    if (!sent && !asleep)
+        *(*claim_end)++ = h;
+    return sent;
 }
 
 /* After stage e: a packet that entered right behind a head in this stage d
@@ -813,30 +975,29 @@ static void take_back_collisions(Net *net, NetShare *sh)
     const Sender *buffers = net->lay.senders;
     for (size_t i = 0; i < n; i++) {
         PREFETCH(&buffers[e[i + PREFETCH_DISTANCE].buffer]);
-        uint32_t b = e[i].buffer;
-        const Sender *buf = &buffers[b];
-        if (place_packet(head_word(&net->lay, buf, b)) == e[i].packet) {
-            unsigned dir = (b & 3) < 2 ? DIR_DOWN : DIR_UP;
-            sh->counts->stats.buffer_collisions[dir][sw_layer(&net->lay, b >> 2)]--;
-            sh->counts->stats.buffer_total--;
-        }
+        uint32_t c = e[i].buffer;
+        const Sender *buf = &buffers[c];
+        if (place_packet(head_word(&net->lay, buf, c)) == e[i].packet)
+            count_buffer_collisions(&net->lay, sh->counts, channel_sender(&net->lay, c),
+                                    channel_v(&net->lay, c), -1);
     }
     sh->behind.n = 0;
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
- * entered buffer b in this timestep and is not at its head (the buffer
- * collisions of the timestep, counted in stages d and e). */
-static void report_queued(Net *net, uint32_t b)
+ * entered channel c's buffer in this timestep and is not at its head (the
+ * buffer collisions of the timestep, counted in stages d and e). */
+static void report_queued(Net *net, uint32_t c)
 {
-    Sender *buf = &net->lay.senders[b];
-    uint32_t queued = net->entered[b];
-    if (buf->count == net->entered[b])
+    Sender *buf = &net->lay.senders[c];
+    uint32_t queued = net->entered[c];
+    unsigned l = sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2);
+    if (buf->count == net->entered[c])
         queued--;                         /* the head itself entered now */
     for (uint32_t i = buf->count - queued; i < buf->count; i++) {
-        uint32_t x = buffer_packet_at(&net->lay, b, i);
-        settle_in_buffer(net, x, b, NET_NIL, AWAKE);
-        net_emit(net, EV_QUEUED, x, b, PLACE_BUFFER, sw_layer(&net->lay, b >> 2), 0);
+        uint32_t x = buffer_packet_at(&net->lay, c, i);
+        settle_in_buffer(net, x, c, NET_NIL, AWAKE);
+        net_emit(net, EV_QUEUED, x, channel_public(&net->lay, c), PLACE_BUFFER, l, 0);
     }
 }
 
@@ -854,6 +1015,19 @@ static void report_queued_all(Net *net)
     sh->touched.n = 0;
 }
 
+/* Asks for what stage e reads of sender h: the records of its channels
+ * (a line holds two), and with V > 1 its PortTurn. */
+HOT void prefetch_sender(const Layout *lay, uint32_t h)
+{
+    const Sender *first = &lay->senders[channel_of(lay, h, 0)];
+    PREFETCH(first);
+    if (lay->cfg.vcs > 1) {
+        PREFETCH(&lay->turns[h]);
+        for (unsigned v = 2; v < lay->cfg.vcs; v += 2)
+            PREFETCH(first + v);
+    }
+}
+
 /* With --duplex half, a claim reads its channel's temp slot and, going up,
  * the slot kept by the port it enters above: lines of their own, which
  * the claimant's buffer line says where to find once it is in the cache
@@ -864,25 +1038,21 @@ static void report_queued_all(Net *net)
  * not for the room after them, which may name another share's buffer.) */
 HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 {
-    uint32_t hop = lay->senders[h].hop;
+    uint32_t hop = lay->senders[channel_of(lay, h, 0)].hop;
     if (is_adapter(lay, h) || hop == 0 || !lay->compact)
         return;
     unsigned class = hop_class(hop);
     uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
-        PREFETCH(&lay->senders[4 * s + class]);
+        PREFETCH(&lay->senders[channel_of(lay, 4 * s + class, 0)]);
         PREFETCH(&lay->temp_slots[2 * s + class]);
     } else {
         PREFETCH(&lay->temp_slots[2 * (h >> 2) + (h & 3)]);
     }
 }
 
-/* Stage e for a run of the claimants of a layer (with them, in layer 1,
- * the adapters), in their list's order. With --duplex full every wire
- * has one sender (the buffer or adapter at its tail end), so stage b had
- * nothing to decide and every claim is made final here; with --duplex
- * half, those that hold their link's temp slot (commit_claim passes
- * over the others, which lost in stage b). */
+/* Stages a, b and e for a run of the claimants of a layer (or of the
+ * adapters, layer 0), in their list's order (commit_claim). */
 HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                         const SweepList *run, const SweepList *next, bool observed)
 {
@@ -893,7 +1063,7 @@ HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, next, j);
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&lay->senders[claimants[i + PREFETCH_DISTANCE]]);
+        prefetch_sender(lay, claimants[i + PREFETCH_DISTANCE]);
         if (!lay->cfg.full_duplex && i + PREFETCH_DISTANCE / 2 < n)    /* (a real read: its own) */
             prefetch_temp_slot(lay, claimants[i + PREFETCH_DISTANCE / 2]);
         if (!commit_claim(net, lay, sh, out, &claim_end, claimants[i], run->layer, observed))
@@ -907,13 +1077,17 @@ HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
 
 /* Stages d and e, a layer at a time. A claim made final in stage e needs
  * stage d done for the packets entering its buffer (whose room counts the
- * packet leaving: machine.md) and for the packet on the link it claims
- * (refused there, it blocks the link), which enters a buffer a layer
- * above or below; nothing else in the two stages depends on the other. So
- * stage d runs for layers 1 and 2, then stage e for layer 1, then stage d
- * for layer 3 and stage e for layer 2, and so on: in every order that
- * keeps those two rules the outcome is the spec's (the head of this file;
- * stage c, delivery, which a claim down a last link needs, ran before).
+ * packet leaving: machine.md; which of its channels stage b sees:
+ * channels.md) and for the packets on the link it claims (refused there,
+ * they block their lanes), which enter buffers a layer above or below;
+ * nothing else in the two stages depends on the other. So stage d runs
+ * for layers 1 and 2, then stage e for the adapters and layer 1, then
+ * stage d for layer 3 and stage e for layer 2, and so on: in every order
+ * that keeps those two rules the outcome is the spec's (the head of this
+ * file; stage c, delivery, which a claim down a last link needs, ran
+ * before). It also makes the claims of the two ends of a --duplex half
+ * link in the spec's order, the lower end's (an adapter, or an up port of
+ * the layer below) first.
  * This order is for the cache: stage e reads the line of every claimant's
  * buffer, and under load most of those lines had a packet enter in stage
  * d, two layers of work before rather than a whole network's, so they are
@@ -928,13 +1102,15 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
     Layout copy = net->lay;
     const Layout *lay = &copy;
     if (variant != ANY_NETWORK) {
-        copy.cfg.full_duplex = variant == COMMON_FULL || variant == MULTICAST_FULL;
+        copy.cfg.full_duplex = variant != COMMON_HALF;
+        copy.cfg.vcs = variant == FOUR_CHANNELS_FULL ? 4 : 1;
+        copy.vshift = variant == FOUR_CHANNELS_FULL ? 2 : 0;
         copy.cfg.adaptive = false;
         copy.compact = true;
         copy.rings = NULL;
         copy.multicast = variant == MULTICAST_FULL;
     }
-    SweepList runs[5 * LIST_LAYERS + 1];
+    SweepList runs[5 * LIST_LAYERS + 2];
     size_t nruns = 0;
     unsigned k = net->lay.cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
@@ -946,6 +1122,8 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
 #else
         unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.ki) */
 #endif
+        if (e == 1 && sh->claimants[0].n)                            /* e: adapters */
+            runs[nruns++] = (SweepList){ sh->claimants[0].items, sh->claimants[0].n, CLAIMANTS, 0 };
         if (e >= 1 && e <= k && sh->claimants[e].n)                  /* e */
             runs[nruns++] = (SweepList){ sh->claimants[e].items, sh->claimants[e].n, CLAIMANTS, e };
     }
@@ -966,7 +1144,7 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
 /* The entries of a share's lists of claimants and of packets on links. */
 static size_t listed_count(const Net *net, const NetShare *sh)
 {
-    size_t n = 0;
+    size_t n = sh->claimants[0].n;
     for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
         n += sh->claimants[l].n;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
@@ -977,18 +1155,21 @@ static size_t listed_count(const Net *net, const NetShare *sh)
 
 /* How many entries list `list` of the lists of claimants (ARRIVAL_CLASSES)
  * or of packets on links (class c) of a layer can ever hold: one per
- * sender, or one per link of the class, of the layer and of the share's
- * planes; then PREFETCH_DISTANCE more, for the loops to look ahead into, and one for
- * commit_claim's write past the end. */
+ * sender, or one per lane of a link of the class, of the layer and of the
+ * share's planes; then PREFETCH_DISTANCE more, for the loops to look
+ * ahead into, and one for commit_claim's write past the end. */
 static size_t list_room(const Net *net, unsigned list, unsigned layer)
 {
     size_t planes = net->nshares > 1 ? 1 : net->lay.cfg.planes, bound;
-    if (list == ARRIVAL_CLASSES)             /* claimants: 4 buffers a switch */
-        bound = 4 * (size_t)net->lay.half + (layer == 1 ? net->lay.nprocs : 0);
+    size_t V = net->lay.cfg.vcs;
+    if (list == ARRIVAL_CLASSES)             /* claimants: adapters, or 4 ports a switch */
+        bound = layer == 0 ? net->lay.nprocs : 4 * (size_t)net->lay.half;
+    else if (layer == 0)
+        bound = 0;
     else if (list == ARRIVE_DELIVERY)        /* last links: one a processor */
-        bound = layer == 1 ? net->lay.nprocs : 0;
+        bound = layer == 1 ? net->lay.nprocs * V : 0;
     else                                     /* a link a switch */
-        bound = net->lay.half;
+        bound = net->lay.half * V;
     return bound * planes + PREFETCH_DISTANCE + 1;
 }
 
@@ -1002,14 +1183,14 @@ static void share_prepare(Net *net, NetShare *sh)
     sh->woken.n = 0;
     sh->moved = false;
     net_list_reserve(&sh->woken, net->in_flight);
-    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+    for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
         sh->next_claimants[l].n = 0;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
             sh->next_on_links[c][l].n = 0;
     }
     if (sh->roomy)
         return;
-    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+    for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
         size_t room = list_room(net, ARRIVAL_CLASSES, l);
         net_list_reserve(&sh->next_claimants[l], room);
         net_list_reserve(&sh->claimants[l], room);
@@ -1034,9 +1215,7 @@ static void share_sweep(Net *net, NetShare *sh)
     if (net->lay.multicast)
         splits_reserve(&sh->splits, net->in_flight);
 
-    if (!net->lay.cfg.full_duplex)
-        stage_claims(net, sh);                          /* a, b */
-    if (net->event)                                     /* d, e */
+    if (net->event)                                     /* d; a, b and e */
         sweep_layers(net, sh, true, ANY_NETWORK);
     else if (variant_of(net) == COMMON_FULL)
         sweep_layers(net, sh, false, COMMON_FULL);
@@ -1044,10 +1223,12 @@ static void share_sweep(Net *net, NetShare *sh)
         sweep_layers(net, sh, false, COMMON_HALF);
     else if (variant_of(net) == MULTICAST_FULL)
         sweep_layers(net, sh, false, MULTICAST_FULL);
+    else if (variant_of(net) == FOUR_CHANNELS_FULL)
+        sweep_layers(net, sh, false, FOUR_CHANNELS_FULL);
     else
         sweep_layers(net, sh, false, ANY_NETWORK);
     take_back_collisions(net, sh);
-    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+    for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
         IndexList claimants = sh->claimants[l];
         sh->claimants[l] = sh->next_claimants[l];
         sh->next_claimants[l] = claimants;
@@ -1092,6 +1273,11 @@ static void merge_share(Net *net, NetShare *sh)
             d->link_collisions[dir][l] = d->buffer_collisions[dir][l] = 0;
             dc->asleep_link[dir][l] = dc->asleep_buffer[dir][l] = 0;
         }
+    for (unsigned v = 0; v < NET_MAX_VCS; v++) {
+        st->vc_link[v] += d->vc_link[v];
+        st->vc_buffer[v] += d->vc_buffer[v];
+        d->vc_link[v] = d->vc_buffer[v] = 0;
+    }
     st->link_total += d->link_total;
     st->buffer_total += d->buffer_total;
     st->links_crossed += d->links_crossed;
@@ -1119,11 +1305,26 @@ static void merge_shares(Net *net)
     }
 }
 
-/* Stage 4 of timestep t. Stage c runs first here, before the claims of
- * stages a and b: a claim only takes a temp slot, which delivery never
- * reads, and delivery only empties last links and fills input ports,
- * which no claim reads; stage e, which needs both, comes after both. */
-/* The stages of a timestep with packets in flight. */
+/* The next stage's number; when the numbers wrap, every stamp is made
+ * old again, so that none is ever mistaken for the new stage's. */
+static void next_stage(Net *net)
+{
+    Layout *lay = &net->lay;
+    if (++lay->now != 0)
+        return;
+    if (!lay->cfg.full_duplex)
+        memset(lay->temp_slots, 0, 2 * (size_t)lay->nswitches * sizeof *lay->temp_slots);
+    for (size_t h = 0; lay->turns && h < sender_count(net); h++)
+        lay->turns[h].stamp = 0;
+    lay->now = 1;
+}
+
+void net_set_stage(Net *net, uint32_t now) { net->lay.now = now; }
+
+/* The stages of a timestep with packets in flight. Stage c runs first
+ * here: it only empties last links and fills input ports, and a claim
+ * reads neither until stage e, where a lane left in stage c is free
+ * (channels.md). */
 static NOINLINE void step_packets(Net *net)
 {
     size_t work = 0;
@@ -1131,6 +1332,7 @@ static NOINLINE void step_packets(Net *net)
         work += listed_count(net, &net->share[i]);
     if (work == 0)
         return;                         /* nothing awake in a slot, on a link or in a buffer */
+    next_stage(net);
     net_list_reserve(&net->woken, net->in_flight);
     for (unsigned i = 0; i < net->nshares; i++)
         share_prepare(net, &net->share[i]);
@@ -1145,7 +1347,7 @@ static NOINLINE void step_packets(Net *net)
      * would contend for.) */
     bool parallel = net->nshares > 1 && net->runner && work >= net->parallel_min &&
                     !net->lay.multicast;
-    run_shares(net, parallel, run_sweeps);               /* a, b; d and e a layer at a time */
+    run_shares(net, parallel, run_sweeps);               /* d; a, b and e; a layer at a time */
     merge_shares(net);
     if (net->lay.multicast)
         mc_give_ids(net, net->event ? net_emit_split : NULL);
@@ -1153,7 +1355,7 @@ static NOINLINE void step_packets(Net *net)
         report_queued_all(net);
 }
 
-void step_one_channel(Net *net)
+void step_stage(Net *net)
 {
     if (net->counts.asleep)
         count_sleepers(net);                            /* they fail once more */
@@ -1165,7 +1367,7 @@ void step_injected(Net *net, unsigned plane, uint32_t p)
 {
     net->settled = false;
     uint32_t h = adapter_sender(&net->lay, plane, p);
-    IndexList *claimants = &net->share[share_index(net, h)].claimants[1];   /* (adapters: layer 1) */
+    IndexList *claimants = &net->share[share_index(net, h)].claimants[0];   /* (adapters) */
     net_list_reserve(claimants, claimants->n + 1);
     claimants->items[claimants->n++] = h;
 }

@@ -1,5 +1,5 @@
-/* The network stage with one channel (step.c): stage 4 of a timestep, and
- * an adapter's packet, just injected, listed as a claimant. */
+/* The network stage (step.c): stage 4 of a timestep, and an adapter's
+ * packet, just injected, listed as a claimant. */
 #ifndef NET_STEP_H
 #define NET_STEP_H
 
@@ -7,7 +7,11 @@
 
 #include "net/state.h"
 
-void step_one_channel(Net *net);
+void step_stage(Net *net);
 void step_injected(Net *net, unsigned plane, uint32_t p);
+
+/* Sets the number of the last stage run (for the tests: the numbers
+ * that stamp temp slots and ports wrap after 2^32 timesteps). */
+void net_set_stage(Net *net, uint32_t now);
 
 #endif

@@ -10,7 +10,7 @@
 #include "net/layout.h"
 #include "net/places.h"
 #include "net/sleep.h"
-#include "net/vchannels.h"
+#include "net/step.h"
 #include "tests/check.h"
 #include "tests/unit/net_send.h"
 
@@ -78,8 +78,9 @@ static void encodings_round_trip(void)
     }
     CHECK(heading_is_proc(heading_proc(12)) && heading_value(heading_proc(12)) == 12);
     CHECK(!heading_is_proc(heading_port(4 * 9 + 3)) && heading_value(heading_port(39)) == 39);
-    CHECK(temp_claimed_by(temp_claim(0), 0) && temp_claim(0) != TEMP_FREE);
-    CHECK_EQ(temp_claimant(temp_claim(77)), 77);
+    CHECK_EQ(target_word(77, 0, 0), 77);                /* (one channel: the target) */
+    CHECK_EQ(target_of(target_word(77, 5, 3), 3), 77);
+    CHECK_EQ(target_channel(target_word(77, 5, 3), 3), 5);
     CHECK(keeper_refused(77 | KEEPER_REFUSED) && !keeper_refused(77));
     CHECK_EQ(keeper_of(77 | KEEPER_REFUSED), 77);
 }
@@ -233,18 +234,18 @@ static void invariants_name_the_component(void)
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 
-    /* ...and the list of claimants, the layer of each (adapters: 1). */
+    /* ...and the list of claimants, the layer of each (adapters: 0). */
     net = make(2, 1, false, 2, 1);
     send(net, 0, 2, 0, 0, 2, 0, 1);     /* in p0's output slot: claims */
-    CHECK_EQ(net->share[0].claimants[1].n, 1);
+    CHECK_EQ(net->share[0].claimants[0].n, 1);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    IndexList one = net->share[0].claimants[1];
-    net->share[0].claimants[1] = net->share[0].claimants[2];
-    net->share[0].claimants[2] = one;
-    CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: a claimant is listed in layer 2, not its own");
-    net->share[0].claimants[2] = net->share[0].claimants[1];
+    IndexList one = net->share[0].claimants[0];
+    net->share[0].claimants[0] = net->share[0].claimants[1];
     net->share[0].claimants[1] = one;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: a claimant is listed in layer 1, not its own");
+    net->share[0].claimants[1] = net->share[0].claimants[0];
+    net->share[0].claimants[0] = one;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
@@ -397,7 +398,7 @@ static void stage_numbers_wrap(void)
         Net *net = net_new(&cfg);
         CHECK(net != NULL);
         CHECK_EQ(net_compare_with_reference(net), 0);
-        vc_set_stage(net->lay.vc, UINT32_MAX - 20);
+        net_set_stage(net, UINT32_MAX - 20);
         uint64_t before = 0;
         for (uint64_t t = 1; t <= 60; t++) {
             for (uint32_t p = 0; p < 16; p++) {

@@ -11,7 +11,6 @@
 #include "net/net.h"
 #include "net/layout.h"
 #include "net/places.h"
-#include "net/vchannels.h"
 #include "tests/check.h"
 
 static Net *make(bool full, unsigned vcs, unsigned buffer, NetEventFn *observe, void *ctx)
@@ -162,57 +161,44 @@ static void two_saturating_channels_share_a_link_in_turn(void)
 
 /* ---- the check of the debug build ------------------------------------------------ */
 
-/* The lane that holds packet x (its number inside the stage). */
-static uint32_t lane_of(const VcNet *vc, uint32_t x)
-{
-    for (uint32_t lane = 0; lane < vc->ninlets << vc->lane_shift; lane++)
-        if (vc->lanes[lane] == x)
-            return lane;
-    return UINT32_MAX;
-}
-
-/* The invariant check catches a lane whose bits disagree with it, a port
- * whose busy bit or inlet is wrong, and a packet in a lane that no link
- * has, and names the place. */
+/* The invariant check catches a packet listed in another channel's lane,
+ * a port whose mask of busy buffers or pointer is wrong, and a buffer
+ * holding a packet of another channel, and names the place. */
 static void check_names_the_broken_channel_state(void)
 {
     char err[256];
     Net *net = make(true, 2, 2, NULL, NULL);
     CHECK(send(net, 0, 2, 1, 0));                   /* channel 1 */
     step(net, 1);                                   /* on link p0.cpu0, going up */
-    VcNet *vc = net->lay.vc;
-    uint32_t up = link_wire(&net->lay, proc_link(&net->lay, 0, 0), DIR_UP);
-    uint32_t x = link_packet_at(net, up * 2 + 1);  /* (lane c * V + v) */
-    CHECK(x != NET_NIL);
-    uint32_t lane = lane_of(vc, x);
-    CHECK(lane != UINT32_MAX);
+    OnLinkList *l = &net->share[0].on_links[0][1];  /* (arriving on d0 at layer 1) */
+    CHECK_EQ(l->n, 1);
     CHECK_EQ(net_check(net, err, sizeof err), 0);
-    vc->lane_busy[lane >> 6] ^= 1ull << (lane & 63);   /* its bit is lost */
+    l->items[0].target ^= 1;                        /* in lane 0 */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.cpu0 vc1: its lane's bits are wrong");
-    vc->lane_busy[lane >> 6] ^= 1ull << (lane & 63);
-    vc->lane_words[lane >> 12] ^= 1ull << (lane >> 6 & 63);   /* stage d would not find it */
-    CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.cpu0 vc1: its lane's bits are wrong");
-    vc->lane_words[lane >> 12] ^= 1ull << (lane >> 6 & 63);
-    CHECK_EQ(net_check(net, err, sizeof err), 0);
-    uint32_t top_u0 = 4 * 3 + 2;                    /* switch (2,1) has no link above */
-    vc->lanes[top_u0 << vc->lane_shift] = x;
-    CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net: a lane that no link has (inlet 14) holds a packet");
-    vc->lanes[top_u0 << vc->lane_shift] = NET_NIL;
+    CHECK_STR(err, "net: packet #0 is listed in lane 0, not its channel's");
+    l->items[0].target ^= 1;
     step(net, 2);                                   /* in buffer (1,0).u0, channel 1 */
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     uint32_t b = 2;
-    CHECK_EQ(vc_buffer_count(vc, b * 2 + 1), 1);
-    vc->busy_ports[0] ^= 1ull << b;                 /* stage b would not visit it */
+    CHECK_EQ(net_buffer_count(net, b * 2 + 1), 1);
+    net->lay.turns[b].nonempty ^= 2;                /* stage b would not send it */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s0.u0 vc0: its port's busy bit, stage-d marks or pointer is wrong");
-    vc->busy_ports[0] ^= 1ull << b;
-    port_at(vc, b)->inlet ^= 1;                     /* it would send to the other port */
+    CHECK_STR(err, "net/p0.l1.s0.u0 vc0: its port's mask of busy buffers, pointer or stamp "
+                   "is wrong");
+    net->lay.turns[b].nonempty ^= 2;
+    net->lay.turns[b].pointer = 2;                  /* no such channel */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    CHECK_STR(err, "net/p0.l1.s0.u0 vc0: its port's inlet or link is wrong");
-    port_at(vc, b)->inlet ^= 1;
+    net->lay.turns[b].pointer = 0;
+    Sender tmp = net->lay.senders[channel_of(&net->lay, b, 1)];
+    net->lay.senders[channel_of(&net->lay, b, 1)] = net->lay.senders[channel_of(&net->lay, b, 0)];
+    net->lay.senders[channel_of(&net->lay, b, 0)] = tmp;
+    net->lay.turns[b].nonempty = 1;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0 vc0: place 1 holds a packet that is not there (lost or "
+                   "duplicated)");
+    net->lay.senders[channel_of(&net->lay, b, 0)] = net->lay.senders[channel_of(&net->lay, b, 1)];
+    net->lay.senders[channel_of(&net->lay, b, 1)] = tmp;
+    net->lay.turns[b].nonempty = 2;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
