@@ -162,8 +162,10 @@ static int check_buffer(Audit *a, uint32_t c)
     const Layout *lay = a->lay;
     const Sender *buf = &lay->senders[c];
     uint32_t b = channel_sender(lay, c);
-    if (buf->hop != 0 && (!lay->compact || channel_v(lay, c) != 0 || buf->hop != hop_word(lay, b)))
-        return broken_at(a, c, "hop word 0x%x, not that of its link", buf->hop);
+    uint32_t hop = lay->cfg.vcs == 1 ? buf->hop : channel_v(lay, c) == 0 ? lay->turns[b].hop : 0;
+    if ((buf->hop != 0 && lay->cfg.vcs > 1) ||
+        (hop != 0 && (!lay->compact || hop != hop_word(lay, b))))
+        return broken_at(a, c, "hop word 0x%x, not that of its link", buf->hop | hop);
     if (buf->count == 0 && buf->waiting == 0 && a->net->entered[c] == 0)
         return 0;
     if (buf->count > lay->cfg.buffer)

@@ -175,3 +175,82 @@ void net_emit_split(Net *net, const Split *split)
     net->event(net->event_ctx, &ev);
     net_emit(net, EV_ENTERED, split->copy, split->buffer, PLACE_BUFFER, layer, 0);
 }
+
+/* ---- what the network stage tells (step.c) ------------------------------- */
+
+/* The packet that channel v of sender h would send: its adapter's output
+ * slot, or the head of its buffer. */
+static uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
+{
+    if (is_adapter(lay, h))
+        return lay->out_slot[adapter_proc(lay, h)];
+    uint32_t c = channel_of(lay, h, v);
+    return place_packet(head_word(lay, &lay->senders[c], c));
+}
+
+/* For an observer: records where that packet is, for its events, and
+ * returns it. */
+uint32_t settle_claimant(Net *net, uint32_t h, unsigned v)
+{
+    uint32_t x = claimant_packet(&net->lay, h, v);
+    if (is_adapter(&net->lay, h)) {
+        net->lay.pool[x].place = PLACE_SLOT;
+        net->lay.pool[x].at = adapter_proc(&net->lay, h);
+        net->lay.pool[x].dir = DIR_UP;
+    } else {
+        settle_in_buffer(net, x, channel_of(&net->lay, h, v), NET_NIL, AWAKE);
+    }
+    return x;
+}
+
+/* For an observer: packet x entered channel c's buffer in this stage d. */
+void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t c)
+{
+    if (net->entered[c]++ == 0)
+        list_push(&sh->touched, c);          /* for report_queued */
+    settle_in_buffer(net, x, c, NET_NIL, AWAKE);
+    net_emit(net, EV_ENTERED, x, channel_public(&net->lay, c), PLACE_BUFFER,
+             sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2), 0);
+}
+
+/* For an observer: channel v of sender h sent packet x onto its link. */
+void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x)
+{
+    unsigned link_layer, dir;
+    uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
+    uint32_t link = claim_link(&net->lay, h, heading, dir);
+    settle_on_link(net, x, link, dir, v, AWAKE);
+    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v,
+             PLACE_LINK, link_layer, 0);
+}
+
+/* For an observer, after stage e: an EV_QUEUED event for every packet that
+ * entered channel c's buffer in this timestep and is not at its head (the
+ * buffer collisions of the timestep, counted in stages d and e). */
+static void report_queued(Net *net, uint32_t c)
+{
+    Sender *buf = &net->lay.senders[c];
+    uint32_t queued = net->entered[c];
+    unsigned l = sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2);
+    if (buf->count == net->entered[c])
+        queued--;                         /* the head itself entered now */
+    for (uint32_t i = buf->count - queued; i < buf->count; i++) {
+        uint32_t x = buffer_packet_at(&net->lay, c, i);
+        settle_in_buffer(net, x, c, NET_NIL, AWAKE);
+        net_emit(net, EV_QUEUED, x, channel_public(&net->lay, c), PLACE_BUFFER, l, 0);
+    }
+}
+
+/* For an observer, after the shares: the packets that queued in this
+ * timestep -- those that entered and are not at the head, the last
+ * `entered` of the FIFO but the head. The entry counts are cleared for
+ * the next timestep. (One share: an observer's network has no others.) */
+void report_queued_all(Net *net)
+{
+    NetShare *sh = &net->share[0];
+    for (size_t i = 0; i < sh->touched.n; i++) {
+        report_queued(net, sh->touched.items[i]);
+        net->entered[sh->touched.items[i]] = 0;
+    }
+    sh->touched.n = 0;
+}

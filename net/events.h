@@ -20,4 +20,15 @@ void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPla
 void net_describe(const Net *net, uint32_t x, NetPacket *pk);
 void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk);
 
+/* What the network stage (step.c) tells an observer, with the places of
+ * the packets concerned recorded first: where the packet that channel v
+ * of sender h would send is (returned); packet x entering channel c's
+ * buffer in a stage d (with the share whose list of buffers entered it
+ * joins); channel v of sender h sending packet x onto its link; and after
+ * the stage, the packets that queued in it, behind another. */
+uint32_t settle_claimant(Net *net, uint32_t h, unsigned v);
+void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t c);
+void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x);
+void report_queued_all(Net *net);
+
 #endif

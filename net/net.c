@@ -9,7 +9,9 @@
  *   check.c         the invariants, one checker per component
  *   deadlock.c      a network deadlock told from a program deadlock
  *   places.c        where packets are, for readers between timesteps
- *   step.c          stage 4 with one channel (a-e, fast)
+ *   step.c          stage 4, fast: stages d and a, b, e a layer at a time
+ *   deliver.c       ...its stage c
+ *   shares.c        ...its shares' lists and counters
  *   adapter.c       output slots, input ports, delivery and reads
  *   sleep.c         sleeping packets, and waking them
  *   events.c        what an observer is told; the names of places
@@ -20,8 +22,9 @@
  *   route.c, route_benes.c, destset.c   the routing algorithms (route.h)
  *
  * and the headers: net.h (public), state.h (the state), layout.h (the
- * numbering, inline), encode.h (every packed word), topology.h (the
- * wiring), and one a file for what it offers the files above it. */
+ * numbering, inline), encode.h (every packed word), lanes.h (a lane's
+ * state and the collisions counted, inline), topology.h (the wiring), and
+ * one a file for what it offers the files above it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +152,7 @@ Net *net_new(const NetConfig *cfg)
     if (cfg->buffer > INLINE_PLACES)
         net->lay.rings = zalloc(channels, sizeof *net->lay.rings);
     if (net->lay.cfg.vcs > 1)
-        net->lay.turns = zalloc(senders, sizeof *net->lay.turns);
+        net->lay.turns = line_zalloc(senders, sizeof *net->lay.turns);
     net->entered = zalloc(channels, sizeof *net->entered);
     net->lay.ports = zalloc((size_t)net->lay.nprocs * cfg->ports, sizeof *net->lay.ports);
     net->lay.out_slot = zalloc(net->lay.nprocs, sizeof *net->lay.out_slot);
@@ -187,7 +190,7 @@ void net_free(Net *net)
         for (size_t c = 0; c < channels_of(&net->lay); c++)
             free(net->lay.rings[c]);
     free(net->lay.rings);
-    free(net->lay.turns);
+    line_free(net->lay.turns);
     free(net->entered);
     free(net->lay.ports);
     free(net->lay.out_slot);

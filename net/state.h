@@ -150,13 +150,16 @@ typedef struct TempSlot {
  * their first one in the stage d of the stage numbered `stamp` -- stage b,
  * which comes before d in the spec, does not see those; for the keeper of
  * a wire's slots, which lanes hold a packet refused there (their records'
- * SLOT_BLOCKED, together). */
+ * SLOT_BLOCKED, together). Stage e reads this and the record of the
+ * channel that sends, and no other line of the port. */
 typedef struct PortTurn {
     uint32_t stamp;        /* the stage whose stage d `fresh` is of */
+    uint32_t hop;          /* the port's hop word (with one channel, Sender.hop) */
     uint8_t pointer;       /* the channel whose turn it is */
     uint8_t nonempty;      /* bit v: channel v's buffer holds a packet */
     uint8_t fresh;         /* bit v: ...since stage d of stage `stamp` only */
     uint8_t blocked;       /* bit v: lane v holds a refused packet */
+    uint32_t unused;       /* (four to a cache line) */
 } PortTurn;
 
 /* Stage d visits the packets on links in four rounds, by the port they

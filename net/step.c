@@ -78,33 +78,14 @@
 #include <string.h>
 
 #include "net/adapter.h"
+#include "net/deliver.h"
 #include "net/events.h"
-#include "net/layout.h"
+#include "net/lanes.h"
 #include "net/multicast.h"
 #include "net/pool.h"
+#include "net/shares.h"
 #include "net/sleep.h"
 #include "net/step.h"
-
-static void behind_reserve(BehindList *l, size_t n)
-{
-    void *items = l->items;
-    list_grow(&items, &l->cap, l->n, n, sizeof *l->items);
-    l->items = items;
-}
-
-static void splits_reserve(SplitList *l, size_t n)
-{
-    void *items = l->items;
-    size_t cap = l->cap;
-    list_grow(&items, &l->cap, l->n, n, sizeof *l->items);
-    l->items = items;
-    if (l->cap != cap) {
-        free(l->order);
-        l->order = malloc(2 * l->cap * sizeof *l->order);
-        if (!l->order)
-            abort();    /* a few words per packet in flight: cannot fail in practice */
-    }
-}
 
 /* Where stages d and e append, held in locals while their loops run: the
  * ends of the share's next lists of claimants and of packets on links, and
@@ -143,43 +124,6 @@ static void appends_close(const Appends *a, const Net *net, NetShare *sh)
     sh->behind.n = (size_t)(a->behind - sh->behind.items);
 }
 
-/* The stages visit buffers in no order that the memory system could guess,
- * so each is a cache miss; asking for them (PREFETCH, common/hot.h) this
- * many entries ahead overlaps them. The prefetch helpers below are HOT:
- * GCC takes a function of its own that only prefetches for one without
- * effect, and drops every call to it. The loops look ahead without a
- * bound: a list has room for PREFETCH_DISTANCE entries after its end
- * (share_prepare), which hold entries of earlier timesteps, or zeros where
- * nothing was ever written (reserve) -- senders, packets and buffers of
- * this network all the same, so what they prefetch there is harmless. */
-enum { PREFETCH_DISTANCE = 32 };
-
-/* ---- counting --------------------------------------------------------------- */
-
-/* A link collision of lane v of a link of layer `layer`, charged to the
- * claimant's direction (machine.md) and, with V > 1, to its channel
- * (channels.md). */
-HOT void count_link_collision(const Layout *lay, Counters *counts, unsigned dir, unsigned layer,
-                              unsigned v)
-{
-    counts->stats.link_collisions[dir][layer]++;
-    counts->stats.link_total++;
-    if (lay->cfg.vcs > 1)
-        counts->stats.vc_link[v]++;
-}
-
-/* n buffer collisions (1, or -1 to take back one that did not happen) at
- * channel v's buffer of output port b. */
-HOT void count_buffer_collisions(const Layout *lay, Counters *counts, uint32_t b, unsigned v,
-                                 int n)
-{
-    unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    counts->stats.buffer_collisions[dir][l] += (uint64_t)n;
-    counts->stats.buffer_total += (uint64_t)n;
-    if (lay->cfg.vcs > 1)
-        counts->stats.vc_buffer[v] += (uint64_t)n;
-}
-
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
  * the claimants asleep on their links in its stage e. */
@@ -203,34 +147,7 @@ static void wake_buffer(Net *net, NetShare *sh, Appends *out, uint32_t b)
     buf->waiting = 0;
 }
 
-/* ---- stages a and b: claims ---------------------------------------------- */
-
 /* ---- claims: what a sender sends, and its failures ----------------------- */
-
-/* The packet that channel v of sender h would send: its adapter's output
- * slot, or the head of its buffer. */
-static uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
-{
-    if (is_adapter(lay, h))
-        return lay->out_slot[adapter_proc(lay, h)];
-    uint32_t c = channel_of(lay, h, v);
-    return place_packet(head_word(lay, &lay->senders[c], c));
-}
-
-/* For an observer: records where that packet is, for its events, and
- * returns it. */
-static uint32_t settle_claimant(Net *net, uint32_t h, unsigned v)
-{
-    uint32_t x = claimant_packet(&net->lay, h, v);
-    if (is_adapter(&net->lay, h)) {
-        net->lay.pool[x].place = PLACE_SLOT;
-        net->lay.pool[x].at = adapter_proc(&net->lay, h);
-        net->lay.pool[x].dir = DIR_UP;
-    } else {
-        settle_in_buffer(net, x, channel_of(&net->lay, h, v), NET_NIL, AWAKE);
-    }
-    return x;
-}
 
 /* A failed claim of channel v of sender h: one link collision, charged to
  * the claimant's direction, the link's layer and the channel; the claimant
@@ -248,165 +165,6 @@ static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned v)
 }
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
-
-/* The record that keeps the lane of a packet on a link (entry e): its
- * channel of the keeper of the link's slots. */
-HOT Sender *lane_keeper(const Layout *lay, const OnLink *e)
-{
-    unsigned v = target_channel(e->target, lay->vshift);
-    return &lay->senders[channel_of(lay, keeper_of(e->keeper), v)];
-}
-
-/* A packet on a link (entry e) was refused: it is written into its lane,
- * which is blocked until it leaves. */
-HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
-{
-    Sender *ks = lane_keeper(lay, e);
-    if (lay->cfg.vcs > 1)
-        lay->turns[keeper_of(e->keeper)].blocked |=
-            (uint8_t)(1u << target_channel(e->target, lay->vshift));
-    ks->slot_packet = e->packet;
-    ks->slot = (uint8_t)((ks->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
-    return ks;
-}
-
-/* A packet on a link (entry e) gets off it: its slot, if it was refused
- * there, is free again. */
-HOT void leave_link(const Layout *lay, const OnLink *e)
-{
-    if (!keeper_refused(e->keeper))
-        return;
-    lane_keeper(lay, e)->slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
-    if (lay->cfg.vcs > 1)
-        lay->turns[keeper_of(e->keeper)].blocked &=
-            (uint8_t)~(1u << target_channel(e->target, lay->vshift));
-}
-
-/* For an observer: records that the packet of entry e, of class c, is on
- * its link. */
-static void settle_listed(Net *net, const OnLink *e, unsigned c)
-{
-    unsigned dir, vs = net->lay.vshift;
-    uint32_t link = listed_link(&net->lay, c, target_of(e->target, vs), e->keeper, &dir);
-    settle_on_link(net, e->packet, link, dir, target_channel(e->target, vs), AWAKE);
-}
-
-/* Stage c for the packet of entry e, on the last link down to the
- * processor on a plane that e->target names. */
-static void deliver(Net *net, const OnLink *e)
-{
-    uint32_t x = e->packet, p = pop_proc(net->lay.cfg.k, target_of(e->target, net->lay.vshift));
-    Packet *pk = &net->lay.pool[x];
-    uint32_t slot = p * net->lay.cfg.ports + pk->port;
-    InputPort *port = &net->lay.ports[slot];
-    if (port->count >= net->lay.cfg.port_depth) {
-        net->counts.stats.port_waits++;
-        if (net->event) {
-            settle_listed(net, e, ARRIVE_DELIVERY);
-            net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
-        }
-        Sender *ks = refuse(&net->lay, e, false);
-        uint32_t ki = keeper_of(e->keeper);
-        if (may_sleep(net)) {
-            ks->slot |= SLOT_ASLEEP;
-            net->lay.port_waits[x].keeper = ki;
-            pk->asleep = ASLEEP_PORT;
-            net->lay.port_waits[x].next = port->waiting;
-            port->waiting = x;
-            net->counts.asleep_port++;
-            net->counts.asleep++;
-        } else {
-            NetShare *sh = &net->share[share_index(net, ki)];
-            links_push(&sh->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
-                       ki | KEEPER_REFUSED);
-        }
-        return;
-    }
-    leave_link(&net->lay, e);
-    net_deliver(net, x, p);
-}
-
-/* The delivery list of the share that has plane `plane`'s packets. */
-static OnLinkList *deliveries_of(Net *net, unsigned plane)
-{
-    return &net->share[net->nshares > 1 ? plane : 0].on_links[ARRIVE_DELIVERY][1];
-}
-
-/* The bit of processor p's arrivals_down for a packet coming down to it
- * (target word t). */
-static inline unsigned arrival_bit(const Net *net, uint32_t t)
-{
-    unsigned vs = net->lay.vshift;
-    return pop_plane(net->lay.cfg.k, target_of(t, vs)) << vs | target_channel(t, vs);
-}
-
-/* Of the packets still to be delivered to processor p in this stage c,
- * the oldest that is older than packet x, or NULL. */
-static const OnLink *older_arrival(Net *net, uint32_t p, uint32_t x)
-{
-    const OnLink *oldest = NULL;
-    uint64_t age = net->lay.pool[x].info.id;
-    unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
-    for (unsigned bits = net->arrivals_down[p]; bits != 0; bits &= bits - 1) {
-        unsigned bit = (unsigned)__builtin_ctz(bits), plane = bit >> vs;
-        uint32_t t = target_word(proc_on_plane(k, p, plane), bit & ((1u << vs) - 1), vs);
-        const OnLink *e = &deliveries_of(net, plane)->items[net->arriving[t]];
-        if (net->lay.pool[e->packet].info.id < age) {
-            oldest = e;
-            age = net->lay.pool[e->packet].info.id;
-        }
-    }
-    return oldest;
-}
-
-/* Stage c: the packets on the shares' last links, delivered by one thread
- * after stage d (for one share as for two), oldest first at each processor.
- * First every arriving packet sets its bit of its processor (its plane
- * and lane: arrival_bit) and says where it is listed, so that the packets
- * older than one arriving at the same processor can be delivered before
- * it; delivering a packet clears its bit. The age of the second of such
- * a pair is read at the first one's turn, before the second loop has
- * asked for it, so the first loop does. */
-static void stage_deliveries(Net *net)
-{
-    unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
-    for (unsigned i = 0; i < net->nshares; i++) {
-        const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
-        for (size_t j = 0; j < l->n; j++) {
-            uint32_t t = l->items[j].target, p = pop_proc(k, target_of(t, vs));
-            if (net->arrivals_down[p])    /* the second of a pair */
-                PREFETCH(&net->lay.pool[l->items[j].packet]);
-            net->arrivals_down[p] |= (uint16_t)(1u << arrival_bit(net, t));
-            net->arriving[t] = (uint32_t)j;
-        }
-    }
-    for (unsigned i = 0; i < net->nshares; i++) {
-        const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
-        for (size_t j = 0; j < l->n; j++) {
-            if (j + 2 * PREFETCH_DISTANCE < l->n) {   /* its record (its port) and age */
-                uint32_t x = l->items[j + 2 * PREFETCH_DISTANCE].packet;
-                PREFETCH(&net->lay.pool[x]);
-            }
-            if (j + PREFETCH_DISTANCE < l->n) {       /* ...and then the port it enters */
-                const OnLink *ahead = &l->items[j + PREFETCH_DISTANCE];
-                uint32_t p = pop_proc(k, target_of(ahead->target, vs));
-                PREFETCH(&net->lay.ports[p * net->lay.cfg.ports + net->lay.pool[ahead->packet].port]);
-            }
-            const OnLink *e = &l->items[j];
-            uint32_t p = pop_proc(k, target_of(e->target, vs));
-            unsigned bit = arrival_bit(net, e->target);
-            if (!((net->arrivals_down[p] >> bit) & 1))
-                continue;             /* delivered already, as an older one */
-            net->arrivals_down[p] &= (uint16_t)~(1u << bit);
-            for (const OnLink *older; net->arrivals_down[p] &&
-                                      (older = older_arrival(net, p, e->packet)) != NULL;) {
-                net->arrivals_down[p] &= (uint16_t)~(1u << arrival_bit(net, older->target));
-                deliver(net, older);
-            }
-            deliver(net, e);
-        }
-    }
-}
 
 /* Makes room in channel c's deep buffer (buf) for one more packet: its
  * ring, made on first use with 8 places and doubled up to B when full, is
@@ -527,16 +285,6 @@ HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t c, uin
         unsigned at = buf->ring.head + count;
         places[at >= cap ? at - cap : at] = word;
     }
-}
-
-/* For an observer: packet x entered channel c's buffer in this stage d. */
-static void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t c)
-{
-    if (net->entered[c]++ == 0)
-        list_push(&sh->touched, c);          /* for report_queued */
-    settle_in_buffer(net, x, c, NET_NIL, AWAKE);
-    net_emit(net, EV_ENTERED, x, channel_public(&net->lay, c), PLACE_BUFFER,
-             sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2), 0);
 }
 
 /* Stage d, with V > 1: channel v's buffer of port b took its first
@@ -766,19 +514,19 @@ HOT void forward_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
  * port q that their place word keeps), or on the last link down the
  * processor on a plane they come to; with their arrival class and the
  * list they go in, class * LIST_LAYERS + the layer they arrive at. For a
- * port, from the hop word of its first channel's record (`first`),
+ * port, from its hop word (in its record, or with V > 1 its PortTurn),
  * worked out the first time it sends: no route is read. */
-HOT uint32_t sender_ahead(const Layout *lay, uint32_t h, Sender *first, unsigned *class,
-                          unsigned *list)
+HOT uint32_t sender_ahead(const Layout *lay, uint32_t h, unsigned *class, unsigned *list)
 {
     if (is_adapter(lay, h) || !lay->compact) {
         uint32_t ahead = hop_switch(lay, h, class);
         *list = *class * LIST_LAYERS + link_list_layer(lay, *class, ahead);
         return ahead;
     }
-    uint32_t hop = first->hop;
-    if (hop == 0)                        /* (once in a buffer's life) */
-        hop = first->hop = hop_word(lay, h);
+    uint32_t *kept = lay->cfg.vcs == 1 ? &lay->senders[h].hop : &lay->turns[h].hop;
+    uint32_t hop = *kept;
+    if (hop == 0)                        /* (once in a port's life) */
+        hop = *kept = hop_word(lay, h);
     *class = hop_class(hop);
     *list = hop_list(hop);
     return hop_ahead(hop);
@@ -868,17 +616,6 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     }
 }
 
-/* For an observer: channel v of sender h sent packet x onto its link. */
-static void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x)
-{
-    unsigned link_layer, dir;
-    uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
-    uint32_t link = claim_link(&net->lay, h, heading, dir);
-    settle_on_link(net, x, link, dir, v, AWAKE);
-    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v,
-             PLACE_LINK, link_layer, 0);
-}
-
 /* Stage e for channel v of sender h, which claims its lane: its packet
  * leaves it for the link (going to 4S `ahead`, in list `list`, its lane
  * kept by sender ki). */
@@ -919,7 +656,7 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
 {
     unsigned V = lay->cfg.vcs, class, list;
-    uint32_t ahead = sender_ahead(lay, h, &lay->senders[channel_of(lay, h, 0)], &class, &list);
+    uint32_t ahead = sender_ahead(lay, h, &class, &list);
     /* The keeper of its link's lanes: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t ki = h, link = 0;
@@ -984,39 +721,8 @@ static void take_back_collisions(Net *net, NetShare *sh)
     sh->behind.n = 0;
 }
 
-/* For an observer, after stage e: an EV_QUEUED event for every packet that
- * entered channel c's buffer in this timestep and is not at its head (the
- * buffer collisions of the timestep, counted in stages d and e). */
-static void report_queued(Net *net, uint32_t c)
-{
-    Sender *buf = &net->lay.senders[c];
-    uint32_t queued = net->entered[c];
-    unsigned l = sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2);
-    if (buf->count == net->entered[c])
-        queued--;                         /* the head itself entered now */
-    for (uint32_t i = buf->count - queued; i < buf->count; i++) {
-        uint32_t x = buffer_packet_at(&net->lay, c, i);
-        settle_in_buffer(net, x, c, NET_NIL, AWAKE);
-        net_emit(net, EV_QUEUED, x, channel_public(&net->lay, c), PLACE_BUFFER, l, 0);
-    }
-}
-
-/* For an observer, after the shares: the packets that queued in this
- * timestep -- those that entered and are not at the head, the last
- * `entered` of the FIFO but the head. The entry counts are cleared for
- * the next timestep. (One share: an observer's network has no others.) */
-static void report_queued_all(Net *net)
-{
-    NetShare *sh = &net->share[0];
-    for (size_t i = 0; i < sh->touched.n; i++) {
-        report_queued(net, sh->touched.items[i]);
-        net->entered[sh->touched.items[i]] = 0;
-    }
-    sh->touched.n = 0;
-}
-
-/* Asks for what stage e reads of sender h: the records of its channels
- * (a line holds two), and with V > 1 its PortTurn. */
+/* Asks for what stage e reads of sender h: its records (two to a line),
+ * and with V > 1 its PortTurn. */
 HOT void prefetch_sender(const Layout *lay, uint32_t h)
 {
     const Sender *first = &lay->senders[channel_of(lay, h, 0)];
@@ -1038,13 +744,18 @@ HOT void prefetch_sender(const Layout *lay, uint32_t h)
  * not for the room after them, which may name another share's buffer.) */
 HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 {
-    uint32_t hop = lay->senders[channel_of(lay, h, 0)].hop;
-    if (is_adapter(lay, h) || hop == 0 || !lay->compact)
+    if (is_adapter(lay, h) || !lay->compact)
+        return;
+    uint32_t hop = lay->cfg.vcs == 1 ? lay->senders[h].hop : lay->turns[h].hop;
+    if (hop == 0)
         return;
     unsigned class = hop_class(hop);
     uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
-        PREFETCH(&lay->senders[channel_of(lay, 4 * s + class, 0)]);
+        if (lay->cfg.vcs == 1)                   /* (its lanes' state) */
+            PREFETCH(&lay->senders[4 * s + class]);
+        else
+            PREFETCH(&lay->turns[4 * s + class]);
         PREFETCH(&lay->temp_slots[2 * s + class]);
     } else {
         PREFETCH(&lay->temp_slots[2 * (h >> 2) + (h & 3)]);
@@ -1141,80 +852,12 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
     appends_close(&out, net, sh);
 }
 
-/* The entries of a share's lists of claimants and of packets on links. */
-static size_t listed_count(const Net *net, const NetShare *sh)
-{
-    size_t n = sh->claimants[0].n;
-    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-        n += sh->claimants[l].n;
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            n += sh->on_links[c][l].n;
-    }
-    return n;
-}
-
-/* How many entries list `list` of the lists of claimants (ARRIVAL_CLASSES)
- * or of packets on links (class c) of a layer can ever hold: one per
- * sender, or one per lane of a link of the class, of the layer and of the
- * share's planes; then PREFETCH_DISTANCE more, for the loops to look
- * ahead into, and one for commit_claim's write past the end. */
-static size_t list_room(const Net *net, unsigned list, unsigned layer)
-{
-    size_t planes = net->nshares > 1 ? 1 : net->lay.cfg.planes, bound;
-    size_t V = net->lay.cfg.vcs;
-    if (list == ARRIVAL_CLASSES)             /* claimants: adapters, or 4 ports a switch */
-        bound = layer == 0 ? net->lay.nprocs : 4 * (size_t)net->lay.half;
-    else if (layer == 0)
-        bound = 0;
-    else if (list == ARRIVE_DELIVERY)        /* last links: one a processor */
-        bound = layer == 1 ? net->lay.nprocs * V : 0;
-    else                                     /* a link a switch */
-        bound = net->lay.half * V;
-    return bound * planes + PREFETCH_DISTANCE + 1;
-}
-
-/* Before stage c: the share's next lists emptied, and every list given all
- * the room it can need, so that stage c and the sweep push without
- * checks. That is done once, when the share first has work (lists of large
- * networks are mappings of their own, whose pages cost nothing until
- * written: net.c). */
-static void share_prepare(Net *net, NetShare *sh)
-{
-    sh->woken.n = 0;
-    sh->moved = false;
-    net_list_reserve(&sh->woken, net->in_flight);
-    for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
-        sh->next_claimants[l].n = 0;
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
-            sh->next_on_links[c][l].n = 0;
-    }
-    if (sh->roomy)
-        return;
-    for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
-        size_t room = list_room(net, ARRIVAL_CLASSES, l);
-        net_list_reserve(&sh->next_claimants[l], room);
-        net_list_reserve(&sh->claimants[l], room);
-        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++) {
-            room = list_room(net, c, l);
-            net_links_reserve(&sh->next_on_links[c][l], room);
-            net_links_reserve(&sh->on_links[c][l], room);
-        }
-    }
-    sh->roomy = true;
-}
-
 /* Stages a, b, d and e of one share, and its lists made the next timestep's. */
 static void share_sweep(Net *net, NetShare *sh)
 {
     if (listed_count(net, sh) == 0)
         return;
-    if (net->event)
-        net_list_reserve(&sh->touched, net->in_flight);
-    /* (A multicast can enter two buffers: room for twice the packets.) */
-    behind_reserve(&sh->behind, (net->lay.multicast ? 2 : 1) * net->in_flight + PREFETCH_DISTANCE);
-    if (net->lay.multicast)
-        splits_reserve(&sh->splits, net->in_flight);
-
+    share_reserve_sweep(net, sh);
     if (net->event)                                     /* d; a, b and e */
         sweep_layers(net, sh, true, ANY_NETWORK);
     else if (variant_of(net) == COMMON_FULL)
@@ -1245,64 +888,6 @@ static void run_sweeps(void *arg, unsigned share)
     Net *net = arg;
     if (share < net->nshares)
         share_sweep(net, &net->share[share]);
-}
-
-/* Runs fn for every share: on the runner's threads, or one after another. */
-static void run_shares(Net *net, bool parallel, ParallelFn *fn)
-{
-    if (parallel)
-        net->runner(net->runner_ctx, fn, net);
-    else
-        for (unsigned i = 0; i < net->nshares; i++)
-            fn(net, i);
-}
-
-/* Adds a share's counters to the network's, and clears them. Sums of
- * unsigned differences are exact modulo 2^64, so counters that went down in
- * a share (sleepers woken) are added the same way. */
-static void merge_share(Net *net, NetShare *sh)
-{
-    Counters *c = &net->counts, *dc = &sh->delta;
-    NetStats *st = &c->stats, *d = &dc->stats;
-    for (int dir = 0; dir < 2; dir++)
-        for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
-            st->link_collisions[dir][l] += d->link_collisions[dir][l];
-            st->buffer_collisions[dir][l] += d->buffer_collisions[dir][l];
-            c->asleep_link[dir][l] += dc->asleep_link[dir][l];
-            c->asleep_buffer[dir][l] += dc->asleep_buffer[dir][l];
-            d->link_collisions[dir][l] = d->buffer_collisions[dir][l] = 0;
-            dc->asleep_link[dir][l] = dc->asleep_buffer[dir][l] = 0;
-        }
-    for (unsigned v = 0; v < NET_MAX_VCS; v++) {
-        st->vc_link[v] += d->vc_link[v];
-        st->vc_buffer[v] += d->vc_buffer[v];
-        d->vc_link[v] = d->vc_buffer[v] = 0;
-    }
-    st->link_total += d->link_total;
-    st->buffer_total += d->buffer_total;
-    st->links_crossed += d->links_crossed;
-    st->copies += d->copies;
-    c->asleep += dc->asleep;
-    if (d->max_buffer > st->max_buffer)
-        st->max_buffer = d->max_buffer;
-    d->link_total = d->buffer_total = d->links_crossed = d->copies = dc->asleep = 0;
-    d->max_buffer = 0;
-}
-
-/* The shares' counters and woken processors, gathered into the network's. */
-static void merge_shares(Net *net)
-{
-    for (unsigned i = 0; i < net->nshares; i++) {
-        NetShare *sh = &net->share[i];
-        if (sh->counts != &net->counts)
-            merge_share(net, sh);
-        if (sh->woken.n) {              /* (a share with no work has no list yet) */
-            memcpy(net->woken.items + net->woken.n, sh->woken.items,
-                   sh->woken.n * sizeof *sh->woken.items);
-            net->woken.n += sh->woken.n;
-        }
-        net->moved |= sh->moved;
-    }
 }
 
 /* The next stage's number; when the numbers wrap, every stamp is made
