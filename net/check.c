@@ -100,11 +100,11 @@ static int check_output_slots(Audit *a)
     return 0;
 }
 
-/* The packets of channel c's buffer (buf), place by place. */
-static int check_places(Audit *a, uint32_t c, const Sender *buf)
+/* The `count` packets of channel c's buffer, place by place. */
+static int check_places(Audit *a, uint32_t c, uint32_t count)
 {
     uint32_t b = channel_sender(a->lay, c);
-    for (uint32_t i = 0; i < buf->count; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         uint32_t x = buffer_packet_at(a->lay, c, i);
         if (!unseen_packet(a, x) || a->lay->pool[x].place != PLACE_BUFFER ||
             a->lay->pool[x].at != channel_public(a->lay, c))
@@ -155,30 +155,50 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
     return 0;
 }
 
-/* Channel c's buffer: its hop word (kept by a port's first channel),
- * count, ring, places and sleepers. */
+/* With V > 1, channel c's queue: its thread leads from its head to its
+ * tail in its count's steps; and its record, which keeps only a lane,
+ * holds no buffer. */
+static int check_queue(Audit *a, uint32_t c, uint32_t count)
+{
+    const Layout *lay = a->lay;
+    const Sender *rec = &lay->senders[c];
+    if (rec->count != 0 || rec->hop != 0 || rec->waiting != 0)
+        return broken_at(a, c, "its record holds a buffer with V > 1");
+    if (count < 3)
+        return 0;                        /* (no thread) */
+    const ChannelQueue *q = queue_of(lay, c);
+    uint32_t w = q->head;
+    for (uint32_t i = 1; i < count && place_packet(w) < a->net->pool_cap; i++)
+        w = lay->next_place[place_packet(w)];
+    if (w != q->tail)
+        return broken_at(a, c, "its queue's thread does not reach its tail");
+    return 0;
+}
+
+/* Channel c's buffer: its hop word (with V > 1, its port's), count, ring
+ * or queue, places and sleepers. */
 static int check_buffer(Audit *a, uint32_t c)
 {
     const Layout *lay = a->lay;
     const Sender *buf = &lay->senders[c];
-    uint32_t b = channel_sender(lay, c);
-    uint32_t hop = lay->cfg.vcs == 1 ? buf->hop : channel_v(lay, c) == 0 ? lay->turns[b].hop : 0;
-    if ((buf->hop != 0 && lay->cfg.vcs > 1) ||
-        (hop != 0 && (!lay->compact || hop != hop_word(lay, b))))
-        return broken_at(a, c, "hop word 0x%x, not that of its link", buf->hop | hop);
-    if (buf->count == 0 && buf->waiting == 0 && a->net->entered[c] == 0)
+    uint32_t b = channel_sender(lay, c), count = buffer_count(lay, c);
+    uint32_t hop = lay->cfg.vcs == 1 ? buf->hop : channel_v(lay, c) == 0 ? turn_of(lay, b)->hop : 0;
+    if (hop != 0 && (!lay->compact || hop != hop_word(lay, b)))
+        return broken_at(a, c, "hop word 0x%x, not that of its link", hop);
+    if (lay->cfg.vcs > 1 && check_queue(a, c, count) != 0)
+        return -1;
+    if (count == 0 && buf->waiting == 0 && a->net->entered[c] == 0)
         return 0;
-    if (buf->count > lay->cfg.buffer)
-        return broken_at(a, c, "overflow, %u packets in %u places", buf->count,
-                      lay->cfg.buffer);
+    if (count > lay->cfg.buffer)
+        return broken_at(a, c, "overflow, %u packets in %u places", count, lay->cfg.buffer);
     if (lay->rings != NULL && buf->count && buf->ring.head >= ring_capacity(lay, buf))
         return broken_at(a, c, "head at place %u of a ring of %u", buf->ring.head,
                       ring_capacity(lay, buf));
     if (a->net->entered[c])
         return broken_at(a, c, "entry count not reset");
-    if (buf->waiting && (buf->count < lay->cfg.buffer || lay->cfg.vcs > 1))
+    if (buf->waiting && buf->count < lay->cfg.buffer)
         return broken_at(a, c, "packets sleep on it, but it has room");
-    if (check_places(a, c, buf) != 0)
+    if (check_places(a, c, count) != 0)
         return -1;
     return check_waiting(a, b, buf);
 }
@@ -188,10 +208,10 @@ static int check_buffer(Audit *a, uint32_t c)
 static int check_turn(Audit *a, uint32_t b)
 {
     const Layout *lay = a->lay;
-    const PortTurn *turn = &lay->turns[b];
+    const PortTurn *turn = turn_of(lay, b);
     unsigned nonempty = 0;
     for (unsigned v = 0; v < lay->cfg.vcs; v++)
-        nonempty |= (unsigned)(lay->senders[channel_of(lay, b, v)].count != 0) << v;
+        nonempty |= (unsigned)(buffer_count(lay, channel_of(lay, b, v)) != 0) << v;
     if (turn->nonempty != nonempty || turn->pointer >= lay->cfg.vcs || turn->stamp > lay->now)
         return broken_at(a, channel_of(lay, b, 0), "its port's mask of busy buffers, pointer "
                          "or stamp is wrong");
@@ -271,7 +291,7 @@ static int check_slots(Audit *a)
                 return -1;
             blocked |= (unsigned)(lay->senders[c].slot & SLOT_BLOCKED) << v;
         }
-        if (lay->cfg.vcs > 1 && lay->turns[h].blocked != blocked)
+        if (lay->cfg.vcs > 1 && turn_of(lay, h)->blocked != blocked)
             return broken_at(a, channel_of(lay, h, 0), "its mask of blocked lanes is wrong");
     }
     return 0;
@@ -383,7 +403,7 @@ static int check_claimants(Audit *a)
         bool has = false;
         if (!is_adapter(lay, h)) {
             for (unsigned v = 0; v < lay->cfg.vcs; v++)
-                has |= lay->senders[channel_of(lay, h, v)].count != 0;
+                has |= buffer_count(lay, channel_of(lay, h, v)) != 0;
         } else {
             uint32_t x = lay->out_slot[adapter_proc(lay, h)];
             has = x != NET_NIL && lay->pool[x].plane == sender_plane(lay, h);

@@ -54,9 +54,8 @@ static OnLinkList *deliveries_of(Net *net, unsigned plane)
 
 /* The bit of processor p's arrivals_down for a packet coming down to it
  * (target word t). */
-static inline unsigned arrival_bit(const Net *net, uint32_t t)
+static inline unsigned arrival_bit(const Net *net, uint32_t t, unsigned vs)
 {
-    unsigned vs = net->lay.vshift;
     return pop_plane(net->lay.cfg.k, target_of(t, vs)) << vs | target_channel(t, vs);
 }
 
@@ -87,16 +86,16 @@ static const OnLink *older_arrival(Net *net, uint32_t p, uint32_t x)
  * it; delivering a packet clears its bit. The age of the second of such
  * a pair is read at the first one's turn, before the second loop has
  * asked for it, so the first loop does. */
-void stage_deliveries(Net *net)
+HOT void deliver_all(Net *net, unsigned vs)
 {
-    unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
+    unsigned k = net->lay.cfg.k;
     for (unsigned i = 0; i < net->nshares; i++) {
         const OnLinkList *l = &net->share[i].on_links[ARRIVE_DELIVERY][1];
         for (size_t j = 0; j < l->n; j++) {
             uint32_t t = l->items[j].target, p = pop_proc(k, target_of(t, vs));
             if (net->arrivals_down[p])    /* the second of a pair */
                 PREFETCH(&net->lay.pool[l->items[j].packet]);
-            net->arrivals_down[p] |= (uint16_t)(1u << arrival_bit(net, t));
+            net->arrivals_down[p] |= (uint16_t)(1u << arrival_bit(net, t, vs));
             net->arriving[t] = (uint32_t)j;
         }
     }
@@ -114,16 +113,24 @@ void stage_deliveries(Net *net)
             }
             const OnLink *e = &l->items[j];
             uint32_t p = pop_proc(k, target_of(e->target, vs));
-            unsigned bit = arrival_bit(net, e->target);
+            unsigned bit = arrival_bit(net, e->target, vs);
             if (!((net->arrivals_down[p] >> bit) & 1))
                 continue;             /* delivered already, as an older one */
             net->arrivals_down[p] &= (uint16_t)~(1u << bit);
             for (const OnLink *older; net->arrivals_down[p] &&
                                       (older = older_arrival(net, p, e->packet)) != NULL;) {
-                net->arrivals_down[p] &= (uint16_t)~(1u << arrival_bit(net, older->target));
+                net->arrivals_down[p] &= (uint16_t)~(1u << arrival_bit(net, older->target, vs));
                 deliver(net, older);
             }
             deliver(net, e);
         }
     }
+}
+
+void stage_deliveries(Net *net)
+{
+    if (net->lay.vshift == 0)            /* (one channel: the shift is a constant) */
+        deliver_all(net, 0);
+    else
+        deliver_all(net, net->lay.vshift);
 }

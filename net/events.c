@@ -185,7 +185,7 @@ static uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
     if (is_adapter(lay, h))
         return lay->out_slot[adapter_proc(lay, h)];
     uint32_t c = channel_of(lay, h, v);
-    return place_packet(head_word(lay, &lay->senders[c], c));
+    return place_packet(buffer_head_word(lay, c));
 }
 
 /* For an observer: records where that packet is, for its events, and
@@ -229,12 +229,11 @@ void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x)
  * buffer collisions of the timestep, counted in stages d and e). */
 static void report_queued(Net *net, uint32_t c)
 {
-    Sender *buf = &net->lay.senders[c];
-    uint32_t queued = net->entered[c];
+    uint32_t count = buffer_count(&net->lay, c), queued = net->entered[c];
     unsigned l = sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2);
-    if (buf->count == net->entered[c])
+    if (count == net->entered[c])
         queued--;                         /* the head itself entered now */
-    for (uint32_t i = buf->count - queued; i < buf->count; i++) {
+    for (uint32_t i = count - queued; i < count; i++) {
         uint32_t x = buffer_packet_at(&net->lay, c, i);
         settle_in_buffer(net, x, c, NET_NIL, AWAKE);
         net_emit(net, EV_QUEUED, x, channel_public(&net->lay, c), PLACE_BUFFER, l, 0);

@@ -48,7 +48,7 @@ HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
     Sender *ks = lane_keeper(lay, e);
     if (lay->cfg.vcs > 1)
-        lay->turns[keeper_of(e->keeper)].blocked |=
+        turn_of(lay, keeper_of(e->keeper))->blocked |=
             (uint8_t)(1u << target_channel(e->target, lay->vshift));
     ks->slot_packet = e->packet;
     ks->slot = (uint8_t)((ks->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
@@ -63,7 +63,7 @@ HOT void leave_link(const Layout *lay, const OnLink *e)
         return;
     lane_keeper(lay, e)->slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
     if (lay->cfg.vcs > 1)
-        lay->turns[keeper_of(e->keeper)].blocked &=
+        turn_of(lay, keeper_of(e->keeper))->blocked &=
             (uint8_t)~(1u << target_channel(e->target, lay->vshift));
 }
 

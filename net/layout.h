@@ -53,6 +53,17 @@ static inline uint32_t channel_of_public(const Layout *lay, uint32_t cb)
     return channel_of(lay, cb / lay->cfg.vcs, cb % lay->cfg.vcs);
 }
 
+/* With V > 1, sender h's PortTurn, and the queue of channel c's buffer. */
+static inline PortTurn *turn_of(const Layout *lay, uint32_t h)
+{
+    return (PortTurn *)(lay->turns + (size_t)h * lay->turn_size);
+}
+
+static inline ChannelQueue *queue_of(const Layout *lay, uint32_t c)
+{
+    return &turn_of(lay, channel_sender(lay, c))->queue[channel_v(lay, c)];
+}
+
 /* The wire of link `link` that a packet travelling in `dir` is on. */
 static inline uint32_t link_wire(const Layout *lay, uint32_t link, unsigned dir)
 {
@@ -437,20 +448,47 @@ static inline unsigned share_index(const Net *net, uint32_t h)
     return net->nshares > 1 ? sender_plane(&net->lay, h) : 0;
 }
 
-/* The place word of the i-th packet of channel c's buffer (i < its
- * count). */
+/* ---- channel buffers ------------------------------------------------------
+ *
+ * Channel c's buffer: with one channel, in its sender's record (its own
+ * places, or its ring); with more, a queue in the port's PortTurn. */
+
+/* How many packets it holds. */
+static inline uint32_t buffer_count(const Layout *lay, uint32_t c)
+{
+    return lay->cfg.vcs == 1 ? lay->senders[c].count : queue_of(lay, c)->count;
+}
+
+/* The place word of its head (it holds a packet). */
+static inline uint32_t buffer_head_word(const Layout *lay, uint32_t c)
+{
+    if (lay->cfg.vcs == 1)
+        return head_word(lay, &lay->senders[c], c);
+    return queue_of(lay, c)->head;
+}
+
+/* The place word of its i-th packet (i < its count). */
 static inline uint32_t buffer_place_word(const Layout *lay, uint32_t c, uint32_t i)
 {
+    if (lay->cfg.vcs > 1) {
+        const ChannelQueue *q = queue_of(lay, c);
+        if (i + 1u == q->count)
+            return q->tail;
+        uint32_t w = q->head;
+        while (i-- > 0)
+            w = lay->next_place[place_packet(w)];
+        return w;
+    }
     Sender *buf = &lay->senders[c];
     unsigned cap = ring_capacity(lay, buf), at = (lay->rings ? buf->ring.head : 0) + i;
     return places_of(lay, buf, c)[at >= cap ? at - cap : at];
 }
 
-/* The packet `i` places behind the head of channel c's buffer (0: the
- * head), or NET_NIL beyond its count. */
+/* The packet `i` places behind its head (0: the head), or NET_NIL beyond
+ * its count. */
 static inline uint32_t buffer_packet_at(const Layout *lay, uint32_t c, uint32_t i)
 {
-    if (i >= lay->senders[c].count)
+    if (i >= buffer_count(lay, c))
         return NET_NIL;
     return place_packet(buffer_place_word(lay, c, i));
 }

@@ -102,6 +102,14 @@ static void shape(Layout *lay, const NetConfig *cfg)
     lay->compact = cfg->k <= 16;
     while ((1u << lay->vshift) < lay->cfg.vcs)
         lay->vshift++;
+    lay->turn_size = lay->cfg.vcs > 1 ? (unsigned)PORT_TURN_SIZE(lay->cfg.vcs) : 0;
+}
+
+/* Whether buffers deeper than a sender's record keep their places in
+ * rings (with one channel; with more, buffers are queues). */
+static bool has_rings(const Layout *lay)
+{
+    return lay->cfg.vcs == 1 && lay->cfg.buffer > INLINE_PLACES;
 }
 
 /* The links of a network and its senders (switch ports and adapters). */
@@ -122,11 +130,10 @@ uint64_t net_bytes(const NetConfig *cfg)
     if (!cfg->full_duplex)
         bytes += links_of(&lay) * sizeof *lay.temp_slots;
     bytes += channels_of(&lay) * sizeof *lay.senders;
-    if (cfg->buffer > INLINE_PLACES)         /* (the rings grow with their packets) */
+    if (has_rings(&lay))                     /* (the rings grow with their packets) */
         bytes += channels_of(&lay) * sizeof *lay.rings;
     bytes += channels_of(&lay) * sizeof *((Net *)0)->entered;
-    if (lay.cfg.vcs > 1)
-        bytes += senders_of(&lay) * sizeof *lay.turns;
+    bytes += senders_of(&lay) * lay.turn_size;
     bytes += n * cfg->ports * sizeof *lay.ports;
     bytes += n * (sizeof *lay.out_slot + sizeof *((Net *)0)->arrivals_down +
                   (2u << lay.vshift) * sizeof *((Net *)0)->arriving +
@@ -149,10 +156,10 @@ Net *net_new(const NetConfig *cfg)
     if (!cfg->full_duplex)
         net->lay.temp_slots = line_zalloc(links, sizeof *net->lay.temp_slots);
     net->lay.senders = line_zalloc(channels, sizeof *net->lay.senders);
-    if (cfg->buffer > INLINE_PLACES)
+    if (has_rings(&net->lay))
         net->lay.rings = zalloc(channels, sizeof *net->lay.rings);
     if (net->lay.cfg.vcs > 1)
-        net->lay.turns = line_zalloc(senders, sizeof *net->lay.turns);
+        net->lay.turns = line_zalloc(senders, net->lay.turn_size);
     net->entered = zalloc(channels, sizeof *net->entered);
     net->lay.ports = zalloc((size_t)net->lay.nprocs * cfg->ports, sizeof *net->lay.ports);
     net->lay.out_slot = zalloc(net->lay.nprocs, sizeof *net->lay.out_slot);
@@ -161,7 +168,7 @@ Net *net_new(const NetConfig *cfg)
     net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
     net->share = zalloc(2, sizeof *net->share);
     if (too_large || (!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
-        (cfg->buffer > INLINE_PLACES && !net->lay.rings) ||
+        (has_rings(&net->lay) && !net->lay.rings) ||
         (net->lay.cfg.vcs > 1 && !net->lay.turns) || !net->entered || !net->lay.ports ||
         !net->lay.out_slot || !net->arrivals_down || !net->arriving || !net->share ||
         !net->requests_made || counters_init(&net->counts, cfg->k) != 0) {
@@ -191,6 +198,7 @@ void net_free(Net *net)
             free(net->lay.rings[c]);
     free(net->lay.rings);
     line_free(net->lay.turns);
+    free(net->lay.next_place);
     free(net->entered);
     free(net->lay.ports);
     free(net->lay.out_slot);

@@ -46,7 +46,7 @@ static void settle_packets(Net *net)
             }
     for (uint32_t b = 0; b < lay->nbuffers; b++)
         for (unsigned v = 0; v < lay->cfg.vcs; v++) {
-            uint32_t c = channel_of(lay, b, v), count = lay->senders[c].count;
+            uint32_t c = channel_of(lay, b, v), count = buffer_count(lay, c);
             for (uint32_t i = 0; i < count; i++)
                 settle_in_buffer(net, buffer_packet_at(lay, c, i), c,
                                  buffer_packet_at(lay, c, i + 1),
@@ -128,7 +128,7 @@ uint32_t link_packet_at(Net *net, uint32_t c)
 
 uint32_t net_buffer_count(const Net *net, uint32_t b)
 {
-    return net->lay.senders[channel_of_public(&net->lay, b)].count;
+    return buffer_count(&net->lay, channel_of_public(&net->lay, b));
 }
 
 bool net_slot_packet(Net *net, uint32_t p, NetPacket *pk)

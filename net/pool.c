@@ -2,7 +2,8 @@
  * IN that reads them. A packet is named by its pool index (from 1: 0 is
  * NET_NIL) and keeps it all its life, so what moves through the network
  * is that index; its record (Packet) and its route word are two arrays
- * by that index (Layout.pool, .routes). */
+ * by that index (Layout.pool, .routes), and with V > 1 channels the thread
+ * of the channel buffer it is in (Layout.next_place). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,12 @@ static void pool_grow(Net *net)
         net->free_stack = free_stack;
     if (!routes || !port_waits || !free_stack)
         abort();
+    if (lay->cfg.vcs > 1) {          /* (channel buffers' threads) */
+        uint32_t *next_place = realloc(lay->next_place, (size_t)cap * sizeof *next_place);
+        if (!next_place)
+            abort();
+        lay->next_place = next_place;
+    }
     /* (Zeros: a route for the zeroed padding of step.c's lists, at 0, and
      * what a multicast's copy, which keeps no route word while it is a
      * multicast, has there until it is a unicast: multicast.c.) */

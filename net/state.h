@@ -144,23 +144,44 @@ typedef struct TempSlot {
                               sender last claimed it */
 } TempSlot;
 
-/* With V > 1 virtual channels, what a sender's claim needs (channels.md,
- * stage b), by sender: for an output port, its round-robin pointer,
- * which of its channel buffers hold a packet, and which of those took
- * their first one in the stage d of the stage numbered `stamp` -- stage b,
- * which comes before d in the spec, does not see those; for the keeper of
- * a wire's slots, which lanes hold a packet refused there (their records'
- * SLOT_BLOCKED, together). Stage e reads this and the record of the
- * channel that sends, and no other line of the port. */
+/* With V > 1, a channel buffer: a FIFO of place words (encode.h)
+ * threaded through Layout.next_place by pool index, since few buffers
+ * hold more than one packet: places of their own would be mostly empty
+ * memory, and would make a port's record V times as large. Two packets
+ * need no thread (the head and the tail), so it is laid from three on:
+ * with three or more, next_place leads from the head to the tail. */
+typedef struct __attribute__((packed)) ChannelQueue {
+    uint32_t head, tail;   /* place words, meaningful while count > 0 */
+    uint16_t count;
+} ChannelQueue;
+
+/* With V > 1 virtual channels, a sender's record of what its claims need
+ * (channels.md, stage b) and what its channel buffers hold, by sender:
+ * for an output port, its hop word, its round-robin pointer, which of its
+ * channel buffers hold a packet, and which of those took their first one
+ * in the stage d of the stage numbered `stamp` -- stage b, which comes
+ * before d in the spec, does not see those -- and its V buffers; for the
+ * keeper of a wire's slots, which lanes hold a packet refused there
+ * (their records' SLOT_BLOCKED, together). A port's record for four
+ * channels is one cache line, all that stages d and e read of the port
+ * (Layout.turn_size; turn_of, layout.h). */
 typedef struct PortTurn {
     uint32_t stamp;        /* the stage whose stage d `fresh` is of */
     uint32_t hop;          /* the port's hop word (with one channel, Sender.hop) */
-    uint8_t pointer;       /* the channel whose turn it is */
+    uint8_t pointer;       /* the channel whose turn it is (an adapter's: its
+                              packet's) */
     uint8_t nonempty;      /* bit v: channel v's buffer holds a packet */
     uint8_t fresh;         /* bit v: ...since stage d of stage `stamp` only */
     uint8_t blocked;       /* bit v: lane v holds a refused packet */
-    uint32_t unused;       /* (four to a cache line) */
+    uint32_t unused;
+    ChannelQueue queue[];  /* V of them (an adapter's are never used) */
 } PortTurn;
+
+/* The bytes of a sender's PortTurn with V channels: a multiple of 16, so
+ * that four channels take a cache line. */
+#define PORT_TURN_SIZE(V) ((sizeof(PortTurn) + (V) * sizeof(ChannelQueue) + 15) & ~(size_t)15)
+
+_Static_assert(PORT_TURN_SIZE(4) == 64, "a port of four channels is a cache line");
 
 /* Stage d visits the packets on links in four rounds, by the port they
  * arrive on (d0, d1, u0, u1), and stage c delivers those coming down last
@@ -244,7 +265,10 @@ typedef struct Layout {
                                        V > 1, a record for each channel of
                                        each (channel_of) */
     unsigned vshift;                /* log2 of V rounded up to a power of two */
-    PortTurn *turns;                /* with V > 1, by output port */
+    unsigned turn_size;             /* with V > 1: PORT_TURN_SIZE(V) */
+    unsigned char *turns;           /* ...the senders' PortTurns (turn_of) */
+    uint32_t *next_place;           /* ...by pool index: the place word behind
+                                       that packet in its channel buffer */
     uint32_t now;                   /* the number of this network stage, from 1
                                        (stamps: TempSlot, PortTurn) */
     uint32_t **rings;               /* buffers of more than INLINE_PLACES places:

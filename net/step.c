@@ -220,8 +220,8 @@ HOT uint32_t choose_up_buffer(const Layout *lay, const OnLink *e)
 {
     unsigned vs = lay->vshift, v = target_channel(e->target, vs);
     uint32_t s = target_of(e->target, vs) >> 2;
-    uint32_t c0 = lay->senders[channel_of(lay, 4 * s + 2, v)].count;
-    uint32_t c1 = lay->senders[channel_of(lay, 4 * s + 3, v)].count;
+    uint32_t c0 = buffer_count(lay, channel_of(lay, 4 * s + 2, v));
+    uint32_t c1 = buffer_count(lay, channel_of(lay, 4 * s + 3, v));
     uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
     return channel_of(lay, 4 * s + 2 + (c0 == c1 ? tie : c1 < c0), v);
 }
@@ -266,12 +266,28 @@ HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *o
     }
 }
 
-/* Puts place word `word` behind the `count` packets of channel c's buffer
- * (buf): in its own places, head first, or in its ring, grown if it is
- * full. */
-HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t c, uint32_t count,
-                       uint32_t word)
+/* Puts place word `word` behind the packets of channel c's buffer, which
+ * has room, and returns how many were there: with one channel in its
+ * record's own places, head first, or in its ring, grown if it is full;
+ * with more, at the tail of its queue. */
+HOT uint32_t buffer_push(Net *net, const Layout *lay, uint32_t c, uint32_t word)
 {
+    if (lay->cfg.vcs > 1) {
+        ChannelQueue *q = queue_of(lay, c);
+        uint32_t count = q->count;
+        if (count >= 2) {                /* (two need no thread: the head and the tail) */
+            if (count == 2)
+                lay->next_place[place_packet(q->head)] = q->tail;
+            lay->next_place[place_packet(q->tail)] = word;
+        } else if (count == 0) {
+            q->head = word;
+        }
+        q->tail = word;
+        q->count = (uint16_t)(count + 1);
+        return count;
+    }
+    Sender *buf = &lay->senders[c];
+    uint32_t count = buf->count;
     uint32_t *places = places_of(lay, buf, c);
     unsigned cap = ring_capacity(lay, buf);
     if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
@@ -285,6 +301,31 @@ HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t c, uin
         unsigned at = buf->ring.head + count;
         places[at >= cap ? at - cap : at] = word;
     }
+    buf->count = (uint16_t)(count + 1);
+    return count;
+}
+
+/* Takes the head off channel c's buffer, which holds a packet, and
+ * returns how many are left: with one channel the rest move up, the head
+ * first (or its ring's head moves on); with more, its queue's does. */
+HOT uint32_t buffer_pop(const Layout *lay, uint32_t c)
+{
+    if (lay->cfg.vcs > 1) {
+        ChannelQueue *q = queue_of(lay, c);
+        uint32_t left = q->count - 1u;
+        /* (With one left it is the tail; with none, the head means nothing.) */
+        q->head = left >= 2 ? lay->next_place[place_packet(q->head)] : q->tail;
+        q->count = (uint16_t)left;
+        return left;
+    }
+    Sender *buf = &lay->senders[c];
+    if (lay->rings == NULL) {
+        memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
+    } else {
+        unsigned head = buf->ring.head + 1u;
+        buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
+    }
+    return --buf->count;
 }
 
 /* Stage d, with V > 1: channel v's buffer of port b took its first
@@ -293,7 +334,7 @@ HOT void buffer_append(Net *net, const Layout *lay, Sender *buf, uint32_t c, uin
  * stage d in the spec, must not see this buffer (PortTurn.fresh). */
 HOT void turn_entered(const Layout *lay, uint32_t **claim_end, uint32_t b, unsigned v)
 {
-    PortTurn *turn = &lay->turns[b];
+    PortTurn *turn = turn_of(lay, b);
     if (turn->nonempty == 0) {
         *(*claim_end)++ = b;
     } else {
@@ -306,18 +347,17 @@ HOT void turn_entered(const Layout *lay, uint32_t **claim_end, uint32_t b, unsig
     turn->nonempty |= (uint8_t)(1u << v);
 }
 
-/* Stage d: packet x enters channel c's buffer (buf), which has room, to
- * take port `port` in the switch ahead (next_port): behind another packet
+/* Stage d: packet x enters channel c's buffer, which has room, to take
+ * port `port` in the switch ahead (next_port): behind another packet
  * it is a buffer collision, unless that packet leaves in this stage e and
  * this one is then at the head. That can happen only to the one right
  * behind the head, which is listed for take_back_collisions to look at
  * after stage e. At the head, it claims in the next timestep. */
 HOT void enter_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
                       uint32_t **claim_end, uint32_t *max_count, uint32_t x, unsigned port,
-                      uint32_t c, Sender *buf, bool observed)
+                      uint32_t c, bool observed)
 {
-    uint32_t count = buf->count;
-    buffer_append(net, lay, buf, c, count, place_word(x, port));
+    uint32_t count = buffer_push(net, lay, c, place_word(x, port));
     if (count != 0) {
         count_buffer_collisions(lay, sh->counts, channel_sender(lay, c), channel_v(lay, c), 1);
         if (count == 1)
@@ -329,7 +369,6 @@ HOT void enter_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     } else {
         turn_entered(lay, claim_end, channel_sender(lay, c), channel_v(lay, c));
     }
-    buf->count = (uint16_t)(count + 1);
     if (observed)
         report_entered(net, sh, x, c);
 }
@@ -370,7 +409,7 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
-        if (part[p].n != 0 && lay->senders[down[p]].count >= lay->cfg.buffer) {
+        if (part[p].n != 0 && buffer_count(lay, down[p]) >= lay->cfg.buffer) {
             refused_by_buffer(net, lay, sh, out, e, down[p], q, layer, may_sleep(net), observed);
             return false;
         }
@@ -385,11 +424,11 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
     }
     if (part[0].n != 0)
         enter_buffer(net, lay, sh, out, claim_end, max_count, x, down_port(lay, x, l), down[0],
-                     &lay->senders[down[0]], observed);
+                     observed);
     if (part[1].n != 0) {
         uint32_t z = y != NET_NIL ? y : x;
         enter_buffer(net, lay, sh, out, claim_end, max_count, z, down_port(lay, z, l), down[1],
-                     &lay->senders[down[1]], observed && z == x);
+                     observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
             if (net->entered[down[1]]++ == 0)
                 list_push(&sh->touched, down[1]);
@@ -421,9 +460,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out
     }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    Sender *buf = &lay->senders[c];
-    uint32_t count = buf->count;
-    if (count >= lay->cfg.buffer) {
+    if (buffer_count(lay, c) >= lay->cfg.buffer) {
         bool sleeps = !observed && !choice && lay->cfg.vcs == 1;
         refused_by_buffer(net, lay, sh, out, e, c, q, layer, sleeps, observed);
         return false;
@@ -434,7 +471,7 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out
         record_choice(net, lay, x, c, observed);
     unsigned port = lay->multicast && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
                                                   : next_port(lay, b, x);
-    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, c, buf, observed);
+    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, c, observed);
     return true;
 }
 
@@ -450,13 +487,27 @@ typedef struct SweepList {
     unsigned kind, layer;
 } SweepList;
 
+/* Asks for what stage e reads of sender h: its record, or with V > 1 its
+ * PortTurn (one line for up to four channels). */
+HOT void prefetch_sender(const Layout *lay, uint32_t h)
+{
+    if (lay->cfg.vcs == 1) {
+        PREFETCH(&lay->senders[h]);
+        return;
+    }
+    const char *turn = (const char *)turn_of(lay, h);
+    for (unsigned at = 0; at < lay->turn_size; at += 64)
+        PREFETCH(turn + at);
+}
+
 /* Asks for what stage d will read first of a packet on a link: the
  * buffer it enters and its route word (for the port of its place word). */
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
-    PREFETCH(&lay->senders[e->target]);
-    if (lay->cfg.vcs > 1)
-        PREFETCH(&lay->turns[target_of(e->target, lay->vshift)]);
+    if (lay->cfg.vcs == 1)
+        PREFETCH(&lay->senders[e->target]);
+    else
+        PREFETCH(turn_of(lay, target_of(e->target, lay->vshift)));
     if (lay->multicast && (target_of(e->target, lay->vshift) & 3) < 2)  /* going down: whether it splits (its */
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
@@ -473,7 +524,7 @@ HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
     if (j >= run->n)
         return;
     if (run->kind == CLAIMANTS)
-        PREFETCH(&lay->senders[channel_of(lay, ((const uint32_t *)run->items)[j], 0)]);
+        prefetch_sender(lay, ((const uint32_t *)run->items)[j]);
     else
         prefetch_on_link(lay, (const OnLink *)run->items + j);
 }
@@ -523,7 +574,7 @@ HOT uint32_t sender_ahead(const Layout *lay, uint32_t h, unsigned *class, unsign
         *list = *class * LIST_LAYERS + link_list_layer(lay, *class, ahead);
         return ahead;
     }
-    uint32_t *kept = lay->cfg.vcs == 1 ? &lay->senders[h].hop : &lay->turns[h].hop;
+    uint32_t *kept = lay->cfg.vcs == 1 ? &lay->senders[h].hop : &turn_of(lay, h)->hop;
     uint32_t hop = *kept;
     if (hop == 0)                        /* (once in a port's life) */
         hop = *kept = hop_word(lay, h);
@@ -540,7 +591,7 @@ HOT unsigned lanes_blocked(const Layout *lay, uint32_t ki)
 {
     if (lay->cfg.vcs == 1)
         return lay->senders[ki].slot & SLOT_BLOCKED;
-    return lay->turns[ki].blocked;
+    return turn_of(lay, ki)->blocked;
 }
 
 /* A mask of V channels rotated so that bit i is channel from + i (mod V):
@@ -588,17 +639,9 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         list_push(&sh->woken, p);
         return;
     }
-    Sender *buf = &lay->senders[c];
-    if (lay->rings == NULL) {            /* the rest move up, the head first */
-        memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
-    } else {
-        unsigned head = buf->ring.head + 1u;
-        buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
-    }
-    buf->count--;
-    bool more = buf->count != 0;
+    bool more = buffer_pop(lay, c) != 0;
     if (lay->cfg.vcs > 1) {
-        PortTurn *turn = &lay->turns[h];
+        PortTurn *turn = turn_of(lay, h);
         unsigned v = channel_v(lay, c);
         turn->nonempty &= (uint8_t)~((unsigned)!more << v);
         turn->pointer = (uint8_t)(v + 1 == lay->cfg.vcs ? 0 : v + 1);
@@ -609,7 +652,7 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
      * (the list has room for one more: share_prepare). */
     **claim_end = h;
     *claim_end += more;
-    if (buf->waiting) {                  /* room: they try next timestep */
+    if (lay->cfg.vcs == 1 && lay->senders[c].waiting) {    /* room: they try next timestep */
         out->claimant[layer] = *claim_end;       /* (it may list one there) */
         wake_buffer(net, sh, out, h);
         *claim_end = out->claimant[layer];
@@ -630,7 +673,7 @@ HOT void send(Net *net, const Layout *lay, NetShare *sh, Appends *out, uint32_t 
         packet_route(lay, x, &up, &down);
         target = ahead + route_out(up, down, 1, true);
     } else {
-        uint32_t word = head_word(lay, &lay->senders[c], c);
+        uint32_t word = buffer_head_word(lay, c);
         x = place_packet(word);
         target = ahead + place_port(word);
     }
@@ -668,13 +711,11 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         }
     }
     unsigned from = 0, held = 1;         /* (bit i: channel from + i) */
-    if (V > 1) {
-        if (is_adapter(lay, h)) {
-            from = lay->pool[lay->out_slot[adapter_proc(lay, h)]].port % V;
-        } else {
-            const PortTurn *turn = &lay->turns[h];
+    if (V > 1) {                         /* (an adapter's pointer: its packet's channel) */
+        const PortTurn *turn = turn_of(lay, h);
+        from = turn->pointer;
+        if (!is_adapter(lay, h)) {
             unsigned fresh = turn->stamp == lay->now ? turn->fresh : 0;
-            from = turn->pointer;
             held = rotate_from(turn->nonempty & ~fresh, from, V);
         }
     }
@@ -704,34 +745,23 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
 /* After stage e: a packet that entered right behind a head in this stage d
  * was counted as a buffer collision then; if the head has left and it is at
  * the head itself, it is not one. */
-static void take_back_collisions(Net *net, NetShare *sh)
+HOT void take_back_collisions(const Layout *lay, NetShare *sh)
 {
     Behind *e = sh->behind.items;
     size_t n = sh->behind.n;
     memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: share_sweep) */
-    const Sender *buffers = net->lay.senders;
     for (size_t i = 0; i < n; i++) {
-        PREFETCH(&buffers[e[i + PREFETCH_DISTANCE].buffer]);
+        uint32_t ahead = e[i + PREFETCH_DISTANCE].buffer;
+        if (lay->cfg.vcs == 1)
+            PREFETCH(&lay->senders[ahead]);
+        else
+            PREFETCH(queue_of(lay, ahead));
         uint32_t c = e[i].buffer;
-        const Sender *buf = &buffers[c];
-        if (place_packet(head_word(&net->lay, buf, c)) == e[i].packet)
-            count_buffer_collisions(&net->lay, sh->counts, channel_sender(&net->lay, c),
-                                    channel_v(&net->lay, c), -1);
+        if (place_packet(buffer_head_word(lay, c)) == e[i].packet)
+            count_buffer_collisions(lay, sh->counts, channel_sender(lay, c),
+                                    channel_v(lay, c), -1);
     }
     sh->behind.n = 0;
-}
-
-/* Asks for what stage e reads of sender h: its records (two to a line),
- * and with V > 1 its PortTurn. */
-HOT void prefetch_sender(const Layout *lay, uint32_t h)
-{
-    const Sender *first = &lay->senders[channel_of(lay, h, 0)];
-    PREFETCH(first);
-    if (lay->cfg.vcs > 1) {
-        PREFETCH(&lay->turns[h]);
-        for (unsigned v = 2; v < lay->cfg.vcs; v += 2)
-            PREFETCH(first + v);
-    }
 }
 
 /* With --duplex half, a claim reads its channel's temp slot and, going up,
@@ -746,7 +776,7 @@ HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 {
     if (is_adapter(lay, h) || !lay->compact)
         return;
-    uint32_t hop = lay->cfg.vcs == 1 ? lay->senders[h].hop : lay->turns[h].hop;
+    uint32_t hop = lay->cfg.vcs == 1 ? lay->senders[h].hop : turn_of(lay, h)->hop;
     if (hop == 0)
         return;
     unsigned class = hop_class(hop);
@@ -755,7 +785,7 @@ HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
         if (lay->cfg.vcs == 1)                   /* (its lanes' state) */
             PREFETCH(&lay->senders[4 * s + class]);
         else
-            PREFETCH(&lay->turns[4 * s + class]);
+            PREFETCH(turn_of(lay, 4 * s + class));
         PREFETCH(&lay->temp_slots[2 * s + class]);
     } else {
         PREFETCH(&lay->temp_slots[2 * (h >> 2) + (h & 3)]);
@@ -816,6 +846,7 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
         copy.cfg.full_duplex = variant != COMMON_HALF;
         copy.cfg.vcs = variant == FOUR_CHANNELS_FULL ? 4 : 1;
         copy.vshift = variant == FOUR_CHANNELS_FULL ? 2 : 0;
+        copy.turn_size = variant == FOUR_CHANNELS_FULL ? (unsigned)PORT_TURN_SIZE(4) : 0;
         copy.cfg.adaptive = false;
         copy.compact = true;
         copy.rings = NULL;
@@ -850,6 +881,7 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
             forward_run(net, lay, sh, &out, &runs[r], &runs[r + 1], observed);
     }
     appends_close(&out, net, sh);
+    take_back_collisions(lay, sh);
 }
 
 /* Stages a, b, d and e of one share, and its lists made the next timestep's. */
@@ -870,7 +902,6 @@ static void share_sweep(Net *net, NetShare *sh)
         sweep_layers(net, sh, false, FOUR_CHANNELS_FULL);
     else
         sweep_layers(net, sh, false, ANY_NETWORK);
-    take_back_collisions(net, sh);
     for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
         IndexList claimants = sh->claimants[l];
         sh->claimants[l] = sh->next_claimants[l];
@@ -899,8 +930,8 @@ static void next_stage(Net *net)
         return;
     if (!lay->cfg.full_duplex)
         memset(lay->temp_slots, 0, 2 * (size_t)lay->nswitches * sizeof *lay->temp_slots);
-    for (size_t h = 0; lay->turns && h < sender_count(net); h++)
-        lay->turns[h].stamp = 0;
+    for (uint32_t h = 0; lay->turns && h < sender_count(net); h++)
+        turn_of(lay, h)->stamp = 0;
     lay->now = 1;
 }
 
@@ -952,6 +983,9 @@ void step_injected(Net *net, unsigned plane, uint32_t p)
 {
     net->settled = false;
     uint32_t h = adapter_sender(&net->lay, plane, p);
+    if (net->lay.cfg.vcs > 1)            /* (its packet's channel: commit_claim) */
+        turn_of(&net->lay, h)->pointer =
+            (uint8_t)(net->lay.pool[net->lay.out_slot[p]].port % net->lay.cfg.vcs);
     IndexList *claimants = &net->share[share_index(net, h)].claimants[0];   /* (adapters) */
     net_list_reserve(claimants, claimants->n + 1);
     claimants->items[claimants->n++] = h;

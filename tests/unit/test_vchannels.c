@@ -181,24 +181,25 @@ static void check_names_the_broken_channel_state(void)
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     uint32_t b = 2;
     CHECK_EQ(net_buffer_count(net, b * 2 + 1), 1);
-    net->lay.turns[b].nonempty ^= 2;                /* stage b would not send it */
+    PortTurn *turn = turn_of(&net->lay, b);
+    turn->nonempty ^= 2;                            /* stage b would not send it */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0 vc0: its port's mask of busy buffers, pointer or stamp "
                    "is wrong");
-    net->lay.turns[b].nonempty ^= 2;
-    net->lay.turns[b].pointer = 2;                  /* no such channel */
+    turn->nonempty ^= 2;
+    turn->pointer = 2;                              /* no such channel */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
-    net->lay.turns[b].pointer = 0;
-    Sender tmp = net->lay.senders[channel_of(&net->lay, b, 1)];
-    net->lay.senders[channel_of(&net->lay, b, 1)] = net->lay.senders[channel_of(&net->lay, b, 0)];
-    net->lay.senders[channel_of(&net->lay, b, 0)] = tmp;
-    net->lay.turns[b].nonempty = 1;
+    turn->pointer = 0;
+    ChannelQueue tmp = turn->queue[1];              /* in the other channel's buffer */
+    turn->queue[1] = turn->queue[0];
+    turn->queue[0] = tmp;
+    turn->nonempty = 1;
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l1.s0.u0 vc0: place 1 holds a packet that is not there (lost or "
                    "duplicated)");
-    net->lay.senders[channel_of(&net->lay, b, 0)] = net->lay.senders[channel_of(&net->lay, b, 1)];
-    net->lay.senders[channel_of(&net->lay, b, 1)] = tmp;
-    net->lay.turns[b].nonempty = 2;
+    turn->queue[0] = turn->queue[1];
+    turn->queue[1] = tmp;
+    turn->nonempty = 2;
     CHECK_EQ(net_check(net, err, sizeof err), 0);
     net_free(net);
 }
