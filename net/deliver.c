@@ -7,7 +7,7 @@
 
 #include "net/adapter.h"
 #include "net/events.h"
-#include "net/lanes.h"
+#include "net/channel.h"
 #include "net/shares.h"
 #include "net/sleep.h"
 

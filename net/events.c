@@ -146,7 +146,7 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk)
     const Packet *p = &net->lay.pool[x];
     net_describe_fields(net, x, pk);
     if (p->place == PLACE_BUFFER) {
-        pk->queued = net_buffer_count(net, p->at);
+        pk->queued = buffer_count(&net->lay, channel_of_public(&net->lay, p->at));
         pk->position = position_in(net, x, p->at, pk->queued, true);
     } else if (p->place == PLACE_PORT) {
         pk->queued = net->lay.ports[p->at].count;

@@ -22,8 +22,8 @@
  *   route.c, route_benes.c, destset.c   the routing algorithms (route.h)
  *
  * and the headers: net.h (public), state.h (the state), layout.h (the
- * numbering, inline), encode.h (every packed word), lanes.h (a lane's
- * state and the collisions counted, inline), topology.h (the wiring), and
+ * numbering, inline), encode.h (every packed word), channel.h (a
+ * channel's buffer and lane, and the collisions counted, inline), topology.h (the wiring), and
  * one a file for what it offers the files above it. */
 #include <errno.h>
 #include <stdio.h>

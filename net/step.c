@@ -74,13 +74,12 @@
  * would, which, as above, changes nothing.
  *
  * step_packets, at the end of this file, is the stage list. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "net/adapter.h"
+#include "net/channel.h"
 #include "net/deliver.h"
 #include "net/events.h"
-#include "net/lanes.h"
 #include "net/multicast.h"
 #include "net/pool.h"
 #include "net/shares.h"
@@ -166,28 +165,6 @@ static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned v)
 
 /* ---- stages c and d: delivery and forwarding ----------------------------- */
 
-/* Makes room in channel c's deep buffer (buf) for one more packet: its
- * ring, made on first use with 8 places and doubled up to B when full, is
- * copied from its head on. */
-static void grow_ring(Net *net, Sender *buf, uint32_t c)
-{
-    uint32_t *old = net->lay.rings[c];
-    unsigned cap = old ? ring_capacity(&net->lay, buf) : 0;
-    if (old)
-        buf->ring.size++;
-    unsigned grown = ring_capacity(&net->lay, buf);
-    uint32_t *ring = malloc(grown * sizeof *ring);
-    if (!ring)
-        abort();        /* room for packets in flight: cannot fail in practice */
-    for (unsigned i = 0; i < buf->count; i++) {
-        unsigned at = buf->ring.head + i;
-        ring[i] = old[at >= cap ? at - cap : at];
-    }
-    free(old);
-    net->lay.rings[c] = ring;
-    buf->ring.head = 0;
-}
-
 /* Which copy of the sweep (sweep_layers) runs. The common networks --
  * one channel, buffers of at most INLINE_PLACES places, routes in words,
  * no adaptive routing, no multicast so far -- in full or half duplex, get
@@ -264,68 +241,6 @@ HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *o
         *out->on_link[q * LIST_LAYERS + layer]++ =
             (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
     }
-}
-
-/* Puts place word `word` behind the packets of channel c's buffer, which
- * has room, and returns how many were there: with one channel in its
- * record's own places, head first, or in its ring, grown if it is full;
- * with more, at the tail of its queue. */
-HOT uint32_t buffer_push(Net *net, const Layout *lay, uint32_t c, uint32_t word)
-{
-    if (lay->cfg.vcs > 1) {
-        ChannelQueue *q = queue_of(lay, c);
-        uint32_t count = q->count;
-        if (count >= 2) {                /* (two need no thread: the head and the tail) */
-            if (count == 2)
-                lay->next_place[place_packet(q->head)] = q->tail;
-            lay->next_place[place_packet(q->tail)] = word;
-        } else if (count == 0) {
-            q->head = word;
-        }
-        q->tail = word;
-        q->count = (uint16_t)(count + 1);
-        return count;
-    }
-    Sender *buf = &lay->senders[c];
-    uint32_t count = buf->count;
-    uint32_t *places = places_of(lay, buf, c);
-    unsigned cap = ring_capacity(lay, buf);
-    if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
-        grow_ring(net, buf, c);
-        places = lay->rings[c];
-        cap = ring_capacity(lay, buf);
-    }
-    if (lay->rings == NULL) {
-        places[count] = word;
-    } else {
-        unsigned at = buf->ring.head + count;
-        places[at >= cap ? at - cap : at] = word;
-    }
-    buf->count = (uint16_t)(count + 1);
-    return count;
-}
-
-/* Takes the head off channel c's buffer, which holds a packet, and
- * returns how many are left: with one channel the rest move up, the head
- * first (or its ring's head moves on); with more, its queue's does. */
-HOT uint32_t buffer_pop(const Layout *lay, uint32_t c)
-{
-    if (lay->cfg.vcs > 1) {
-        ChannelQueue *q = queue_of(lay, c);
-        uint32_t left = q->count - 1u;
-        /* (With one left it is the tail; with none, the head means nothing.) */
-        q->head = left >= 2 ? lay->next_place[place_packet(q->head)] : q->tail;
-        q->count = (uint16_t)left;
-        return left;
-    }
-    Sender *buf = &lay->senders[c];
-    if (lay->rings == NULL) {
-        memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
-    } else {
-        unsigned head = buf->ring.head + 1u;
-        buf->ring.head = (uint16_t)(head == ring_capacity(lay, buf) ? 0 : head);
-    }
-    return --buf->count;
 }
 
 /* Stage d, with V > 1: channel v's buffer of port b took its first
@@ -740,28 +655,6 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     if (!sent && !asleep)
         *(*claim_end)++ = h;
     return sent;
-}
-
-/* After stage e: a packet that entered right behind a head in this stage d
- * was counted as a buffer collision then; if the head has left and it is at
- * the head itself, it is not one. */
-HOT void take_back_collisions(const Layout *lay, NetShare *sh)
-{
-    Behind *e = sh->behind.items;
-    size_t n = sh->behind.n;
-    memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: share_sweep) */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t ahead = e[i + PREFETCH_DISTANCE].buffer;
-        if (lay->cfg.vcs == 1)
-            PREFETCH(&lay->senders[ahead]);
-        else
-            PREFETCH(queue_of(lay, ahead));
-        uint32_t c = e[i].buffer;
-        if (place_packet(buffer_head_word(lay, c)) == e[i].packet)
-            count_buffer_collisions(lay, sh->counts, channel_sender(lay, c),
-                                    channel_v(lay, c), -1);
-    }
-    sh->behind.n = 0;
 }
 
 /* With --duplex half, a claim reads its channel's temp slot and, going up,

@@ -386,15 +386,16 @@ static void sleeping_is_exact(void)
 
 /* ---- virtual channels ------------------------------------------------------------- */
 
-/* The channel stage marks what a timestep did to a port or a temp slot
+/* The network stage marks what a timestep did to a port or a temp slot
  * with the stage's number, and when the numbers wrap it must make every
- * mark old: heavy traffic across the wrap, in both duplex modes, agrees
- * with the reference stage and keeps the invariants (which refuse a mark
- * newer than the stage). */
+ * mark old: heavy traffic across the wrap, with one channel and two, in
+ * both duplex modes, agrees with the reference stage and keeps the
+ * invariants (which refuse a mark newer than the stage). */
 static void stage_numbers_wrap(void)
 {
-    for (unsigned full = 0; full < 2; full++) {
-        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, 2 };
+    for (unsigned mode = 0; mode < 4; mode++) {
+        unsigned full = mode & 1, vcs = 1 + (mode >> 1);
+        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, vcs };
         Net *net = net_new(&cfg);
         CHECK(net != NULL);
         CHECK_EQ(net_compare_with_reference(net), 0);
@@ -414,8 +415,8 @@ static void stage_numbers_wrap(void)
             }
             step(net, t);
             if (net_reference_error(net)) {
-                printf("  %s t=%llu: %s\n", full ? "full" : "half", (unsigned long long)t,
-                       net_reference_error(net));
+                printf("  %s V=%u t=%llu: %s\n", full ? "full" : "half", vcs,
+                       (unsigned long long)t, net_reference_error(net));
                 CHECK(!"the channel stage agrees with the reference across the wrap");
                 break;
             }
