@@ -272,8 +272,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         net_observe(m->net, m->obs.event, m->obs.ctx);
     if (m->net && cfg->check_invariants && net_compare_with_reference(m->net) != 0)
         shares_ok = false;
-    /* (The stage of virtual channels runs the planes on one thread.) */
-    if (shares_ok && threads > 1 && cfg->planes == 2 && cfg->vcs <= 1 && m->net && !m->obs.event)
+    if (shares_ok && threads > 1 && cfg->planes == 2 && m->net && !m->obs.event)
         shares_ok = net_use_shares(m->net, run_on_workers, m, cfg->parallel_min) == 0;
     /* And the router's two planes, for batches of distinct terminals. */
     if (shares_ok && threads > 1 && m->router)
