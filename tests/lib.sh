@@ -35,6 +35,12 @@ expect_grep() {
     else fail "$1" "'$2' not found in $(basename "$3"):" "$(head -c 600 "$3")"; fi
 }
 
+# expect_match NAME REGEX FILE: the same for an extended regular expression
+expect_match() {
+    if grep -qE -- "$2" "$3"; then pass "$1"
+    else fail "$1" "/$2/ not found in $(basename "$3"):" "$(head -c 600 "$3")"; fi
+}
+
 # expect_empty NAME FILE
 expect_empty() {
     if [ ! -s "$2" ]; then pass "$1"
