@@ -386,6 +386,36 @@ static void sleeping_is_exact(void)
 
 /* ---- virtual channels ------------------------------------------------------------- */
 
+/* A timestep of random traffic on a network of 16 processors (k = 4, two
+ * planes): every processor reads each port with probability 1/3 and, if
+ * `sending` and its output slot is free, sends to a random destination on
+ * a random plane and minimal-or-longer route. */
+static void random_traffic(Net *net, const NetConfig *cfg, uint64_t t, bool sending)
+{
+    for (uint32_t p = 0; p < 16; p++) {
+        uint32_t w;
+        for (unsigned port = 0; port < cfg->ports; port++)
+            if (rnd(3) == 0)
+                net_in_take(net, p, port, &w);
+        if (sending && net_out_free(net, p)) {
+            uint32_t q = rnd(16);
+            unsigned count = topo_cmin(p, q) + rnd(4 - topo_cmin(p, q) + 1);
+            send(net, p, q, rnd(cfg->ports), rnd(2), count, rnd(1u << (count - 1)), t);
+        }
+    }
+}
+
+/* Whether the network still agrees with the reference stage after
+ * timestep t; if not, says where it first differed. */
+static bool agrees_with_reference(Net *net, const NetConfig *cfg, uint64_t t)
+{
+    if (!net_reference_error(net))
+        return true;
+    printf("  %s V=%u t=%llu: %s\n", cfg->full_duplex ? "full" : "half", cfg->vcs,
+           (unsigned long long)t, net_reference_error(net));
+    return false;
+}
+
 /* The network stage marks what a timestep did to a port or a temp slot
  * with the stage's number, and when the numbers wrap it must make every
  * mark old: heavy traffic across the wrap, with one channel and two, in
@@ -402,22 +432,10 @@ static void stage_numbers_wrap(void)
         net_set_stage(net, UINT32_MAX - 20);
         uint64_t before = 0;
         for (uint64_t t = 1; t <= 60; t++) {
-            for (uint32_t p = 0; p < 16; p++) {
-                uint32_t w;
-                for (unsigned port = 0; port < cfg.ports; port++)
-                    if (rnd(3) == 0)
-                        net_in_take(net, p, port, &w);
-                if (t <= 40 && net_out_free(net, p)) {
-                    uint32_t q = rnd(16);
-                    unsigned count = topo_cmin(p, q) + rnd(4 - topo_cmin(p, q) + 1);
-                    send(net, p, q, rnd(cfg.ports), rnd(2), count, rnd(1u << (count - 1)), t);
-                }
-            }
+            random_traffic(net, &cfg, t, t <= 40);
             step(net, t);
-            if (net_reference_error(net)) {
-                printf("  %s V=%u t=%llu: %s\n", full ? "full" : "half", vcs,
-                       (unsigned long long)t, net_reference_error(net));
-                CHECK(!"the channel stage agrees with the reference across the wrap");
+            if (!agrees_with_reference(net, &cfg, t)) {
+                CHECK(!"the network stage agrees with the reference across the wrap");
                 break;
             }
             if (t == 20)
@@ -441,21 +459,9 @@ static void channels_in_shares_agree(void)
         CHECK_EQ(net_compare_with_reference(net), 0);
         CHECK_EQ(net_use_shares(net, shares_backwards, NULL, 0), 0);
         for (uint64_t t = 1; t <= 80; t++) {
-            for (uint32_t p = 0; p < 16; p++) {
-                uint32_t w;
-                for (unsigned port = 0; port < cfg.ports; port++)
-                    if (rnd(3) == 0)
-                        net_in_take(net, p, port, &w);
-                if (t <= 60 && net_out_free(net, p)) {
-                    uint32_t q = rnd(16);
-                    unsigned count = topo_cmin(p, q) + rnd(4 - topo_cmin(p, q) + 1);
-                    send(net, p, q, rnd(cfg.ports), rnd(2), count, rnd(1u << (count - 1)), t);
-                }
-            }
+            random_traffic(net, &cfg, t, t <= 60);
             step(net, t);
-            if (net_reference_error(net)) {
-                printf("  %s V=%u t=%llu: %s\n", full ? "full" : "half", vcs,
-                       (unsigned long long)t, net_reference_error(net));
+            if (!agrees_with_reference(net, &cfg, t)) {
                 CHECK(!"a network of channels in shares agrees with the reference");
                 break;
             }
