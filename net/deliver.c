@@ -6,8 +6,8 @@
 #include "net/deliver.h"
 
 #include "net/adapter.h"
-#include "net/events.h"
 #include "net/channel.h"
+#include "net/events.h"
 #include "net/shares.h"
 #include "net/sleep.h"
 
@@ -68,7 +68,7 @@ static const OnLink *older_arrival(Net *net, uint32_t p, uint32_t x)
     unsigned k = net->lay.cfg.k, vs = net->lay.vshift;
     for (unsigned bits = net->arrivals_down[p]; bits != 0; bits &= bits - 1) {
         unsigned bit = (unsigned)__builtin_ctz(bits), plane = bit >> vs;
-        uint32_t t = target_word(proc_on_plane(k, p, plane), bit & ((1u << vs) - 1), vs);
+        uint32_t t = target_word(proc_on_plane(k, p, plane), target_channel(bit, vs), vs);
         const OnLink *e = &deliveries_of(net, plane)->items[net->arriving[t]];
         if (net->lay.pool[e->packet].info.id < age) {
             oldest = e;

@@ -84,8 +84,9 @@ static inline uint32_t route_word_down(uint32_t w) { return w >> 16; }
  * ARRIVE_DELIVERY. layer: of the list it goes to (the layer of the switch
  * ahead, 1 for a delivery; never 0, so a hop word is never 0). The low
  * eight bits are the list's place in a share's arrays, class * LIST_LAYERS
- * + layer. Kept in Sender.hop, worked out the first time the buffer sends
- * (layout.h, hop_word). 4S < 2^22 in every network with route words. */
+ * + layer. Kept in Sender.hop (with V > 1, PortTurn.hop), worked out the
+ * first time the port sends (layout.h, hop_word). 4S < 2^22 in every
+ * network with route words. */
 enum { HOP_LAYER_BITS = 5 };
 
 static inline uint32_t hop_pack(uint32_t ahead, unsigned class, unsigned layer)

@@ -338,13 +338,13 @@ static inline unsigned link_list_layer(const Layout *lay, unsigned c, uint32_t t
     return c == ARRIVE_DELIVERY ? 1 : sw_layer(lay, target >> 2);
 }
 
-/* Buffer b's hop word (Sender.hop, encode.h), in networks whose routes are
- * words. Stage e works it out the first time a buffer sends and reads it
- * after that, from the line it reads for the claim anyway: working it out
- * for every claim would cost a walk of the topology and a branch on the
- * direction that the host cannot predict. It is written when the buffer
- * is first used, not when the network is made, so that an idle network
- * touches no buffer. */
+/* Port b's hop word (Sender.hop or PortTurn.hop, encode.h), in networks
+ * whose routes are words. Stage e works it out the first time a port sends
+ * and reads it after that, from the line it reads for the claim anyway:
+ * working it out for every claim would cost a walk of the topology and a
+ * branch on the direction that the host cannot predict. It is written
+ * when the port is first used, not when the network is made, so that an
+ * idle network touches no port. */
 _Static_assert(LIST_LAYERS == 1 << HOP_LAYER_BITS, "a hop word keeps a list's layer");
 
 HOT uint32_t hop_word(const Layout *lay, uint32_t b)

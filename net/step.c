@@ -519,11 +519,11 @@ static inline unsigned rotate_from(unsigned mask, unsigned from, unsigned V)
 }
 
 /* Stage e: channel v of sender h is held up, by the packet refused in its
- * lane (`by_lane`: the lane's record, kept by sender ki, is `keeper`) or
- * by the claim that took its link first: a link collision. If a lane's
- * packet that sleeps holds it up, the claim sleeps too, counting this
- * timestep's collision now and the next ones by counter (sleep.c; with
- * one channel only). Returns whether it sleeps. */
+ * lane or by the claim that took its link first: a link collision. With
+ * one channel, if it is the lane's packet that holds it up (`by_lane`:
+ * the lane's record, kept by sender ki, is `keeper`) and that packet
+ * sleeps, the claim sleeps too, counting this timestep's collision now
+ * and the next ones by counter (sleep.c). Returns whether it sleeps. */
 HOT bool held_up(Net *net, NetShare *sh, uint32_t h, unsigned v, uint32_t ki, Sender *keeper,
                  bool by_lane, bool observed)
 {
@@ -649,8 +649,10 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     for (; stopped != 0; stopped &= stopped - 1) {
         unsigned i = (unsigned)__builtin_ctz(stopped), v = from + i;
         v = v >= V ? v - V : v;
+        /* (Only one channel's lanes hold sleeping packets: with more,
+         * the lane's record is not read.) */
         asleep |= held_up(net, sh, h, v, ki, &lay->senders[channel_of(lay, ki, v)],
-                          (busy >> i) & 1, observed);
+                          V == 1 && ((busy >> i) & 1), observed);
     }
     if (!sent && !asleep)
         *(*claim_end)++ = h;
