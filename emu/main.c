@@ -64,9 +64,9 @@ static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *r
 {
     RunView *run = ctx;
     char line[200];
-    route_format(line, sizeof line, t, id, req, route,
+    route_format(line, sizeof line, id, req, route,
                  run->opt->machine.routing == ROUTING_ADAPTIVE);
-    fprintf(run->out, "%s\n", line);
+    fprintf(run->out, "t=%llu %s\n", (unsigned long long)t, line);
 }
 
 static void show_event(void *ctx, const NetEvent *ev)

@@ -89,7 +89,7 @@ void net_deliver(Net *net, uint32_t x, uint32_t p)
     net->counts.stats.delivered++;
     net_record_latency(&net->counts.stats, net->timestep - net->lay.pool[x].info.created);
     net->moved = true;
-    net_emit(net, EV_DELIVERED, x, p, PLACE_PORT, 0, 0);
+    net_emit(net, x, (NetEvent){ .kind = EV_DELIVERED, .place = p, .place_kind = PLACE_PORT });
 }
 
 uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)

@@ -23,7 +23,8 @@ static void deliver(Net *net, const OnLink *e)
         net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);
-            net_emit(net, EV_PORT_WAIT, x, p, PLACE_PORT, 1, 0);
+            net_emit(net, x, (NetEvent){ .kind = EV_PORT_WAIT, .place = p,
+                                         .place_kind = PLACE_PORT, .layer = 1 });
         }
         Sender *ks = refuse(&net->lay, e, false);
         uint32_t ki = keeper_of(e->keeper);

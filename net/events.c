@@ -154,13 +154,13 @@ void net_describe(const Net *net, uint32_t x, NetPacket *pk)
     }
 }
 
-void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place,
-              PacketPlace place_kind, unsigned layer, unsigned value)
+void net_emit(Net *net, uint32_t x, NetEvent ev)
 {
     if (net->event) {
         NetPacket pk;
         net_describe(net, x, &pk);
-        NetEvent ev = { kind, net->timestep, &pk, place, place_kind, layer, value, NULL };
+        ev.timestep = net->timestep;
+        ev.packet = &pk;
         net->event(net->event_ctx, &ev);
     }
 }
@@ -173,7 +173,8 @@ void net_emit_split(Net *net, const Split *split)
     unsigned layer = sw_layer(&net->lay, split->sw);
     NetEvent ev = { EV_SPLIT, net->timestep, &pk, split->sw, PLACE_FREE, layer, 0, &copy };
     net->event(net->event_ctx, &ev);
-    net_emit(net, EV_ENTERED, split->copy, split->buffer, PLACE_BUFFER, layer, 0);
+    net_emit(net, split->copy, (NetEvent){ .kind = EV_ENTERED, .place = split->buffer,
+                                          .place_kind = PLACE_BUFFER, .layer = layer });
 }
 
 /* ---- what the network stage tells (step.c) ------------------------------- */
@@ -209,8 +210,9 @@ void report_entered(Net *net, NetShare *sh, uint32_t x, uint32_t c)
     if (net->entered[c]++ == 0)
         list_push(&sh->touched, c);          /* for report_queued */
     settle_in_buffer(net, x, c, NET_NIL, AWAKE);
-    net_emit(net, EV_ENTERED, x, channel_public(&net->lay, c), PLACE_BUFFER,
-             sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2), 0);
+    net_emit(net, x, (NetEvent){ .kind = EV_ENTERED, .place = channel_public(&net->lay, c),
+                                 .place_kind = PLACE_BUFFER,
+                                 .layer = sw_layer(&net->lay, channel_sender(&net->lay, c) >> 2) });
 }
 
 /* For an observer: channel v of sender h sent packet x onto its link. */
@@ -220,8 +222,9 @@ void report_claimed(Net *net, uint32_t h, unsigned v, uint32_t x)
     uint32_t heading = claim_heading(&net->lay, h, &link_layer, &dir);
     uint32_t link = claim_link(&net->lay, h, heading, dir);
     settle_on_link(net, x, link, dir, v, AWAKE);
-    net_emit(net, EV_CLAIMED, x, link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v,
-             PLACE_LINK, link_layer, 0);
+    net_emit(net, x, (NetEvent){ .kind = EV_CLAIMED,
+                                 .place = link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v,
+                                 .place_kind = PLACE_LINK, .layer = link_layer });
 }
 
 /* For an observer, after stage e: an EV_QUEUED event for every packet that
@@ -236,7 +239,8 @@ static void report_queued(Net *net, uint32_t c)
     for (uint32_t i = count - queued; i < count; i++) {
         uint32_t x = buffer_packet_at(&net->lay, c, i);
         settle_in_buffer(net, x, c, NET_NIL, AWAKE);
-        net_emit(net, EV_QUEUED, x, channel_public(&net->lay, c), PLACE_BUFFER, l, 0);
+        net_emit(net, x, (NetEvent){ .kind = EV_QUEUED, .place = channel_public(&net->lay, c),
+                                     .place_kind = PLACE_BUFFER, .layer = l });
     }
 }
 

@@ -11,9 +11,9 @@
  * entering its buffer. */
 void net_emit_split(Net *net, const Split *split);
 
-/* Tells the observer, if any, what happened to packet x at `place`. */
-void net_emit(Net *net, NetEventKind kind, uint32_t x, uint32_t place, PacketPlace place_kind,
-              unsigned layer, unsigned value);
+/* Tells the observer, if any, what happened to packet x: the event `ev`
+ * says what and where, and gets the timestep and the packet here. */
+void net_emit(Net *net, uint32_t x, NetEvent ev);
 
 /* Describes packet x as its record in the pool says (settled); and all of
  * it but its position in a buffer or input port. */

@@ -252,13 +252,13 @@ void route_describe(char *buf, size_t size, const Route *route, int adaptive, bo
              (unsigned)route->plane, (unsigned)route->count, up, down);
 }
 
-void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
-                  const RouteRequest *req, const Route *route, int adaptive)
+void route_format(char *buf, size_t size, uint64_t packet_id, const RouteRequest *req,
+                  const Route *route, int adaptive)
 {
     char text[128], dst[160];
     bool multicast = route_is_multicast(req);
     route_describe(text, sizeof text, route, adaptive, multicast);
     dest_name(dst, sizeof dst, multicast ? req->set : NULL, req->dst);
-    snprintf(buf, size, "t=%" PRIu64 " route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 " %s",
-             timestep, packet_id, req->src, dst, req->port, text);
+    snprintf(buf, size, "route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 " %s",
+             packet_id, req->src, dst, req->port, text);
 }

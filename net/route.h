@@ -127,11 +127,12 @@ int router_use_runner(Router *router, Runner *runner, void *ctx, size_t parallel
  * multicast's addressing is "-" (its way down is fixed by its set). */
 void route_describe(char *buf, size_t size, const Route *route, int adaptive, bool multicast);
 
-/* Formats a route as --routes prints it (routing.md), without a newline:
- * "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
+/* Formats a route as --routes prints it (routing.md) after its timestep
+ * ("t=18 "), without a newline:
+ * "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
  * ("routing -" when count is 1, "routing (adaptive)" for adaptive; a
  * multicast's destination is its set, "p3->{1,4,5}", "p3->all"). */
-void route_format(char *buf, size_t size, uint64_t timestep, uint64_t packet_id,
-                  const RouteRequest *req, const Route *route, int adaptive);
+void route_format(char *buf, size_t size, uint64_t packet_id, const RouteRequest *req,
+                  const Route *route, int adaptive);
 
 #endif

@@ -123,25 +123,54 @@ static void appends_close(const Appends *a, const Net *net, NetShare *sh)
     sh->behind.n = (size_t)(a->behind - sh->behind.items);
 }
 
+/* The sweep of stages d and e (sweep_layers) goes through a share's lists
+ * one after another, each a run: the packets on links arriving on port
+ * `kind` (0-3) of the switches of a layer, or the claimants of a layer
+ * (CLAIMANTS). */
+enum { CLAIMANTS = 4 };
+
+typedef struct SweepList {
+    const void *items;     /* OnLink, or claimants' senders */
+    size_t n;
+    unsigned kind, layer;
+} SweepList;
+
+/* What the sweep of one share works with, one pointer for every function
+ * of stages d and e. `lay` is the sweep's view of the network's layout:
+ * with the options of a common network made constants (Variant), so that
+ * the compiler drops what tests them; nothing in it changes while the
+ * sweep runs (the pool, which copies would grow, is reserved before). */
+typedef struct Sweep {
+    Net *net;
+    const Layout *lay;
+    NetShare *sh;
+    Appends out;
+    const SweepList *run;      /* the run being swept */
+    uint32_t *claim_end;       /* out.claimant[run->layer], while a run is swept */
+    uint32_t max_count;        /* the fullest buffer entered (stats.max_buffer) */
+} Sweep;
+
 /* Stage e: the head of buffer b left, so the packets asleep on it (one per
  * port of its switch at most) try again in the next timestep's stage d, and
  * the claimants asleep on their links in its stage e. */
-static void wake_buffer(Net *net, NetShare *sh, Appends *out, uint32_t b)
+HOT void wake_buffer(Sweep *sw, uint32_t b)
 {
-    Sender *buf = &net->lay.senders[b];
+    const Layout *lay = sw->lay;
+    Counters *counts = sw->sh->counts;
+    Sender *buf = &lay->senders[b];
     uint32_t s = b >> 2;
-    unsigned l = sw_layer(&net->lay, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
+    unsigned l = sw_layer(lay, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     for (unsigned a = 0; a < 4; a++) {
         if (!((buf->waiting >> a) & 1))
             continue;
-        uint32_t ki = arrival_keeper(&net->lay, s, l, a), woken[2];
-        Sender *ks = &net->lay.senders[ki];
+        uint32_t ki = arrival_keeper(lay, s, l, a), woken[2];
+        Sender *ks = &lay->senders[ki];
         ks->slot &= (uint8_t)~SLOT_ASLEEP;
-        sh->counts->asleep_buffer[dir][l]--;
-        sh->counts->asleep--;
-        *out->on_link[a * LIST_LAYERS + l]++ = (OnLink){ ks->slot_packet, b, ki | KEEPER_REFUSED };
-        for (unsigned i = 0, n = wake_claims(net, sh->counts, ki, ks, woken); i < n; i++)
-            *out->claimant[sender_list_layer(&net->lay, woken[i])]++ = woken[i];
+        counts->asleep_buffer[dir][l]--;
+        counts->asleep--;
+        *sw->out.on_link[a * LIST_LAYERS + l]++ = (OnLink){ ks->slot_packet, b, ki | KEEPER_REFUSED };
+        for (unsigned i = 0, n = wake_claims(sw->net, counts, ki, ks, woken); i < n; i++)
+            *sw->out.claimant[sender_list_layer(lay, woken[i])]++ = woken[i];
     }
     buf->waiting = 0;
 }
@@ -158,8 +187,9 @@ static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned v)
     count_link_collision(&net->lay, sh->counts, dir, layer, v);
     if (net->event) {
         uint32_t wire = link_wire(&net->lay, claim_link(&net->lay, h, heading, dir), dir);
-        net_emit(net, EV_LINK_COLLISION, settle_claimant(net, h, v),
-                 wire * net->lay.cfg.vcs + v, PLACE_LINK, layer, 0);
+        net_emit(net, settle_claimant(net, h, v),
+                 (NetEvent){ .kind = EV_LINK_COLLISION, .place = wire * net->lay.cfg.vcs + v,
+                             .place_kind = PLACE_LINK, .layer = layer });
     }
 }
 
@@ -213,32 +243,36 @@ static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t c, b
     if (lay->compact)
         lay->routes[x] |= bit;
     if (observed)
-        net_emit(net, EV_ADAPTIVE_CHOICE, x, channel_public(lay, c), PLACE_BUFFER, l, (b & 3) - 2);
+        net_emit(net, x, (NetEvent){ .kind = EV_ADAPTIVE_CHOICE, .place = channel_public(lay, c),
+                                     .place_kind = PLACE_BUFFER, .layer = l, .value = (b & 3) - 2 });
 }
 
-/* Stage d: the packet of entry e, arriving on port q of a switch of layer
- * `layer`, is refused by the full buffer of channel c: a buffer collision.
- * It stays on its link, in its lane, and sleeps until the buffer has room
- * (sleep.c) if it may; else it tries again next timestep. */
-HOT void refused_by_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                           const OnLink *e, uint32_t c, unsigned q, unsigned layer, bool sleeps,
-                           bool observed)
+/* Stage d: the packet of entry e of the run (arriving on port q = kind of
+ * a switch of its layer) is refused by the full buffer of channel c: a
+ * buffer collision. It stays on its link, in its lane, and sleeps until
+ * the buffer has room (sleep.c) if it may; else it tries again next
+ * timestep. */
+HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, bool observed)
 {
+    const Layout *lay = sw->lay;
+    Counters *counts = sw->sh->counts;
+    unsigned q = sw->run->kind;
     uint32_t b = channel_sender(lay, c);
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    count_buffer_collisions(lay, sh->counts, b, channel_v(lay, c), 1);
+    count_buffer_collisions(lay, counts, b, channel_v(lay, c), 1);
     if (observed) {
-        settle_listed(net, e, q);
-        net_emit(net, EV_BUFFER_FULL, e->packet, channel_public(lay, c), PLACE_BUFFER, l, 0);
+        settle_listed(sw->net, e, q);
+        net_emit(sw->net, e->packet, (NetEvent){ .kind = EV_BUFFER_FULL,
+                 .place = channel_public(lay, c), .place_kind = PLACE_BUFFER, .layer = l });
     }
     Sender *keeper = refuse(lay, e, q < 2);
     if (sleeps) {
         keeper->slot |= SLOT_ASLEEP;
         lay->senders[c].waiting |= (uint8_t)(1u << q);
-        sh->counts->asleep_buffer[dir][l]++;
-        sh->counts->asleep++;
+        counts->asleep_buffer[dir][l]++;
+        counts->asleep++;
     } else {
-        *out->on_link[q * LIST_LAYERS + layer]++ =
+        *sw->out.on_link[q * LIST_LAYERS + sw->run->layer]++ =
             (OnLink){ e->packet, e->target, e->keeper | KEEPER_REFUSED };
     }
 }
@@ -268,24 +302,23 @@ HOT void turn_entered(const Layout *lay, uint32_t **claim_end, uint32_t b, unsig
  * this one is then at the head. That can happen only to the one right
  * behind the head, which is listed for take_back_collisions to look at
  * after stage e. At the head, it claims in the next timestep. */
-HOT void enter_buffer(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                      uint32_t **claim_end, uint32_t *max_count, uint32_t x, unsigned port,
-                      uint32_t c, bool observed)
+HOT void enter_buffer(Sweep *sw, uint32_t x, unsigned port, uint32_t c, bool observed)
 {
-    uint32_t count = buffer_push(net, lay, c, place_word(x, port));
+    const Layout *lay = sw->lay;
+    uint32_t count = buffer_push(sw->net, lay, c, place_word(x, port));
     if (count != 0) {
-        count_buffer_collisions(lay, sh->counts, channel_sender(lay, c), channel_v(lay, c), 1);
+        count_buffer_collisions(lay, sw->sh->counts, channel_sender(lay, c), channel_v(lay, c), 1);
         if (count == 1)
-            *out->behind++ = (Behind){ c, x };
-        if (count + 1u > *max_count)     /* (1, for an empty buffer: forward_run) */
-            *max_count = count + 1u;
+            *sw->out.behind++ = (Behind){ c, x };
+        if (count + 1u > sw->max_count)  /* (1, for an empty buffer: forward_run) */
+            sw->max_count = count + 1u;
     } else if (lay->cfg.vcs == 1) {
-        *(*claim_end)++ = c;
+        *sw->claim_end++ = c;
     } else {
-        turn_entered(lay, claim_end, channel_sender(lay, c), channel_v(lay, c));
+        turn_entered(lay, &sw->claim_end, channel_sender(lay, c), channel_v(lay, c));
     }
     if (observed)
-        report_entered(net, sh, x, c);
+        report_entered(sw->net, sw->sh, x, c);
 }
 
 /* The port that packet x, entering a down buffer of a switch of layer l
@@ -300,8 +333,8 @@ static inline unsigned down_port(const Layout *lay, uint32_t x, unsigned l)
     return pk->set.hi != 0 ? 0 : ((pk->addressing << 1) >> (l - 1)) & 1;
 }
 
-/* Stage d for a multicast packet (entry e, of arrival class q, layer
- * `layer`) that goes down from switch s: it needs the down buffers below
+/* Stage d for a multicast packet (entry e of the run) that goes down from
+ * switch s: it needs the down buffers below
  * which its set has members. If every one of them has room it enters them
  * all at once, dividing into two packets when it needs both (the copy's
  * id comes after the stage: multicast.c); else it stays on its link,
@@ -309,14 +342,10 @@ static inline unsigned down_port(const Layout *lay, uint32_t x, unsigned l)
  * first full buffer it needs: until that one has room it is refused
  * every timestep, whatever the other (sleep.c). Returns whether it
  * entered. */
-static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uint32_t **claim_end,
-                                       uint32_t *max_count, const OnLink *e, unsigned q,
-                                       unsigned layer, bool observed)
+HOT bool forward_multicast(Sweep *sw, const OnLink *e, bool observed)
 {
-    /* (The network's own layout, not the sweep's copy: were the copy's
-     * address to leave the sweep, the compiler could no longer keep its
-     * fields, and the options of the common variants, in registers.) */
-    const Layout *lay = &net->lay;
+    Net *net = sw->net;
+    const Layout *lay = sw->lay;
     unsigned vs = lay->vshift, v = target_channel(e->target, vs);
     uint32_t x = e->packet, s = target_of(e->target, vs) >> 2;
     uint32_t down[2] = { channel_of(lay, 4 * s, v), channel_of(lay, 4 * s + 1, v) };
@@ -325,7 +354,7 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
         if (part[p].n != 0 && buffer_count(lay, down[p]) >= lay->cfg.buffer) {
-            refused_by_buffer(net, lay, sh, out, e, down[p], q, layer, may_sleep(net), observed);
+            refused_by_buffer(sw, e, down[p], may_sleep(net), observed);
             return false;
         }
     leave_link(lay, e);
@@ -333,20 +362,19 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
     if (part[0].n != 0 && part[1].n != 0) {
         y = mc_divide(net, x, part);
         net->in_flight++;
-        sh->counts->stats.copies++;
-        Split *sp = &sh->splits.items[sh->splits.n++];
-        *sp = (Split){ mc_link_key(lay, s, q) << vs | v, x, y, s, channel_public(lay, down[1]) };
+        sw->sh->counts->stats.copies++;
+        Split *sp = &sw->sh->splits.items[sw->sh->splits.n++];
+        *sp = (Split){ mc_link_key(lay, s, sw->run->kind) << vs | v, x, y, s,
+                       channel_public(lay, down[1]) };
     }
     if (part[0].n != 0)
-        enter_buffer(net, lay, sh, out, claim_end, max_count, x, down_port(lay, x, l), down[0],
-                     observed);
+        enter_buffer(sw, x, down_port(lay, x, l), down[0], observed);
     if (part[1].n != 0) {
         uint32_t z = y != NET_NIL ? y : x;
-        enter_buffer(net, lay, sh, out, claim_end, max_count, z, down_port(lay, z, l), down[1],
-                     observed && z == x);
+        enter_buffer(sw, z, down_port(lay, z, l), down[1], observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
             if (net->entered[down[1]]++ == 0)
-                list_push(&sh->touched, down[1]);
+                list_push(&sw->sh->touched, down[1]);
             settle_in_buffer(net, y, down[1], NET_NIL, AWAKE);
         }
     }
@@ -361,13 +389,12 @@ static NOINLINE bool forward_multicast(Net *net, NetShare *sh, Appends *out, uin
  * entered (forward_run counts those that did not, which are rarer than
  * those that did, instead of what every packet would otherwise write to
  * the share). */
-HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                         uint32_t **claim_end, uint32_t *max_count, const OnLink *e,
-                         unsigned q, unsigned layer, bool observed)
+HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
 {
+    const Layout *lay = sw->lay;
     uint32_t c = e->target, b = target_of(c, lay->vshift);    /* (channel c of port b) */
     if (lay->multicast && (b & 3) < 2 && lay->pool[e->packet].set.hi != 0)
-        return forward_multicast(net, sh, out, claim_end, max_count, e, q, layer, observed);
+        return forward_multicast(sw, e, observed);
     bool choice = lay->cfg.adaptive && (b & 3) >= 2;
     if (choice) {
         c = choose_up_buffer(lay, e);
@@ -377,30 +404,18 @@ HOT bool forward_on_link(Net *net, const Layout *lay, NetShare *sh, Appends *out
      * packets, entering an empty buffer, need neither.) */
     if (buffer_count(lay, c) >= lay->cfg.buffer) {
         bool sleeps = !observed && !choice && lay->cfg.vcs == 1;
-        refused_by_buffer(net, lay, sh, out, e, c, q, layer, sleeps, observed);
+        refused_by_buffer(sw, e, c, sleeps, observed);
         return false;
     }
     leave_link(lay, e);
     uint32_t x = e->packet;
     if (choice)
-        record_choice(net, lay, x, c, observed);
+        record_choice(sw->net, lay, x, c, observed);
     unsigned port = lay->multicast && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
                                                   : next_port(lay, b, x);
-    enter_buffer(net, lay, sh, out, claim_end, max_count, x, port, c, observed);
+    enter_buffer(sw, x, port, c, observed);
     return true;
 }
-
-/* The sweep of stages d and e (sweep_layers) goes through a share's lists
- * one after another, each a run: the packets on links arriving on port
- * `kind` (0-3) of the switches of a layer, or the claimants of a layer
- * (CLAIMANTS). */
-enum { CLAIMANTS = 4 };
-
-typedef struct SweepList {
-    const void *items;     /* OnLink, or claimants' senders */
-    size_t n;
-    unsigned kind, layer;
-} SweepList;
 
 /* Asks for what stage e reads of sender h: its record, or with V > 1 its
  * PortTurn (one line for up to four channels). */
@@ -447,30 +462,29 @@ HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
 /* Stage d for the packets of a run arriving on port q of the switches of a
  * layer (the rounds d0, d1, u0, u1 of the head of this file are the runs
  * of a layer, in that order). */
-HOT void forward_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                         const SweepList *run, const SweepList *next, bool observed)
+HOT void forward_run(Sweep *sw, const SweepList *run, bool observed)
 {
     size_t refused = 0;              /* (refusals, rare, are what is counted) */
-    uint32_t max_count = sh->counts->stats.max_buffer;
+    NetShare *sh = sw->sh;
     const OnLink *items = run->items;
     size_t n = run->n;
-    unsigned q = run->kind, layer = run->layer;
-    uint32_t *claim_end = out->claimant[layer];     /* (kept in a register) */
+    sw->run = run;
+    sw->max_count = sh->counts->stats.max_buffer;
+    sw->claim_end = sw->out.claimant[run->layer];
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
-        prefetch_entry(lay, next, j);
+        prefetch_entry(sw->lay, run + 1, j);
     for (size_t i = 0; i < n; i++) {
-        prefetch_on_link(lay, &items[i + PREFETCH_DISTANCE]);
-        if (!forward_on_link(net, lay, sh, out, &claim_end, &max_count, &items[i], q, layer,
-                             observed))
+        prefetch_on_link(sw->lay, &items[i + PREFETCH_DISTANCE]);
+        if (!forward_on_link(sw, &items[i], observed))
             refused++;
     }
-    out->claimant[layer] = claim_end;
+    sw->out.claimant[run->layer] = sw->claim_end;
     if (n > refused) {               /* some entered */
         sh->moved = true;
-        if (max_count == 0)          /* all entered empty buffers */
-            max_count = 1;
+        if (sw->max_count == 0)      /* all entered empty buffers */
+            sw->max_count = 1;
     }
-    sh->counts->stats.max_buffer = max_count;
+    sh->counts->stats.max_buffer = sw->max_count;
 }
 
 /* ---- stage e: claims made final, and buffer collisions ------------------- */
@@ -524,19 +538,20 @@ static inline unsigned rotate_from(unsigned mask, unsigned from, unsigned V)
  * the lane's record, kept by sender ki, is `keeper`) and that packet
  * sleeps, the claim sleeps too, counting this timestep's collision now
  * and the next ones by counter (sleep.c). Returns whether it sleeps. */
-HOT bool held_up(Net *net, NetShare *sh, uint32_t h, unsigned v, uint32_t ki, Sender *keeper,
-                 bool by_lane, bool observed)
+HOT bool held_up(Sweep *sw, uint32_t h, unsigned v, uint32_t ki, bool by_lane, bool observed)
 {
+    Counters *counts = sw->sh->counts;
+    Sender *keeper = &sw->lay->senders[channel_of(sw->lay, ki, v)];
     if (by_lane && !observed && (keeper->slot & SLOT_ASLEEP)) {
         unsigned link_layer, dir;
-        claim_heading(&net->lay, h, &link_layer, &dir);
-        count_link_collision(&net->lay, sh->counts, dir, link_layer, v);
+        claim_heading(sw->lay, h, &link_layer, &dir);
+        count_link_collision(sw->lay, counts, dir, link_layer, v);
         keeper->slot |= ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-        sh->counts->asleep_link[dir][link_layer]++;
-        sh->counts->asleep++;
+        counts->asleep_link[dir][link_layer]++;
+        counts->asleep++;
         return true;
     }
-    claim_failed(net, sh, h, v);
+    claim_failed(sw->net, sw->sh, h, v);
     return false;
 }
 
@@ -545,13 +560,13 @@ HOT bool held_up(Net *net, NetShare *sh, uint32_t h, unsigned v, uint32_t ki, Se
  * head, and a port with a packet left claims next timestep (with V > 1
  * its pointer moves on to the channel after c's); the packets asleep on
  * the buffer's room wake. */
-HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                      uint32_t **claim_end, uint32_t h, uint32_t c, unsigned layer)
+HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c)
 {
+    const Layout *lay = sw->lay;
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h);
         lay->out_slot[p] = NET_NIL;
-        list_push(&sh->woken, p);
+        list_push(&sw->sh->woken, p);
         return;
     }
     bool more = buffer_pop(lay, c) != 0;
@@ -565,23 +580,30 @@ HOT void leave_sender(Net *net, const Layout *lay, NetShare *sh, Appends *out,
     /* Whether there is a next packet is as good as random under load, so
      * the entry is written without a branch and counted only if there is
      * (the list has room for one more: share_prepare). */
-    **claim_end = h;
-    *claim_end += more;
+    *sw->claim_end = h;
+    sw->claim_end += more;
     if (lay->cfg.vcs == 1 && lay->senders[c].waiting) {    /* room: they try next timestep */
-        out->claimant[layer] = *claim_end;       /* (it may list one there) */
-        wake_buffer(net, sh, out, h);
-        *claim_end = out->claimant[layer];
+        unsigned layer = sw->run->layer;
+        sw->out.claimant[layer] = sw->claim_end;       /* (it may list one there) */
+        wake_buffer(sw, h);
+        sw->claim_end = sw->out.claimant[layer];
     }
 }
 
+/* Where the packets that a sender sends go (sender_ahead), and the keeper
+ * of its link's lanes (commit_claim). */
+typedef struct LinkAhead {
+    uint32_t ahead;        /* 4S for the switch S ahead, or the processor's */
+    unsigned class, list;  /* their arrival class, the list they go in */
+    uint32_t keeper;
+} LinkAhead;
+
 /* Stage e for channel v of sender h, which claims its lane: its packet
- * leaves it for the link (going to 4S `ahead`, in list `list`, its lane
- * kept by sender ki). */
-HOT void send(Net *net, const Layout *lay, NetShare *sh, Appends *out, uint32_t **claim_end,
-              uint32_t h, unsigned v, uint32_t ahead, unsigned list, uint32_t ki,
-              unsigned layer, bool observed)
+ * leaves it for the link, to go where `to` says. */
+HOT void send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool observed)
 {
-    uint32_t c = channel_of(lay, h, v), x, target;
+    const Layout *lay = sw->lay;
+    uint32_t ahead = to->ahead, c = channel_of(lay, h, v), x, target;
     if (is_adapter(lay, h)) {
         uint32_t up, down;
         x = lay->out_slot[adapter_proc(lay, h)];
@@ -592,10 +614,10 @@ HOT void send(Net *net, const Layout *lay, NetShare *sh, Appends *out, uint32_t 
         x = place_packet(word);
         target = ahead + place_port(word);
     }
-    leave_sender(net, lay, sh, out, claim_end, h, c, layer);
-    *out->on_link[list]++ = (OnLink){ x, target_word(target, v, lay->vshift), ki };
+    leave_sender(sw, h, c);
+    *sw->out.on_link[to->list]++ = (OnLink){ x, target_word(target, v, lay->vshift), to->keeper };
     if (observed)
-        report_claimed(net, h, v, x);
+        report_claimed(sw->net, h, v, x);
 }
 
 /* Stages a, b and e for sender h (an adapter, or an output port), in one:
@@ -610,21 +632,23 @@ HOT void send(Net *net, const Layout *lay, NetShare *sh, Appends *out, uint32_t 
  * slot is empty at stage e (channels.md). `observed` as for
  * forward_on_link. Returns whether a packet is now on the link
  * (commit_run counts the claims that failed, the rarer kind). */
-HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                      uint32_t **claim_end, uint32_t h, unsigned layer, bool observed)
+HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
 {
-    unsigned V = lay->cfg.vcs, class, list;
-    uint32_t ahead = sender_ahead(lay, h, &class, &list);
+    const Layout *lay = sw->lay;
+    unsigned V = lay->cfg.vcs;
+    LinkAhead to;
+    to.ahead = sender_ahead(lay, h, &to.class, &to.list);
     /* The keeper of its link's lanes: itself, but with --duplex half for a
      * claimant going up, the down port of the switch above it enters. */
     uint32_t ki = h, link = 0;
     if (!lay->cfg.full_duplex) {
         link = 2 * (h >> 2) + (h & 3);
-        if (class < 2) {
-            ki = ahead + class;
-            link = 2 * (ahead >> 2) + class;
+        if (to.class < 2) {
+            ki = to.ahead + to.class;
+            link = 2 * (to.ahead >> 2) + to.class;
         }
     }
+    to.keeper = ki;
     unsigned from = 0, held = 1;         /* (bit i: channel from + i) */
     if (V > 1) {                         /* (an adapter's pointer: its packet's channel) */
         const PortTurn *turn = turn_of(lay, h);
@@ -642,8 +666,7 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         if (!lay->cfg.full_duplex)
             lay->temp_slots[link].temp = lay->now;
         stopped &= ~(1u << i);
-        send(net, lay, sh, out, claim_end, h, v >= V ? v - V : v, ahead, list, ki, layer,
-             observed);
+        send(sw, h, v >= V ? v - V : v, &to, observed);
         sent = true;
     }
     for (; stopped != 0; stopped &= stopped - 1) {
@@ -651,11 +674,10 @@ HOT bool commit_claim(Net *net, const Layout *lay, NetShare *sh, Appends *out,
         v = v >= V ? v - V : v;
         /* (Only one channel's lanes hold sleeping packets: with more,
          * the lane's record is not read.) */
-        asleep |= held_up(net, sh, h, v, ki, &lay->senders[channel_of(lay, ki, v)],
-                          V == 1 && ((busy >> i) & 1), observed);
+        asleep |= held_up(sw, h, v, ki, V == 1 && ((busy >> i) & 1), observed);
     }
     if (!sent && !asleep)
-        *(*claim_end)++ = h;
+        *sw->claim_end++ = h;
     return sent;
 }
 
@@ -689,26 +711,27 @@ HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 
 /* Stages a, b and e for a run of the claimants of a layer (or of the
  * adapters, layer 0), in their list's order (commit_claim). */
-HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
-                        const SweepList *run, const SweepList *next, bool observed)
+HOT void commit_run(Sweep *sw, const SweepList *run, bool observed)
 {
     size_t failed = 0;               /* (failures, rarer, are what is counted) */
+    const Layout *lay = sw->lay;
     const uint32_t *claimants = run->items;
     size_t n = run->n;
-    uint32_t *claim_end = out->claimant[run->layer];     /* (kept in a register) */
+    sw->run = run;
+    sw->claim_end = sw->out.claimant[run->layer];
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
-        prefetch_entry(lay, next, j);
+        prefetch_entry(lay, run + 1, j);
     for (size_t i = 0; i < n; i++) {
         prefetch_sender(lay, claimants[i + PREFETCH_DISTANCE]);
         if (!lay->cfg.full_duplex && i + PREFETCH_DISTANCE / 2 < n)    /* (a real read: its own) */
             prefetch_temp_slot(lay, claimants[i + PREFETCH_DISTANCE / 2]);
-        if (!commit_claim(net, lay, sh, out, &claim_end, claimants[i], run->layer, observed))
+        if (!commit_claim(sw, claimants[i], observed))
             failed++;
     }
-    out->claimant[run->layer] = claim_end;
-    sh->counts->stats.links_crossed += n - failed;
+    sw->out.claimant[run->layer] = sw->claim_end;
+    sw->sh->counts->stats.links_crossed += n - failed;
     if (n > failed)
-        sh->moved = true;
+        sw->sh->moved = true;
 }
 
 /* Stages d and e, a layer at a time. A claim made final in stage e needs
@@ -731,21 +754,21 @@ HOT void commit_run(Net *net, const Layout *lay, NetShare *sh, Appends *out,
  * the empty ones left out. */
 HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
 {
-    /* The loops read the layout through a copy of their own: through
+    /* The loops read the layout through a view of their own (Sweep): through
      * `net`, the compiler would have to read every field again after each
      * store the loops make, since the store might change it. What the
-     * loops change is in the arrays the copy points to, and in `net`. */
-    Layout copy = net->lay;
-    const Layout *lay = &copy;
+     * loops change is in the arrays the view points to, and in `net`. */
+    Layout view = net->lay;
+    const Layout *lay = &view;
     if (variant != ANY_NETWORK) {
-        copy.cfg.full_duplex = variant != COMMON_HALF;
-        copy.cfg.vcs = variant == FOUR_CHANNELS_FULL ? 4 : 1;
-        copy.vshift = variant == FOUR_CHANNELS_FULL ? 2 : 0;
-        copy.turn_size = variant == FOUR_CHANNELS_FULL ? (unsigned)PORT_TURN_SIZE(4) : 0;
-        copy.cfg.adaptive = false;
-        copy.compact = true;
-        copy.rings = NULL;
-        copy.multicast = variant == MULTICAST_FULL;
+        view.cfg.full_duplex = variant != COMMON_HALF;
+        view.cfg.vcs = variant == FOUR_CHANNELS_FULL ? 4 : 1;
+        view.vshift = variant == FOUR_CHANNELS_FULL ? 2 : 0;
+        view.turn_size = variant == FOUR_CHANNELS_FULL ? (unsigned)PORT_TURN_SIZE(4) : 0;
+        view.cfg.adaptive = false;
+        view.compact = true;
+        view.rings = NULL;
+        view.multicast = variant == MULTICAST_FULL;
     }
     SweepList runs[5 * LIST_LAYERS + 2];
     size_t nruns = 0;
@@ -767,15 +790,15 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
     runs[nruns] = (SweepList){ NULL, 0, CLAIMANTS, 0 };   /* (after the last) */
     for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
         prefetch_entry(lay, &runs[0], j);
-    Appends out;
-    appends_open(&out, net, sh);
+    Sweep sw = { .net = net, .lay = lay, .sh = sh };
+    appends_open(&sw.out, net, sh);
     for (size_t r = 0; r < nruns; r++) {
         if (runs[r].kind == CLAIMANTS)
-            commit_run(net, lay, sh, &out, &runs[r], &runs[r + 1], observed);
+            commit_run(&sw, &runs[r], observed);
         else
-            forward_run(net, lay, sh, &out, &runs[r], &runs[r + 1], observed);
+            forward_run(&sw, &runs[r], observed);
     }
-    appends_close(&out, net, sh);
+    appends_close(&sw.out, net, sh);
     take_back_collisions(lay, sh);
 }
 

@@ -344,8 +344,9 @@ static void route_line(void *ctx, uint64_t t, uint64_t id, const RouteRequest *r
                        const Route *route)
 {
     char line[200];
-    route_format(line, sizeof line, t, id, req, route, 0);
-    fprintf(ctx, "%s\n", strchr(line, ' '));
+    (void)t;
+    route_format(line, sizeof line, id, req, route, 0);
+    fprintf(ctx, " %s\n", line);
 }
 
 /* The JSON report of a run of `img` under `routing` and its routes, but

@@ -40,12 +40,12 @@ static void route_once(RoutingAlgorithm alg, unsigned k, unsigned planes,
     router_free(r);
 }
 
-/* Compares the batch's printed routes with `expected` (t=1, packet ids 0..). */
+/* Compares the batch's printed routes with `expected` (packet ids 0..). */
 static void check_lines(RoutingAlgorithm alg, size_t n, const char *const *expected)
 {
     char line[160];
     for (size_t i = 0; i < n; i++) {
-        route_format(line, sizeof line, 1, i, &reqs[i], &routes[i],
+        route_format(line, sizeof line, i, &reqs[i], &routes[i],
                      alg == ROUTING_ADAPTIVE);
         CHECK_STR(line, expected[i]);
     }
@@ -86,25 +86,25 @@ static void format(void)
     char line[160];
     RouteRequest q = {3, 1, 0, 0, NULL};
     Route r = {0, 2, 1, 1};
-    route_format(line, sizeof line, 18, 3, &q, &r, 0);
-    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
-    route_format(line, sizeof line, 18, 3, &q, &r, 1);
-    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01");
+    route_format(line, sizeof line, 3, &q, &r, 0);
+    CHECK_STR(line, "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
+    route_format(line, sizeof line, 3, &q, &r, 1);
+    CHECK_STR(line, "route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01");
     RouteRequest self = {5, 5, 255, 7, NULL};
     Route turn1 = {1, 1, 0, 1};
-    route_format(line, sizeof line, 0, 18446744073709551615u, &self, &turn1, 0);
-    CHECK_STR(line, "t=0 route #18446744073709551615 p5->p5 port 255 plane 1 count 1 routing - addressing 0b1");
+    route_format(line, sizeof line, 18446744073709551615u, &self, &turn1, 0);
+    CHECK_STR(line, "route #18446744073709551615 p5->p5 port 255 plane 1 count 1 routing - addressing 0b1");
     /* No up port to choose: "-" even under adaptive routing. */
-    route_format(line, sizeof line, 0, 0, &self, &turn1, 1);
+    route_format(line, sizeof line, 0, &self, &turn1, 1);
     CHECK_CONTAINS(line, "count 1 routing - addressing 0b1");
     RouteRequest far = {0, 65535, 3, 0, NULL};
     Route top = {0, 16, 0x5555, 0xFFFF};
-    route_format(line, sizeof line, 7, 9, &far, &top, 0);
-    CHECK_STR(line, "t=7 route #9 p0->p65535 port 3 plane 0 count 16 routing "
+    route_format(line, sizeof line, 9, &far, &top, 0);
+    CHECK_STR(line, "route #9 p0->p65535 port 3 plane 0 count 16 routing "
                     "0b101010101010101 addressing 0b1111111111111111");
     /* A short buffer gets a terminated prefix. */
-    route_format(line, 10, 18, 3, &q, &r, 0);
-    CHECK_STR(line, "t=18 rout");
+    route_format(line, 10, 3, &q, &r, 0);
+    CHECK_STR(line, "route #3 ");
 }
 
 /* The spec's example line comes out of benes: p2 (lower source) takes
@@ -115,8 +115,8 @@ static void spec_example(void)
     make_batch(srcs, dsts, NULL, 2);
     route_once(ROUTING_BENES, 3, 1, 1, 2);
     char line[160];
-    route_format(line, sizeof line, 18, 3, &reqs[1], &routes[1], 0);
-    CHECK_STR(line, "t=18 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
+    route_format(line, sizeof line, 3, &reqs[1], &routes[1], 0);
+    CHECK_STR(line, "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
 }
 
 /* Every route valid, and the algorithm's own rules on count, plane and up
@@ -249,14 +249,14 @@ static void check_golden(RoutingAlgorithm alg, unsigned planes, const uint64_t *
 static void golden_benes(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b0 addressing 0b11",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "route #4 p4->p7 port 0 plane 0 count 2 routing 0b0 addressing 0b11",
+        "route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
     };
     check_golden(ROUTING_BENES, 2, NULL, expected);
     check_golden(ROUTING_BENES, 1, NULL, expected);
@@ -266,14 +266,14 @@ static void golden_benes(void)
 static void golden_benes_full(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b11 addressing 0b110",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "route #5 p5->p6 port 0 plane 0 count 3 routing 0b11 addressing 0b110",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b00 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing 0b01 addressing 0b011",
     };
     check_golden(ROUTING_BENES_FULL, 2, NULL, expected);
 }
@@ -285,14 +285,14 @@ static void golden_benes_full(void)
 static void golden_greedy(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b11 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
+        "route #5 p5->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing 0b11 addressing 0b011",
     };
     check_golden(ROUTING_GREEDY, 2, NULL, expected);
 }
@@ -305,14 +305,14 @@ static void golden_greedy_planes(void)
 {
     static const uint64_t nths[8] = {0, 1, 0, 1, 0, 1, 0, 1};
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 1 count 3 routing 0b00 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
-        "t=1 route #3 p3->p1 port 0 plane 1 count 3 routing 0b10 addressing 0b001",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
-        "t=1 route #5 p5->p6 port 0 plane 1 count 3 routing 0b00 addressing 0b110",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 1 count 3 routing 0b10 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 1 count 3 routing 0b00 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "route #3 p3->p1 port 0 plane 1 count 3 routing 0b10 addressing 0b001",
+        "route #4 p4->p7 port 0 plane 0 count 3 routing 0b00 addressing 0b111",
+        "route #5 p5->p6 port 0 plane 1 count 3 routing 0b00 addressing 0b110",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 1 count 3 routing 0b10 addressing 0b011",
     };
     check_golden(ROUTING_GREEDY, 2, nths, expected);
 }
@@ -321,14 +321,14 @@ static void golden_greedy_planes(void)
 static void golden_dmodk(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b00 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b0 addressing 0b10",
-        "t=1 route #6 p6->p2 port 0 plane 1 count 3 routing 0b10 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 1 count 3 routing 0b11 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b00 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
+        "route #5 p5->p6 port 0 plane 0 count 2 routing 0b0 addressing 0b10",
+        "route #6 p6->p2 port 0 plane 1 count 3 routing 0b10 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 1 count 3 routing 0b11 addressing 0b011",
     };
     static const uint64_t nths[8] = {0, 0, 0, 0, 0, 0, 1, 5};
     check_golden(ROUTING_DMODK, 2, nths, expected);
@@ -338,14 +338,14 @@ static void golden_dmodk(void)
 static void golden_adaptive(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing (adaptive) addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing (adaptive) addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing (adaptive) addressing 0b00",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing (adaptive) addressing 0b11",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing (adaptive) addressing 0b10",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing (adaptive) addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing (adaptive) addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing (adaptive) addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing (adaptive) addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 2 routing (adaptive) addressing 0b00",
+        "route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01",
+        "route #4 p4->p7 port 0 plane 0 count 2 routing (adaptive) addressing 0b11",
+        "route #5 p5->p6 port 0 plane 0 count 2 routing (adaptive) addressing 0b10",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing (adaptive) addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing (adaptive) addressing 0b011",
     };
     check_golden(ROUTING_ADAPTIVE, 2, NULL, expected);
 }
@@ -357,14 +357,14 @@ static void golden_adaptive(void)
 static void golden_valiant(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 3 routing 0b10 addressing 0b110",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b00 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "route #4 p4->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "route #5 p5->p6 port 0 plane 0 count 3 routing 0b10 addressing 0b110",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing 0b00 addressing 0b011",
     };
     check_golden(ROUTING_VALIANT, 2, NULL, expected);
 }
@@ -372,14 +372,14 @@ static void golden_valiant(void)
 static void golden_random(void)
 {
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
-        "t=1 route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
-        "t=1 route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
-        "t=1 route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
-        "t=1 route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
-        "t=1 route #7 p7->p3 port 0 plane 0 count 3 routing 0b10 addressing 0b011",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b11 addressing 0b101",
+        "route #1 p1->p4 port 0 plane 0 count 3 routing 0b01 addressing 0b100",
+        "route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "route #4 p4->p7 port 0 plane 0 count 2 routing 0b1 addressing 0b11",
+        "route #5 p5->p6 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "route #6 p6->p2 port 0 plane 0 count 3 routing 0b10 addressing 0b010",
+        "route #7 p7->p3 port 0 plane 0 count 3 routing 0b10 addressing 0b011",
     };
     check_golden(ROUTING_RANDOM, 2, NULL, expected);
 }
@@ -395,11 +395,11 @@ static void golden_plane_split(void)
     static const uint32_t dsts[] = {5, 5, 5, 5, 2};
     static const uint64_t nths[] = {0, 0, 1, 1, 1};
     static const char *const expected[] = {
-        "t=1 route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #1 p1->p5 port 0 plane 1 count 3 routing 0b00 addressing 0b101",
-        "t=1 route #2 p2->p5 port 0 plane 0 count 3 routing 0b10 addressing 0b101",
-        "t=1 route #3 p3->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
-        "t=1 route #4 p4->p2 port 0 plane 1 count 3 routing 0b00 addressing 0b010",
+        "route #0 p0->p5 port 0 plane 0 count 3 routing 0b00 addressing 0b101",
+        "route #1 p1->p5 port 0 plane 1 count 3 routing 0b00 addressing 0b101",
+        "route #2 p2->p5 port 0 plane 0 count 3 routing 0b10 addressing 0b101",
+        "route #3 p3->p5 port 0 plane 0 count 3 routing 0b01 addressing 0b101",
+        "route #4 p4->p2 port 0 plane 1 count 3 routing 0b00 addressing 0b010",
     };
     make_batch(NULL, dsts, nths, 5);
     route_once(ROUTING_BENES, 3, 2, 1, 5);
@@ -420,16 +420,16 @@ static void golden_skipped_partners(void)
 {
     static const uint32_t dsts[] = {0, 2, 1, 1};
     static const char *const turn_early[] = {
-        "t=1 route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
-        "t=1 route #1 p1->p2 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
-        "t=1 route #2 p2->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
+        "route #1 p1->p2 port 0 plane 0 count 2 routing 0b1 addressing 0b10",
+        "route #2 p2->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
+        "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01",
     };
     static const char *const full[] = {
-        "t=1 route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
-        "t=1 route #1 p1->p2 port 0 plane 0 count 3 routing 0b01 addressing 0b010",
-        "t=1 route #2 p2->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
-        "t=1 route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
+        "route #1 p1->p2 port 0 plane 0 count 3 routing 0b01 addressing 0b010",
+        "route #2 p2->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
+        "route #3 p3->p1 port 0 plane 0 count 3 routing 0b11 addressing 0b001",
     };
     make_batch(NULL, dsts, NULL, 4);
     route_once(ROUTING_BENES, 3, 1, 1, 4);
@@ -451,18 +451,18 @@ static void golden_breadth_first(void)
 {
     static const uint32_t srcs[] = {0, 1, 2, 3, 5}, dsts[] = {0, 6, 0, 7, 1};
     static const char *const full[] = {
-        "t=1 route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
-        "t=1 route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
-        "t=1 route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
-        "t=1 route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
+        "route #0 p0->p0 port 0 plane 0 count 3 routing 0b00 addressing 0b000",
+        "route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "route #2 p2->p0 port 0 plane 0 count 3 routing 0b10 addressing 0b000",
+        "route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
     };
     static const char *const turn_early[] = {
-        "t=1 route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
-        "t=1 route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
-        "t=1 route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
-        "t=1 route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
-        "t=1 route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
+        "route #0 p0->p0 port 0 plane 0 count 1 routing - addressing 0b0",
+        "route #1 p1->p6 port 0 plane 0 count 3 routing 0b01 addressing 0b110",
+        "route #2 p2->p0 port 0 plane 0 count 2 routing 0b0 addressing 0b00",
+        "route #3 p3->p7 port 0 plane 0 count 3 routing 0b10 addressing 0b111",
+        "route #4 p5->p1 port 0 plane 0 count 3 routing 0b01 addressing 0b001",
     };
     make_batch(srcs, dsts, NULL, 5);
     route_once(ROUTING_BENES_FULL, 3, 1, 1, 5);
@@ -829,8 +829,8 @@ static void destination_sets(void)
     CHECK_EQ(set.n, 5);
     RouteRequest req = { 2, 1, 3, 0, &set };
     Route r = { 0, 3, 5, 1 };
-    route_format(buf, sizeof buf, 5, 3, &req, &r, 0);
-    CHECK_STR(buf, "t=5 route #3 p2->{0,1,2,3,4} port 3 plane 0 count 3 routing 0b01 "
+    route_format(buf, sizeof buf, 3, &req, &r, 0);
+    CHECK_STR(buf, "route #3 p2->{0,1,2,3,4} port 3 plane 0 count 3 routing 0b01 "
                    "addressing -");
     /* A range's members skip its exception, which a copy's part of a
      * broadcast may leave below or above the range. */
