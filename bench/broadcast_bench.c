@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     while ((1u << k) < n)
         k++;
     n = 1u << k;
-    NetConfig cfg = { k, 2, full, 5, 16, 1, alg == ROUTING_ADAPTIVE, 1 };
+    NetConfig cfg = { k, 2, full, 5, 16, 1, alg == ROUTING_ADAPTIVE, 1, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     Router *router = router_new(alg, k, 2, 1);
     DestSet *sets = malloc(n * sizeof *sets);
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     double start = bench_now(), in_stage = 0;
     for (uint32_t p = 0; p < n; p++) {
         sets[p] = dest_set_broadcast(p, n, true);
-        reqs[p] = (RouteRequest){ p, dest_set_min(&sets[p]), p % 16, 0, &sets[p] };
+        reqs[p] = (RouteRequest){ p, dest_set_min(&sets[p]), p % 16, 0, &sets[p], 0 };
         net_reserve_out(net, p);
     }
     router_route(router, reqs, n, routes);

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     for (size_t li = 0; li < sizeof loads / sizeof loads[0]; li++) {
         if (only_load > 0 && loads[li] != only_load)
             continue;
-        NetConfig cfg = { k, 2, full, buffer, 4, 1, alg == ROUTING_ADAPTIVE, vcs };
+        NetConfig cfg = { k, 2, full, buffer, 4, 1, alg == ROUTING_ADAPTIVE, vcs, SWITCHING_WORMHOLE };
         Net *net = net_new(&cfg);
         Router *router = router_new(alg, k, 2, 1);
         RouteRequest *reqs = malloc(n * sizeof *reqs);
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
                 if (net_out_free(net, p) && draw(1000000) < threshold) {
                     net_reserve_out(net, p);
                     uint32_t dst = draw(n), port = draw(cfg.ports);   /* (in this order) */
-                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p), NULL };
+                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p), NULL, 0 };
                     words[batch++] = p;
                 }
             }

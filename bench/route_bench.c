@@ -57,20 +57,20 @@ int main(void)
     static RouteRequest reqs[1 << 16];
     static Route routes[1 << 16];
     static uint32_t perm[1 << 16];
-    const RouteRequest three[3] = {{5, 60000, 0, 0, NULL}, {6, 5, 0, 1, NULL}, {40000, 7, 0, 0, NULL}};
+    const RouteRequest three[3] = {{5, 60000, 0, 0, NULL, 0 }, {6, 5, 0, 1, NULL, 0 }, {40000, 7, 0, 0, NULL, 0 }};
     bench("batch of 3 packets", 16, three, 3, routes, 1000000);
     for (unsigned k = 10; k <= 16; k += 6) {
         uint32_t n = 1u << k;
         shuffle(perm, n, k);
         for (uint32_t i = 0; i < n; i++)
-            reqs[i] = (RouteRequest){i, perm[i], 0, i % 3, NULL};
+            reqs[i] = (RouteRequest){i, perm[i], 0, i % 3, NULL, 0 };
         bench("full permutation", k, reqs, n, routes, k == 10 ? 20000 : 100);
     }
     /* As in the flood program's timesteps: an eighth of 4,096 processors
      * sending, to distinct destinations. */
     shuffle(perm, 4096, 12);
     for (uint32_t i = 0; i < 512; i++)
-        reqs[i] = (RouteRequest){8 * i + i % 8, perm[i], 0, i % 3, NULL};
+        reqs[i] = (RouteRequest){8 * i + i % 8, perm[i], 0, i % 3, NULL, 0 };
     bench("batch of 512 packets", 12, reqs, 512, routes, 20000);
     /* As in net_bench's timesteps at load 1.0: half the processors sending,
      * to random destinations, some of them repeated (the general way). */
@@ -79,7 +79,7 @@ int main(void)
         uint64_t x = k;
         for (uint32_t i = 0; i < n / 2; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
-            reqs[i] = (RouteRequest){2 * i + (uint32_t)(x >> 63), (uint32_t)(x >> 33) % n, 0, i % 3, NULL};
+            reqs[i] = (RouteRequest){2 * i + (uint32_t)(x >> 63), (uint32_t)(x >> 33) % n, 0, i % 3, NULL, 0 };
         }
         bench("random half, repeated destinations", k, reqs, n / 2, routes, k == 12 ? 5000 : 200);
     }

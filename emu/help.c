@@ -23,6 +23,8 @@ const char emu_help_text[] =
 "  --vcs V            virtual channels, 1..8 (default 1): V buffers per output\n"
 "                     port and V lanes per link; a packet keeps to channel\n"
 "                     port mod V\n"
+"  --switching S      wormhole (default), cut-through or store-forward: how\n"
+"                     switches pass on a message of several words (SEND)\n"
 "  --ports P          input ports per processor, 1..256 (default 16)\n"
 "  --port-depth D     places per input port, 1..1024 (default 1)\n"
 "  --mem M            memory words per processor, 256..2^28 (default 200000)\n"

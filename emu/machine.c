@@ -37,7 +37,7 @@ static bool bus_out(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint
     net_reserve_out(net, proc);
     Share *s = c->share;
     uint32_t i = s->nrequests++;
-    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc), NULL };
+    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc), NULL, 0 };
     s->words[i] = word;
     return true;
 }
@@ -104,7 +104,7 @@ static bool bus_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
     }
     net_reserve_out(net, proc);
     s->nrequests++;
-    s->requests[i] = (RouteRequest){ proc, dst, head >> 24, net_count_request(net, proc), set };
+    s->requests[i] = (RouteRequest){ proc, dst, head >> 24, net_count_request(net, proc), set, 0 };
     s->words[i] = word;
     return true;
 }
@@ -179,7 +179,8 @@ static void run_on_workers(void *ctx, ParallelFn *fn, void *arg)
 static NetConfig net_config(const MachineConfig *cfg, unsigned k)
 {
     return (NetConfig){ k, cfg->planes, cfg->full_duplex, cfg->buffer, cfg->ports,
-                        cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE, cfg->vcs };
+                        cfg->port_depth, cfg->routing == ROUTING_ADAPTIVE, cfg->vcs,
+                        cfg->switching };
 }
 
 uint64_t machine_bytes(const MachineConfig *cfg, unsigned k, const HexImage *img)

@@ -61,6 +61,7 @@ typedef struct MachineConfig {
     uint64_t max_steps;        /* --max-steps (0: none) */
     unsigned threads;          /* --threads */
     unsigned vcs;              /* --vcs: virtual channels (channels.md) */
+    NetSwitching switching;    /* --switching (messages.md) */
     uint32_t parallel_min;     /* split the processor stage only when at least
                                   this many processors run (tests set 1) */
     bool run_ahead;            /* processors may run ahead (off for --step) */

@@ -207,6 +207,7 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
         const char *accepted = which >= 0 ? numbers[which].accepted
                              : !strcmp(name, "--routing") ? "benes, benes-full, greedy, valiant, random, dmodk, adaptive"
                              : !strcmp(name, "--duplex") ? "half, full"
+                             : !strcmp(name, "--switching") ? "wormhole, cut-through, store-forward"
                              : !strcmp(name, "--state") ? "timesteps 0 .. 18446744073709551615, separated by commas"
                              : !strcmp(name, "--max-mem") ? max_mem_accepted
                              : !strcmp(name, "--trace") ? "a file name"
@@ -228,6 +229,9 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
         } else if (!strcmp(name, "--routing")) {
             if (routing_parse(value, &o->machine.routing) != 0)
                 return bad_value(err, size, name, value, "is not a routing", accepted);
+        } else if (!strcmp(name, "--switching")) {
+            if (switching_parse(value, &o->machine.switching) != 0)
+                return bad_value(err, size, name, value, "is not a switching", accepted);
         } else if (!strcmp(name, "--duplex")) {
             if (strcmp(value, "half") && strcmp(value, "full"))
                 return bad_value(err, size, name, value, "is not a link model", accepted);

@@ -117,6 +117,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
         halted += m->cpus[p].state == CPU_HALTED;
     fprintf(out, "processors: %u (%u programmed, %u halted, %u running)\n",
             m->nprocs, m->programmed, halted, m->nrunning);
+    if (m->cfg.switching != SWITCHING_WORMHOLE)
+        fprintf(out, "switching: %s\n", switching_name(m->cfg.switching));
     fprintf(out, "instructions: %llu\n", (ull)m->instructions);
     fprintf(out, "stall timesteps: %llu on IN, %llu on OUT\n", (ull)m->stalls_in,
             (ull)m->stalls_out);
@@ -125,6 +127,9 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     if (st->multicasts)
         fprintf(out, "multicasts: %llu, making %llu copies\n", (ull)st->multicasts,
                 (ull)st->copies);
+    if (st->messages)
+        fprintf(out, "messages: %llu, flits: sent %llu, delivered %llu\n", (ull)st->messages,
+                (ull)st->flits_sent, (ull)st->flits_delivered);
     if (st->delivered)
         fprintf(out, "latency: min %llu, mean %.3f, max %llu timesteps\n",
                 (ull)st->latency_min, latency_mean(st), (ull)st->latency_max);
@@ -275,8 +280,12 @@ static void json_report(FILE *out, Machine *m, int exit_status)
         }
     fprintf(out, "}, \"links_crossed\": %llu, \"port_waits\": %llu, \"max_buffer\": %u, ",
             (ull)st->links_crossed, (ull)st->port_waits, st->max_buffer);
-    fprintf(out, "\"multicasts\": %llu, \"copies\": %llu, \"vcs\": %u, \"collisions_by_vc\": {",
-            (ull)st->multicasts, (ull)st->copies, m->cfg.vcs);
+    fprintf(out, "\"multicasts\": %llu, \"copies\": %llu, ", (ull)st->multicasts,
+            (ull)st->copies);
+    fprintf(out, "\"switching\": \"%s\", \"messages\": %llu, \"flits_sent\": %llu, "
+            "\"flits_delivered\": %llu, ", switching_name(m->cfg.switching),
+            (ull)st->messages, (ull)st->flits_sent, (ull)st->flits_delivered);
+    fprintf(out, "\"vcs\": %u, \"collisions_by_vc\": {", m->cfg.vcs);
     for (unsigned v = 0; v < m->cfg.vcs; v++)           /* (one channel: the totals) */
         fprintf(out, "%s\"%u\": {\"link\": %llu, \"buffer\": %llu}", v ? ", " : "", v,
                 (ull)(m->cfg.vcs > 1 ? st->vc_link[v] : st->link_total),

@@ -87,6 +87,7 @@ void net_deliver(Net *net, uint32_t x, uint32_t p)
     net->in_flight--;
     list_push(&net->woken, p);
     net->counts.stats.delivered++;
+    net->counts.stats.flits_delivered++;
     net_record_latency(&net->counts.stats, net->timestep - net->lay.pool[x].info.created);
     net->moved = true;
     net_emit(net, x, (NetEvent){ .kind = EV_DELIVERED, .place = p, .place_kind = PLACE_PORT });
@@ -114,6 +115,8 @@ uint32_t adapter_inject(Net *net, const RouteRequest *req, const Route *route,
     net->in_flight++;
     net->counts.stats.sent++;
     net->counts.stats.multicasts += req->set != NULL;
+    net->counts.stats.messages += req->length != 0;
+    net->counts.stats.flits_sent += req->length != 0 ? req->length : 1;
     if (req->set)
         mc_make(net, x, req->set);
     return x;

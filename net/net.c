@@ -41,6 +41,27 @@
 #include <malloc.h>
 #endif
 
+static const char *const switching_names[SWITCHING_COUNT] = {
+    [SWITCHING_WORMHOLE] = "wormhole",
+    [SWITCHING_CUT_THROUGH] = "cut-through",
+    [SWITCHING_STORE_FORWARD] = "store-forward",
+};
+
+const char *switching_name(NetSwitching switching)
+{
+    return (unsigned)switching < SWITCHING_COUNT ? switching_names[switching] : NULL;
+}
+
+int switching_parse(const char *name, NetSwitching *switching)
+{
+    for (unsigned s = 0; s < SWITCHING_COUNT; s++)
+        if (strcmp(name, switching_names[s]) == 0) {
+            *switching = (NetSwitching)s;
+            return 0;
+        }
+    return -1;
+}
+
 /* Large arrays come from calloc, which maps fresh zero pages: a component
  * that is never used costs no memory. */
 static void *zalloc(size_t n, size_t size)

@@ -70,6 +70,17 @@
 
 typedef struct Net Net;
 
+/* How switches pass on a message of several words (messages.md,
+ * --switching): a head enters a buffer with room for one flit (wormhole)
+ * or for the whole message (cut-through, store-and-forward), and under
+ * store-and-forward leaves it only once its tail is there too. */
+typedef enum NetSwitching {
+    SWITCHING_WORMHOLE, SWITCHING_CUT_THROUGH, SWITCHING_STORE_FORWARD, SWITCHING_COUNT
+} NetSwitching;
+
+const char *switching_name(NetSwitching switching);
+int switching_parse(const char *name, NetSwitching *switching);
+
 typedef struct NetConfig {
     unsigned k;            /* log2 of the number of processors, >= 1 */
     unsigned planes;       /* 1 or 2 */
@@ -79,6 +90,7 @@ typedef struct NetConfig {
     unsigned port_depth;   /* places per input port, D */
     bool adaptive;         /* up ports chosen as packets climb (--routing adaptive) */
     unsigned vcs;          /* virtual channels V (channels.md), 1..8; 0 is 1 */
+    NetSwitching switching;  /* --switching (messages.md) */
 } NetConfig;
 
 /* The most virtual channels a network may have. */
@@ -104,6 +116,9 @@ typedef struct NetPacket {
     uint64_t created;      /* the timestep of its OUT */
     uint32_t src, dst;
     uint32_t data;         /* the word it carries */
+    uint32_t flit, length; /* its index in its message (0: the head) and the
+                              message's words (messages.md): 0 and 1 for a
+                              one-word packet */
     unsigned port;         /* its destination's input port */
     Route route;           /* (adaptive: the up ports chosen so far) */
     PacketPlace place;
@@ -126,6 +141,9 @@ typedef struct NetStats {
     uint64_t link_total, buffer_total;
     uint64_t sent, delivered, read;
     uint64_t multicasts;              /* send requests made by MOUT */
+    uint64_t messages;                /* ...by SEND (messages.md) */
+    uint64_t flits_sent;              /* words of all requests (1 for OUT, MOUT) */
+    uint64_t flits_delivered;         /* words into input ports, copies included */
     uint64_t copies;                  /* packets made by splits (multicast.md) */
     uint64_t links_crossed, port_waits;
     uint64_t latency_min, latency_max, latency_sum;

@@ -221,6 +221,8 @@ void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const 
     r->slot[req->src] = x;
     r->stats.sent++;
     r->stats.multicasts += req->set != NULL;
+    r->stats.messages += req->length != 0;
+    r->stats.flits_sent += req->length != 0 ? req->length : 1;
     r->in_flight++;
     r->next_id = id + 1;
 }
@@ -411,6 +413,7 @@ static void deliver(Reference *r, uint32_t p, uint64_t t)
         r->moved = true;
         uint64_t latency = t - r->packet[x].created;
         NetStats *st = &r->stats;
+        st->flits_delivered++;
         if (st->delivered++ == 0 || latency < st->latency_min)
             st->latency_min = latency;
         if (latency > st->latency_max)

@@ -176,6 +176,9 @@ static int same_stats(const Reference *r, const NetStats *f, char *err, size_t s
            same_count("packets delivered", f->delivered, g->delivered, err, size) ||
            same_count("packets read", f->read, g->read, err, size) ||
            same_count("multicasts", f->multicasts, g->multicasts, err, size) ||
+           same_count("messages", f->messages, g->messages, err, size) ||
+           same_count("flits sent", f->flits_sent, g->flits_sent, err, size) ||
+           same_count("flits delivered", f->flits_delivered, g->flits_delivered, err, size) ||
            same_count("copies", f->copies, g->copies, err, size) ||
            same_count("links crossed", f->links_crossed, g->links_crossed, err, size) ||
            same_count("port waits", f->port_waits, g->port_waits, err, size) ||

@@ -45,6 +45,9 @@ typedef struct RouteRequest {
     uint64_t nth;         /* requests `src` made before this one: the plane
                              it alternates to is nth % 2 */
     const DestSet *set;   /* a multicast's destinations (MOUT), or NULL */
+    uint32_t length;      /* words of the message of a SEND (messages.md);
+                             0 for OUT and MOUT, which send one (not used
+                             for routing) */
 } RouteRequest;
 
 /* Whether a request goes to more than one processor: a multicast of one

@@ -86,7 +86,7 @@ static Net *rig_net(const NetConfig *cfg)
 static Rig rig_new(RoutingAlgorithm alg, unsigned k, unsigned planes, bool full,
                    unsigned buffer)
 {
-    NetConfig cfg = { k, planes, full, buffer, 16, 1, alg == ROUTING_ADAPTIVE, 1 };
+    NetConfig cfg = { k, planes, full, buffer, 16, 1, alg == ROUTING_ADAPTIVE, 1, SWITCHING_WORMHOLE };
     Rig r = { cfg, rig_net(&cfg), router_new(alg, k, planes, 1), k, planes, 0 };
     CHECK(r.net && r.router);
     return r;
@@ -225,7 +225,7 @@ static void perm_batch(Batch *b, const uint32_t *perm, uint32_t n, int split, ui
 {
     b->n = n;
     for (uint32_t i = 0; i < n; i++) {
-        b->reqs[i] = (RouteRequest){ i, perm[i], 0, 0, NULL };
+        b->reqs[i] = (RouteRequest){ i, perm[i], 0, 0, NULL, 0 };
         b->reqs[i].nth = split == 0 ? 0 : split == 1 ? i % 2 :
                          split == 2 ? (i >> 1) % 2 : test_rand(x) % 2;
     }
@@ -274,7 +274,7 @@ static void random_batch(Batch *b, unsigned k, bool partial, uint64_t *x)
         if (partial && test_rand(x) % 8 >= keep)
             continue;
         b->reqs[b->n++] = (RouteRequest){ s, perm[s], (uint32_t)(test_rand(x) % 16),
-                                          test_rand(x) % 4, NULL };
+                                          test_rand(x) % 4, NULL, 0 };
     }
 }
 
@@ -319,7 +319,7 @@ static void shared_batch(Batch *b, unsigned k, unsigned share, uint64_t *x)
     b->n = n;
     for (uint32_t s = 0; s < n; s++) {
         uint32_t d = slots[s] % n;
-        b->reqs[s] = (RouteRequest){ s, d, seen[d]++, test_rand(x) % 2, NULL };
+        b->reqs[s] = (RouteRequest){ s, d, seen[d]++, test_rand(x) % 2, NULL, 0 };
     }
 }
 
@@ -391,7 +391,7 @@ static void triple_batch(Batch *b, unsigned k, uint64_t *x)
     test_shuffle(perm, n, x);
     b->n = n;
     for (uint32_t s = 0; s < n; s++)
-        b->reqs[s] = (RouteRequest){ s, perm[s], 0, test_rand(x) % 2, NULL };
+        b->reqs[s] = (RouteRequest){ s, perm[s], 0, test_rand(x) % 2, NULL, 0 };
     b->reqs[m].dst = b->reqs[c].dst = perm[a];
     b->reqs[m].port = 1;
     b->reqs[c].port = 2;

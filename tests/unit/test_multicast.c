@@ -28,7 +28,7 @@ static uint32_t rnd(uint32_t n)
  * invariants are checked every 64th timestep instead of every one. */
 static Net *make(unsigned k, bool full, RoutingAlgorithm alg)
 {
-    NetConfig cfg = { k, 2, full, 2, 4, 1, alg == ROUTING_ADAPTIVE, 1 };
+    NetConfig cfg = { k, 2, full, 2, 4, 1, alg == ROUTING_ADAPTIVE, 1, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     CHECK(net != NULL);
     if (k < 10)
@@ -100,7 +100,7 @@ static unsigned lone(unsigned k, bool full, RoutingAlgorithm alg, uint32_t src,
     uint32_t n = 1u << k;
     Net *net = make(k, full, alg);
     Router *router = router_new(alg, k, 2, 3);
-    RouteRequest req = { src, dest_set_min(set), rnd(4), 0, set };
+    RouteRequest req = { src, dest_set_min(set), rnd(4), 0, set, 0 };
     Route route;
     router_route(router, &req, 1, &route);
     unsigned c = route.count;
@@ -164,7 +164,7 @@ static void broadcast_crosses_each_link_once(void)
         DestSet all16 = dest_set_broadcast(0, 16, true);
         Net *net = make(3, false, (RoutingAlgorithm)alg);
         Router *router = router_new((RoutingAlgorithm)alg, 3, 2, 1);
-        RouteRequest req = { 5, 0, 0, 0, &all8 };
+        RouteRequest req = { 5, 0, 0, 0, &all8, 0 };
         Route route;
         router_route(router, &req, 1, &route);
         net_reserve_out(net, 5);
@@ -176,7 +176,7 @@ static void broadcast_crosses_each_link_once(void)
         net_free(net);
         net = make(4, true, (RoutingAlgorithm)alg);
         router = router_new((RoutingAlgorithm)alg, 4, 2, 1);
-        req = (RouteRequest){ 0, 1, 0, 0, &all16 };
+        req = (RouteRequest){ 0, 1, 0, 0, &all16, 0 };
         router_route(router, &req, 1, &route);
         net_reserve_out(net, 0);
         net_inject(net, &req, &route, 1, 1);
@@ -203,7 +203,7 @@ static void everyone_broadcasts(void)
         Route *routes = malloc(n * sizeof *routes);
         for (uint32_t p = 0; p < n; p++) {
             sets[p] = dest_set_broadcast(p, n, true);
-            reqs[p] = (RouteRequest){ p, dest_set_min(&sets[p]), p % 4, 0, &sets[p] };
+            reqs[p] = (RouteRequest){ p, dest_set_min(&sets[p]), p % 4, 0, &sets[p], 0 };
             net_reserve_out(net, p);
         }
         router_route(router, reqs, n, routes);
@@ -243,7 +243,7 @@ static void odd_ranges_reach_their_members(void)
         DestSet set = { NULL, hi - lo - has_except, lo, hi, except, cases[i].all };
         Net *net = make(4, true, ROUTING_BENES);
         Router *router = router_new(ROUTING_BENES, 4, 2, 1);
-        RouteRequest req = { src, dest_set_min(&set), 1, 0, &set };
+        RouteRequest req = { src, dest_set_min(&set), 1, 0, &set, 0 };
         Route route;
         router_route(router, &req, 1, &route);
         net_reserve_out(net, src);

@@ -16,7 +16,7 @@
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
 {
-    NetConfig cfg = { k, planes, full, buffer, 16, depth, false, 1 };
+    NetConfig cfg = { k, planes, full, buffer, 16, depth, false, 1, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     CHECK_EQ(net_compare_with_reference(net), 0);
     return net;
@@ -261,7 +261,7 @@ static unsigned msb(uint32_t x)
 static void random_traffic(unsigned k, unsigned planes, bool full, bool adaptive,
                            unsigned steps)
 {
-    NetConfig cfg = { k, planes, full, 1 + rnd(4), 4, 1 + rnd(2), adaptive, 1 };
+    NetConfig cfg = { k, planes, full, 1 + rnd(4), 4, 1 + rnd(2), adaptive, 1, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     uint32_t n = 1u << k;
 #ifndef MACHINE_DEBUG

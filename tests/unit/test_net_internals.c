@@ -16,7 +16,7 @@
 
 static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsigned depth)
 {
-    NetConfig cfg = { k, planes, full, buffer, 16, depth, false, 1 };
+    NetConfig cfg = { k, planes, full, buffer, 16, depth, false, 1, SWITCHING_WORMHOLE };
     return net_new(&cfg);
 }
 
@@ -94,7 +94,7 @@ static void hop_target_agrees_with_claim_heading(void)
 {
     for (unsigned k = 1; k <= 5; k++)
         for (int full = 0; full < 2; full++) {
-            NetConfig cfg = { k, 2, full, 5, 1, 1, false, 1 };
+            NetConfig cfg = { k, 2, full, 5, 1, 1, false, 1, SWITCHING_WORMHOLE };
             Net *net = net_new(&cfg);
             uint64_t id = send(net, 0, 0, 0, 0, 1, 0, 1);   /* a packet whose route we vary */
             uint32_t pool_x = NET_NIL;
@@ -307,7 +307,7 @@ static void shares_backwards(void *ctx, ParallelFn *fn, void *arg)
 static void sleeping_is_exact_under(unsigned k, unsigned planes, bool full, bool adaptive,
                                     unsigned buffer, unsigned depth, unsigned steps)
 {
-    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive, 1 };
+    NetConfig cfg = { k, planes, full, buffer, 2, depth, adaptive, 1, SWITCHING_WORMHOLE };
     Net *a = net_new(&cfg), *b = net_new(&cfg), *c = planes == 2 ? net_new(&cfg) : NULL;
     uint64_t events = 0;
     net_observe(b, count_events, &events);
@@ -425,7 +425,7 @@ static void stage_numbers_wrap(void)
 {
     for (unsigned mode = 0; mode < 4; mode++) {
         unsigned full = mode & 1, vcs = 1 + (mode >> 1);
-        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, vcs };
+        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, vcs, SWITCHING_WORMHOLE };
         Net *net = net_new(&cfg);
         CHECK(net != NULL);
         CHECK_EQ(net_compare_with_reference(net), 0);
@@ -453,7 +453,7 @@ static void channels_in_shares_agree(void)
 {
     for (unsigned mode = 0; mode < 4; mode++) {
         unsigned full = mode & 1, vcs = 2 + (mode >> 1);
-        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, vcs };
+        NetConfig cfg = { 4, 2, full, 2, 4, 1, false, vcs, SWITCHING_WORMHOLE };
         Net *net = net_new(&cfg);
         CHECK(net != NULL);
         CHECK_EQ(net_compare_with_reference(net), 0);

@@ -112,7 +112,7 @@ static void random_set(RouteRequest *req, uint32_t n, DestSet *set, uint32_t *me
 static bool run(const Traffic *tr, int way)
 {
     NetConfig cfg = { tr->k, tr->planes, tr->full, tr->buffer, tr->vcs > 4 ? 8 : 4, tr->depth,
-                      tr->alg == ROUTING_ADAPTIVE, tr->vcs };
+                      tr->alg == ROUTING_ADAPTIVE, tr->vcs, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     Router *router = router_new(tr->alg == EXPLICIT ? ROUTING_BENES : (RoutingAlgorithm)tr->alg,
                                 tr->k, tr->planes, 1);
@@ -143,7 +143,7 @@ static bool run(const Traffic *tr, int way)
             if (t <= last_send && net_out_free(net, p) && rnd(3) == 0) {
                 net_reserve_out(net, p);
                 reqs[batch] = (RouteRequest){ p, rnd(n), rnd(cfg.ports),
-                                              net_count_request(net, p), NULL };
+                                              net_count_request(net, p), NULL, 0 };
                 if (tr->mcast && rnd(4) == 0)
                     random_set(&reqs[batch], n, &sets[batch], members + 8 * batch);
                 batch++;

@@ -84,20 +84,20 @@ static void bad_router_arguments(void)
 static void format(void)
 {
     char line[160];
-    RouteRequest q = {3, 1, 0, 0, NULL};
+    RouteRequest q = {3, 1, 0, 0, NULL, 0 };
     Route r = {0, 2, 1, 1};
     route_format(line, sizeof line, 3, &q, &r, 0);
     CHECK_STR(line, "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01");
     route_format(line, sizeof line, 3, &q, &r, 1);
     CHECK_STR(line, "route #3 p3->p1 port 0 plane 0 count 2 routing (adaptive) addressing 0b01");
-    RouteRequest self = {5, 5, 255, 7, NULL};
+    RouteRequest self = {5, 5, 255, 7, NULL, 0 };
     Route turn1 = {1, 1, 0, 1};
     route_format(line, sizeof line, 18446744073709551615u, &self, &turn1, 0);
     CHECK_STR(line, "route #18446744073709551615 p5->p5 port 255 plane 1 count 1 routing - addressing 0b1");
     /* No up port to choose: "-" even under adaptive routing. */
     route_format(line, sizeof line, 0, &self, &turn1, 1);
     CHECK_CONTAINS(line, "count 1 routing - addressing 0b1");
-    RouteRequest far = {0, 65535, 3, 0, NULL};
+    RouteRequest far = {0, 65535, 3, 0, NULL, 0 };
     Route top = {0, 16, 0x5555, 0xFFFF};
     route_format(line, sizeof line, 9, &far, &top, 0);
     CHECK_STR(line, "route #9 p0->p65535 port 3 plane 0 count 16 routing "
@@ -827,7 +827,7 @@ static void destination_sets(void)
     CHECK(!dest_set_has(&set, 4) && dest_set_has(&set, 0));
     set = dest_set_broadcast(9, 5, false);       /* the sender is above the bound */
     CHECK_EQ(set.n, 5);
-    RouteRequest req = { 2, 1, 3, 0, &set };
+    RouteRequest req = { 2, 1, 3, 0, &set, 0 };
     Route r = { 0, 3, 5, 1 };
     route_format(buf, sizeof buf, 3, &req, &r, 0);
     CHECK_STR(buf, "route #3 p2->{0,1,2,3,4} port 3 plane 0 count 3 routing 0b01 "
@@ -854,8 +854,8 @@ static void multicast_routes(void)
 {
     static const uint32_t members[] = { 1, 6 };     /* count 3 from 0, where 1 alone is 1 */
     DestSet set = { members, 2, 0, 0, DEST_NONE, false };
-    RouteRequest batch[4] = { { 0, 1, 0, 0, &set }, { 2, 3, 0, 0, NULL },
-                             { 5, 0, 0, 0, NULL }, { 7, 4, 0, 0, NULL } };
+    RouteRequest batch[4] = { { 0, 1, 0, 0, &set, 0 }, { 2, 3, 0, 0, NULL, 0 },
+                             { 5, 0, 0, 0, NULL, 0 }, { 7, 4, 0, 0, NULL, 0 } };
     RouteRequest unicast[4];
     memcpy(unicast, batch, sizeof batch);
     unicast[0].set = NULL;

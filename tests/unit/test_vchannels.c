@@ -15,7 +15,7 @@
 
 static Net *make(bool full, unsigned vcs, unsigned buffer, NetEventFn *observe, void *ctx)
 {
-    NetConfig cfg = { 2, 1, full, buffer, 4, 1, false, vcs };
+    NetConfig cfg = { 2, 1, full, buffer, 4, 1, false, vcs, SWITCHING_WORMHOLE };
     Net *net = net_new(&cfg);
     CHECK(net != NULL);
     if (observe)
@@ -45,7 +45,7 @@ static bool send(Net *net, uint32_t src, uint32_t dst, uint32_t port, uint64_t t
     if (!net_out_free(net, src))
         return false;
     net_reserve_out(net, src);
-    RouteRequest req = { src, dst, port, net_count_request(net, src), NULL };
+    RouteRequest req = { src, dst, port, net_count_request(net, src), NULL, 0 };
     Route route = { 0, 2, 0, dst & 3 };
     net_inject(net, &req, &route, (uint32_t)t, t);
     return true;
