@@ -133,7 +133,7 @@ void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk)
     const PacketInfo *in = &net->lay.pool[x].info;
     *pk = (NetPacket){
         .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
-        .data = p->data, .port = p->port,
+        .data = p->data, .flit = 0, .length = 1, .port = p->port,
         .route = { p->plane, p->count, p->routing, p->addressing },
         .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
         .links = p->links,
