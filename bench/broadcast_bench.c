@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     }
     router_route(router, reqs, n, routes);
     for (uint32_t p = 0; p < n; p++)
-        net_inject(net, &reqs[p], &routes[p], p, 1);
+        net_inject(net, &reqs[p], &routes[p], &(uint32_t){ p }, 1);
     size_t narrived = 0;
     uint64_t t = 1;
     for (;; t++) {

@@ -89,7 +89,7 @@ int main(int argc, char **argv)
             }
             router_route(router, reqs, batch, routes);
             for (size_t i = 0; i < batch; i++)
-                net_inject(net, &reqs[i], &routes[i], words[i], t);
+                net_inject(net, &reqs[i], &routes[i], &words[i], t);
             double stage_start = bench_now();
             net_step(net, t);
             in_stage += bench_now() - stage_start;

@@ -520,7 +520,7 @@ static void stage_route_and_inject(Machine *m)
             m->obs.route(m->obs.ctx, m->t, net_next_id(m->net) + i, &m->requests[i], &m->routes[i]);
     }
     for (uint32_t i = 0; i < m->nrequests; i++)
-        net_inject(m->net, &m->requests[i], &m->routes[i], m->request_words[i], m->t);
+        net_inject(m->net, &m->requests[i], &m->routes[i], &m->request_words[i], m->t);
 }
 
 MachineEnd machine_step(Machine *m)

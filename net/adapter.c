@@ -7,6 +7,7 @@
 #include "net/adapter.h"
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/multicast.h"
 #include "net/pool.h"
 
@@ -51,13 +52,15 @@ uint32_t adapter_release(Net *net, uint32_t x)
 {
     Packet *pk = &net->lay.pool[x];
     uint32_t port = pk->at;
-    net->counts.stats.read++;
+    net->counts.stats.read += flit_is_tail(&net->lay, x);   /* (messages read) */
+    net->flits_read++;
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
         NetEvent ev = { EV_READ, net->timestep, &read, pk->info.dst, PLACE_PORT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
+    message_read(net, x);
     pool_release(net, x);
     return port;
 }
@@ -86,9 +89,11 @@ void net_deliver(Net *net, uint32_t x, uint32_t p)
     port->tail = x;
     net->in_flight--;
     list_push(&net->woken, p);
-    net->counts.stats.delivered++;
     net->counts.stats.flits_delivered++;
-    net_record_latency(&net->counts.stats, net->timestep - net->lay.pool[x].info.created);
+    if (!net->lay.messages || flit_delivered(&net->lay, x, slot)) {   /* a tail: the message */
+        net->counts.stats.delivered++;
+        net_record_latency(&net->counts.stats, net->timestep - net->lay.pool[x].info.created);
+    }
     net->moved = true;
     net_emit(net, x, (NetEvent){ .kind = EV_DELIVERED, .place = p, .place_kind = PLACE_PORT });
 }
@@ -99,13 +104,13 @@ uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port)
 }
 
 uint32_t adapter_inject(Net *net, const RouteRequest *req, const Route *route,
-                       uint32_t data, uint64_t timestep)
+                        const uint32_t *words, uint64_t timestep)
 {
     uint32_t x = pool_alloc(net);
     Packet *pk = &net->lay.pool[x];
     *pk = (Packet){
         .next = NET_NIL, .at = req->src, .routing = route->routing, .addressing = route->addressing,
-        .data = data,
+        .data = words[0],
         .port = (uint8_t)req->port, .plane = route->plane, .count = route->count,
         .dir = DIR_UP, .place = PLACE_SLOT, .layer = 0,
         .info = { .id = net->next_id++, .created = timestep, .src = req->src, .dst = req->dst },
@@ -115,9 +120,10 @@ uint32_t adapter_inject(Net *net, const RouteRequest *req, const Route *route,
     net->in_flight++;
     net->counts.stats.sent++;
     net->counts.stats.multicasts += req->set != NULL;
-    net->counts.stats.messages += req->length != 0;
-    net->counts.stats.flits_sent += req->length != 0 ? req->length : 1;
+    net->counts.stats.flits_sent++;
     if (req->set)
         mc_make(net, x, req->set);
+    if (req->length != 0)             /* SEND */
+        message_make(net, x, words, req->length);
     return x;
 }

@@ -8,10 +8,11 @@
 
 #include "net/state.h"
 
-/* Stage 3: makes the packet of a routed request, in its source's output
- * slot; returns its pool index. */
+/* Stage 3: makes the packet of a routed request (the head of its message,
+ * of the request's words), in its source's output slot; returns its pool
+ * index. */
 uint32_t adapter_inject(Net *net, const RouteRequest *req, const Route *route,
-                        uint32_t data, uint64_t timestep);
+                        const uint32_t *words, uint64_t timestep);
 
 /* After an IN took packet x: counts and reports the read and frees the
  * packet; returns the input port (an index into net->lay.ports) it left. */

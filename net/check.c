@@ -487,10 +487,12 @@ static int check_totals(Audit *a)
     if (a->in_flight + a->in_ports != net->outstanding)
         return broken(a, "net: packet pool has %u outstanding, %llu found (a packet was lost)",
                       net->outstanding, (ull)(a->in_flight + a->in_ports));
-    if (st->sent + st->copies != st->read + a->in_flight + a->in_ports)
-        return broken(a, "net: %llu packets sent and %llu copies made, but %llu read + %llu in "
-                      "flight + %llu in ports", (ull)st->sent, (ull)st->copies, (ull)st->read,
-                      (ull)a->in_flight, (ull)a->in_ports);
+    if (st->flits_sent + st->copies !=
+        net->flits_read + a->in_flight + a->in_ports + net->flits_waiting)
+        return broken(a, "net: %llu words sent and %llu copies made, but %llu read + %llu in "
+                      "flight + %llu in ports + %llu still in output slots",
+                      (ull)st->flits_sent, (ull)st->copies, (ull)net->flits_read,
+                      (ull)a->in_flight, (ull)a->in_ports, (ull)net->flits_waiting);
     if (a->asleep != net->counts.asleep)
         return broken(a, "net: %llu packets asleep, %llu counted", (ull)a->asleep,
                       (ull)net->counts.asleep);

@@ -8,6 +8,7 @@
 #include "net/adapter.h"
 #include "net/channel.h"
 #include "net/events.h"
+#include "net/message.h"
 #include "net/shares.h"
 #include "net/sleep.h"
 
@@ -19,7 +20,7 @@ static void deliver(Net *net, const OnLink *e)
     Packet *pk = &net->lay.pool[x];
     uint32_t slot = p * net->lay.cfg.ports + pk->port;
     InputPort *port = &net->lay.ports[slot];
-    if (port->count >= net->lay.cfg.port_depth) {
+    if (!takes_flit_port(&net->lay, x, slot, port->count)) {
         net->counts.stats.port_waits++;
         if (net->event) {
             settle_listed(net, e, ARRIVE_DELIVERY);

@@ -8,6 +8,7 @@
 
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/multicast.h"
 
 /* ---- names ----------------------------------------------------------------- */
@@ -133,7 +134,8 @@ void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk)
     const PacketInfo *in = &net->lay.pool[x].info;
     *pk = (NetPacket){
         .id = in->id, .created = in->created, .src = in->src, .dst = in->dst,
-        .data = p->data, .flit = 0, .length = 1, .port = p->port,
+        .data = p->data, .flit = flit_index(&net->lay, x), .length = flit_length(&net->lay, x),
+        .port = p->port,
         .route = { p->plane, p->count, p->routing, p->addressing },
         .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
         .links = p->links,
@@ -178,16 +180,6 @@ void net_emit_split(Net *net, const Split *split)
 }
 
 /* ---- what the network stage tells (step.c) ------------------------------- */
-
-/* The packet that channel v of sender h would send: its adapter's output
- * slot, or the head of its buffer. */
-static uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
-{
-    if (is_adapter(lay, h))
-        return lay->out_slot[adapter_proc(lay, h)];
-    uint32_t c = channel_of(lay, h, v);
-    return place_packet(buffer_head_word(lay, c));
-}
 
 /* For an observer: records where that packet is, for its events, and
  * returns it. */
@@ -239,6 +231,8 @@ static void report_queued(Net *net, uint32_t c)
     for (uint32_t i = count - queued; i < count; i++) {
         uint32_t x = buffer_packet_at(&net->lay, c, i);
         settle_in_buffer(net, x, c, NET_NIL, AWAKE);
+        if (flit_index(&net->lay, x) != 0)
+            continue;                     /* (the queueing rule counts heads only) */
         net_emit(net, x, (NetEvent){ .kind = EV_QUEUED, .place = channel_public(&net->lay, c),
                                      .place_kind = PLACE_BUFFER, .layer = l });
     }

@@ -508,4 +508,13 @@ static inline size_t sender_count(const Net *net)
     return net->lay.nbuffers + (size_t)net->lay.cfg.planes * net->lay.nprocs;
 }
 
+/* The packet that channel v of sender h would send: its adapter's output
+ * slot, or the head of its buffer. */
+HOT uint32_t claimant_packet(const Layout *lay, uint32_t h, unsigned v)
+{
+    if (is_adapter(lay, h))
+        return lay->out_slot[adapter_proc(lay, h)];
+    return place_packet(buffer_head_word(lay, channel_of(lay, h, v)));
+}
+
 #endif

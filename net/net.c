@@ -33,6 +33,7 @@
 #include "net/adapter.h"
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/reference.h"
 #include "net/sleep.h"
 #include "net/step.h"
@@ -233,10 +234,12 @@ void net_free(Net *net)
         free(net->lists[id].members);
     free(net->lists);
     free(net->free_lists);
+    messages_free(net);
     for (unsigned i = 0; i < 2 && net->share; i++) {
         NetShare *sh = &net->share[i];
         free(sh->touched.items);
         free(sh->woken.items);
+        free(sh->continuing.items);
         for (unsigned l = 0; l < LIST_LAYERS; l++) {
             free(sh->claimants[l].items);
             free(sh->next_claimants[l].items);
@@ -315,9 +318,9 @@ void net_begin_timestep(Net *net, uint64_t t)
 }
 
 uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
-                    uint32_t data, uint64_t timestep)
+                    const uint32_t *words, uint64_t timestep)
 {
-    uint32_t x = adapter_inject(net, req, route, data, timestep);
+    uint32_t x = adapter_inject(net, req, route, words, timestep);
     uint64_t id = net->lay.pool[x].info.id;
     if (net->reference)
         reference_inject(net->reference, id, req, route, timestep);

@@ -253,9 +253,10 @@ void net_taken_packet(const Net *net, uint32_t taken, NetPacket *pk);
 bool net_in_take(Net *net, uint32_t p, uint32_t port, uint32_t *word);
 
 /* Stage 3: makes the packet of a routed request and puts it in the source's
- * output slot (reserved in stage 1). Returns its id. */
+ * output slot (reserved in stage 1): a message of the request's words, one
+ * (OUT, MOUT) or req->length (SEND). Returns its id. */
 uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
-                    uint32_t data, uint64_t timestep);
+                    const uint32_t *words, uint64_t timestep);
 
 /* What stage 4 of a timestep did, as the timestep loop needs it to decide
  * what comes next. */

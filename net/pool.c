@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/pool.h"
 
 /* Packets are made in batches (injection), each writing its records: the
@@ -61,6 +62,7 @@ static void pool_grow(Net *net)
         free_stack[net->nfree++] = i;
     lay->pool = pool;
     net->pool_cap = cap;
+    messages_grow(net);
 }
 
 void pool_reserve(Net *net, size_t n)
@@ -91,6 +93,8 @@ uint32_t pool_take(Net *net)
 void pool_release(Net *net, uint32_t x)
 {
     net->lay.pool[x].place = PLACE_FREE;
+    if (net->lay.messages)               /* (a packet made later is one word until told) */
+        net->lay.flits[x] = (FlitOf){ 0, 0 };
     net->free_stack[net->nfree++] = x;
     net->outstanding--;
 }

@@ -74,8 +74,11 @@ static size_t list_room(const Net *net, unsigned list, unsigned layer)
 void share_prepare(Net *net, NetShare *sh)
 {
     sh->woken.n = 0;
+    sh->continuing.n = 0;
     sh->moved = false;
     net_list_reserve(&sh->woken, net->in_flight);
+    if (net->lay.messages)
+        net_list_reserve(&sh->continuing, net->lay.nprocs);
     for (unsigned l = 0; l <= net->lay.cfg.k; l++) {
         sh->next_claimants[l].n = 0;
         for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)

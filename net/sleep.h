@@ -10,10 +10,12 @@
 #include "net/state.h"
 
 /* Whether packets may sleep: not when every event must be reported, nor
- * with V > 1 channels, where a claim depends on several lanes. */
+ * with V > 1 channels, where a claim depends on several lanes, nor once
+ * messages of several words are made, whose flits wait on ownership too
+ * (those asleep already wait for what they waited for). */
 static inline bool may_sleep(const Net *net)
 {
-    return net->event == NULL && net->lay.cfg.vcs == 1;
+    return net->event == NULL && net->lay.cfg.vcs == 1 && !net->lay.messages;
 }
 
 /* Each timestep, every sleeper fails once more: its collision or port

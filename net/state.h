@@ -142,6 +142,8 @@ _Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 typedef struct TempSlot {
     uint32_t temp;         /* the number of the stage (Layout.now) in which a
                               sender last claimed it */
+    uint32_t packet;       /* ...with this packet (what holds up a claim
+                              from the other end: messages.md) */
 } TempSlot;
 
 /* With V > 1, a channel buffer: a FIFO of place words (encode.h)
@@ -193,6 +195,25 @@ _Static_assert(PORT_TURN_SIZE(4) == 64, "a port of four channels is a cache line
  * 24; index 0 is unused. */
 enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
 
+/* A message of several words (messages.md) from its request until an IN
+ * reads its tail: its flits are packets of the pool, made one at a time as
+ * the output slot offers them (message.c), so that a message costs its
+ * words and the records of the flits on their way, not L records. */
+typedef struct Message {
+    uint32_t length;       /* L >= 2 */
+    uint32_t made;         /* flits made so far: the last is in the slot */
+    uint32_t routing;      /* the up ports its head chose (adaptive) */
+    uint32_t tail_buffer;  /* the channel its tail last entered ... */
+    uint32_t tail_stamp;   /* ...in the stage numbered this (Layout.now) */
+    uint32_t *words;       /* its L words, read at the request */
+} Message;
+
+/* Which message and flit a packet is (Layout.flits, by pool index):
+ * message 0 for a one-word packet. */
+typedef struct FlitOf {
+    uint32_t message, index;
+} FlitOf;
+
 /* A part of a multicast's set (mc_split): its members below one down port
  * of a switch, how many (0: none) and the lowest. */
 typedef struct McPart {
@@ -237,6 +258,8 @@ typedef struct NetShare {
     IndexList touched;              /* with an observer: buffers entered in this stage d */
     BehindList behind;              /* packets that entered right behind a head in it */
     IndexList woken;                /* processors whose output slot emptied */
+    IndexList continuing;           /* processors whose slot sent a flit that
+                                       is not its message's tail */
     SplitList splits;               /* multicasts split in this stage d */
     Counters *counts;               /* where it counts: the network's, or delta */
     Counters delta;                 /* with shares: this timestep's counts */
@@ -276,6 +299,12 @@ typedef struct Layout {
     TempSlot *temp_slots;           /* --duplex half: per link */
     PortWait *port_waits;           /* by pool index */
     bool multicast;                 /* a multicast was made: sets to look at */
+    bool messages;                  /* a message of several words was made: */
+    FlitOf *flits;                  /* ...what each packet is, by pool index */
+    uint32_t *owner;                /* ...per channel record: the message that
+                                       owns its buffer, or 0 */
+    uint32_t *port_owner;           /* ...per input port: the same */
+    Message *message;               /* ...the messages, from index 1 */
     InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */
 } Layout;
@@ -286,6 +315,9 @@ struct Net {
     uint32_t pool_cap, outstanding;
     uint32_t *free_stack, nfree;    /* the free pool indices, the next on top */
     uint64_t next_id;               /* id of the next packet made */
+    uint32_t nmessages, messages_cap;  /* Layout.message: used, allocated */
+    uint32_t messages_flits_cap;    /* Layout.flits: allocated */
+    uint32_t *free_messages, nfree_messages;   /* indices no message holds */
     MemberList *lists;              /* multicasts' lists of members, from index 1 */
     uint32_t nlists, lists_cap;
     uint32_t *free_lists, nfree_lists;   /* indices of lists no packet holds */
@@ -294,6 +326,9 @@ struct Net {
                                        stage d (<= 4), else 0 */
     uint64_t *requests_made;        /* per processor: send requests so far */
     uint64_t in_flight;             /* packets in slots, links and buffers */
+    uint64_t flits_waiting;         /* flits of messages in output slots, not
+                                       made yet (message.c) */
+    uint64_t flits_read;            /* words read by IN */
     NetShare *share;                /* the active lists: one share, or one per plane (2) */
     unsigned nshares;
     Runner *runner;                 /* with shares: runs them at once */
@@ -319,6 +354,7 @@ struct Net {
 };
 
 #define NET_RESERVED UINT32_MAX   /* an output slot promised to a request */
+#define NET_NO_CHANNEL UINT32_MAX /* Message.tail_buffer: not in a buffer yet */
 
 
 #endif

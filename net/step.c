@@ -80,6 +80,7 @@
 #include "net/channel.h"
 #include "net/deliver.h"
 #include "net/events.h"
+#include "net/message.h"
 #include "net/multicast.h"
 #include "net/pool.h"
 #include "net/shares.h"
@@ -209,7 +210,7 @@ typedef enum Variant {
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
-    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->messages)
         return ANY_NETWORK;
     if (lay->cfg.vcs > 1)
         return lay->cfg.vcs == 4 && lay->cfg.full_duplex && !lay->multicast ? FOUR_CHANNELS_FULL
@@ -227,6 +228,11 @@ HOT uint32_t choose_up_buffer(const Layout *lay, const OnLink *e)
 {
     unsigned vs = lay->vshift, v = target_channel(e->target, vs);
     uint32_t s = target_of(e->target, vs) >> 2;
+    uint32_t m = flit_message(lay, e->packet);
+    if (m != 0 && lay->flits[e->packet].index != 0) {     /* a body flit: its head's choice */
+        unsigned up = (lay->message[m].routing >> (sw_layer(lay, s) - 1)) & 1;
+        return channel_of(lay, 4 * s + 2 + up, v);
+    }
     uint32_t c0 = buffer_count(lay, channel_of(lay, 4 * s + 2, v));
     uint32_t c1 = buffer_count(lay, channel_of(lay, 4 * s + 3, v));
     uint32_t tie = (lay->pool[e->packet].addressing >> (sw_layer(lay, s) - 1)) & 1;
@@ -242,6 +248,12 @@ static void record_choice(Net *net, const Layout *lay, uint32_t x, uint32_t c, b
     lay->pool[x].routing |= bit;
     if (lay->compact)
         lay->routes[x] |= bit;
+    uint32_t m = flit_message(lay, x);
+    if (m != 0) {
+        if (lay->flits[x].index != 0)
+            return;                     /* (its head made the choice, and told it) */
+        lay->message[m].routing |= bit;
+    }
     if (observed)
         net_emit(net, x, (NetEvent){ .kind = EV_ADAPTIVE_CHOICE, .place = channel_public(lay, c),
                                      .place_kind = PLACE_BUFFER, .layer = l, .value = (b & 3) - 2 });
@@ -259,7 +271,12 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
     unsigned q = sw->run->kind;
     uint32_t b = channel_sender(lay, c);
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    count_buffer_collisions(lay, counts, b, channel_v(lay, c), 1);
+    /* A body flit (it enters a buffer its message owns) refused by a full
+     * one is held up by another message only if that one holds a flit of
+     * another: the first, if any (messages.md). */
+    if (flit_index(lay, e->packet) == 0 ||
+        !same_message(lay, e->packet, place_packet(buffer_head_word(lay, c))))
+        count_buffer_collisions(lay, counts, b, channel_v(lay, c), 1);
     if (observed) {
         settle_listed(sw->net, e, q);
         net_emit(sw->net, e->packet, (NetEvent){ .kind = EV_BUFFER_FULL,
@@ -306,10 +323,15 @@ HOT void enter_buffer(Sweep *sw, uint32_t x, unsigned port, uint32_t c, bool obs
 {
     const Layout *lay = sw->lay;
     uint32_t count = buffer_push(sw->net, lay, c, place_word(x, port));
+    if (lay->messages)
+        entered_as_flit(lay, x, c);
     if (count != 0) {
-        count_buffer_collisions(lay, sw->sh->counts, channel_sender(lay, c), channel_v(lay, c), 1);
-        if (count == 1)
-            *sw->out.behind++ = (Behind){ c, x };
+        if (flit_index(lay, x) == 0) {   /* (the queueing rule counts heads only) */
+            count_buffer_collisions(lay, sw->sh->counts, channel_sender(lay, c),
+                                    channel_v(lay, c), 1);
+            if (count == 1)
+                *sw->out.behind++ = (Behind){ c, x };
+        }
         if (count + 1u > sw->max_count)  /* (1, for an empty buffer: forward_run) */
             sw->max_count = count + 1u;
     } else if (lay->cfg.vcs == 1) {
@@ -353,7 +375,8 @@ HOT bool forward_multicast(Sweep *sw, const OnLink *e, bool observed)
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
-        if (part[p].n != 0 && buffer_count(lay, down[p]) >= lay->cfg.buffer) {
+        if (part[p].n != 0 && !takes_flit(lay, x, lay->messages ? lay->owner[down[p]] : 0,
+                                          buffer_count(lay, down[p]), lay->cfg.buffer)) {
             refused_by_buffer(sw, e, down[p], may_sleep(net), observed);
             return false;
         }
@@ -402,8 +425,9 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
     }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    if (buffer_count(lay, c) >= lay->cfg.buffer) {
-        bool sleeps = !observed && !choice && lay->cfg.vcs == 1;
+    if (!takes_flit(lay, e->packet, lay->messages ? lay->owner[c] : 0, buffer_count(lay, c),
+                    lay->cfg.buffer)) {
+        bool sleeps = !observed && !choice && lay->cfg.vcs == 1 && !lay->messages;
         refused_by_buffer(sw, e, c, sleeps, observed);
         return false;
     }
@@ -532,17 +556,38 @@ static inline unsigned rotate_from(unsigned mask, unsigned from, unsigned V)
     return ((mask >> from) | (mask << (V - from))) & ((1u << V) - 1);
 }
 
+/* Where the packets that a sender sends go (sender_ahead), the keeper of
+ * its link's lanes, and the packet that took the link in this stage e
+ * (commit_claim). */
+typedef struct LinkAhead {
+    uint32_t ahead;        /* 4S for the switch S ahead, or the processor's */
+    unsigned class, list;  /* their arrival class, the list they go in */
+    uint32_t keeper;
+    uint32_t holder;       /* what holds up a claim with a free lane: the
+                              packet another channel of the sender or the
+                              other end sent, or NET_NIL */
+} LinkAhead;
+
 /* Stage e: channel v of sender h is held up, by the packet refused in its
  * lane or by the claim that took its link first: a link collision. With
  * one channel, if it is the lane's packet that holds it up (`by_lane`:
  * the lane's record, kept by sender ki, is `keeper`) and that packet
  * sleeps, the claim sleeps too, counting this timestep's collision now
  * and the next ones by counter (sleep.c). Returns whether it sleeps. */
-HOT bool held_up(Sweep *sw, uint32_t h, unsigned v, uint32_t ki, bool by_lane, bool observed)
+HOT bool held_up(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool by_lane,
+                 bool observed)
 {
     Counters *counts = sw->sh->counts;
+    uint32_t ki = to->keeper;
     Sender *keeper = &sw->lay->senders[channel_of(sw->lay, ki, v)];
-    if (by_lane && !observed && (keeper->slot & SLOT_ASLEEP)) {
+    if (sw->lay->messages) {
+        /* What holds it up: the flit in its lane, or the one that took the
+         * link; a flit of its own message is not a collision. */
+        uint32_t by = by_lane ? keeper->slot_packet : to->holder;
+        if (same_message(sw->lay, claimant_packet(sw->lay, h, v), by))
+            return false;
+    }
+    if (by_lane && sw->lay->cfg.vcs == 1 && !observed && (keeper->slot & SLOT_ASLEEP)) {
         unsigned link_layer, dir;
         claim_heading(sw->lay, h, &link_layer, &dir);
         count_link_collision(sw->lay, counts, dir, link_layer, v);
@@ -564,9 +609,12 @@ HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c)
 {
     const Layout *lay = sw->lay;
     if (is_adapter(lay, h)) {
-        uint32_t p = adapter_proc(lay, h);
+        uint32_t p = adapter_proc(lay, h), x = lay->out_slot[p];
         lay->out_slot[p] = NET_NIL;
-        list_push(&sw->sh->woken, p);
+        if (flit_is_tail(lay, x))
+            list_push(&sw->sh->woken, p);
+        else                            /* (it offers the next: message_continue) */
+            list_push(&sw->sh->continuing, x);
         return;
     }
     bool more = buffer_pop(lay, c) != 0;
@@ -590,17 +638,10 @@ HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c)
     }
 }
 
-/* Where the packets that a sender sends go (sender_ahead), and the keeper
- * of its link's lanes (commit_claim). */
-typedef struct LinkAhead {
-    uint32_t ahead;        /* 4S for the switch S ahead, or the processor's */
-    unsigned class, list;  /* their arrival class, the list they go in */
-    uint32_t keeper;
-} LinkAhead;
 
 /* Stage e for channel v of sender h, which claims its lane: its packet
  * leaves it for the link, to go where `to` says. */
-HOT void send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool observed)
+HOT uint32_t send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool observed)
 {
     const Layout *lay = sw->lay;
     uint32_t ahead = to->ahead, c = channel_of(lay, h, v), x, target;
@@ -618,6 +659,22 @@ HOT void send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool obser
     *sw->out.on_link[to->list]++ = (OnLink){ x, target_word(target, v, lay->vshift), to->keeper };
     if (observed)
         report_claimed(sw->net, h, v, x);
+    return x;
+}
+
+/* Under store-and-forward, the channels of port h (bit v: channel v)
+ * whose buffer's head is a message's head waiting for its tail: they take
+ * no part in stage b (messages.md). */
+HOT unsigned gathering(const Layout *lay, uint32_t h)
+{
+    unsigned mask = 0;
+    for (unsigned v = 0; v < lay->cfg.vcs; v++) {
+        uint32_t c = channel_of(lay, h, v);
+        if (buffer_count(lay, c) != 0 &&
+            waits_for_tail(lay, c, place_packet(buffer_head_word(lay, c))))
+            mask |= 1u << v;
+    }
+    return mask;
 }
 
 /* Stages a, b and e for sender h (an adapter, or an output port), in one:
@@ -649,6 +706,7 @@ HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
         }
     }
     to.keeper = ki;
+    to.holder = NET_NIL;
     unsigned from = 0, held = 1;         /* (bit i: channel from + i) */
     if (V > 1) {                         /* (an adapter's pointer: its packet's channel) */
         const PortTurn *turn = turn_of(lay, h);
@@ -658,6 +716,8 @@ HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
             held = rotate_from(turn->nonempty & ~fresh, from, V);
         }
     }
+    if (lay->messages && lay->cfg.switching == SWITCHING_STORE_FORWARD && !is_adapter(lay, h))
+        held &= ~rotate_from(gathering(lay, h), from, V);
     unsigned busy = rotate_from(lanes_blocked(lay, ki), from, V), open = held & ~busy;
     unsigned stopped = held;             /* those held up */
     bool sent = false, asleep = false;
@@ -666,15 +726,22 @@ HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
         if (!lay->cfg.full_duplex)
             lay->temp_slots[link].temp = lay->now;
         stopped &= ~(1u << i);
-        send(sw, h, v >= V ? v - V : v, &to, observed);
+        uint32_t x = send(sw, h, v >= V ? v - V : v, &to, observed);
+        if (lay->messages) {
+            to.holder = x;
+            if (!lay->cfg.full_duplex)
+                lay->temp_slots[link].packet = x;
+        }
         sent = true;
+    } else if (lay->messages && open != 0) {        /* the other end took the link */
+        to.holder = lay->temp_slots[link].packet;
     }
     for (; stopped != 0; stopped &= stopped - 1) {
         unsigned i = (unsigned)__builtin_ctz(stopped), v = from + i;
         v = v >= V ? v - V : v;
         /* (Only one channel's lanes hold sleeping packets: with more,
          * the lane's record is not read.) */
-        asleep |= held_up(sw, h, v, ki, V == 1 && ((busy >> i) & 1), observed);
+        asleep |= held_up(sw, h, v, &to, (busy >> i) & 1, observed);
     }
     if (!sent && !asleep)
         *sw->claim_end++ = h;
@@ -769,6 +836,7 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
         view.compact = true;
         view.rings = NULL;
         view.multicast = variant == MULTICAST_FULL;
+        view.messages = false;
     }
     SweepList runs[5 * LIST_LAYERS + 2];
     size_t nruns = 0;
@@ -850,6 +918,8 @@ static void next_stage(Net *net)
         memset(lay->temp_slots, 0, 2 * (size_t)lay->nswitches * sizeof *lay->temp_slots);
     for (uint32_t h = 0; lay->turns && h < sender_count(net); h++)
         turn_of(lay, h)->stamp = 0;
+    for (uint32_t m = 1; lay->messages && m <= net->nmessages; m++)
+        lay->message[m].tail_stamp = 0;
     lay->now = 1;
 }
 
@@ -880,13 +950,18 @@ static NOINLINE void step_packets(Net *net)
     /* (Copies take pool indices and list references, which the two shares
      * would contend for.) */
     bool parallel = net->nshares > 1 && net->runner && work >= net->parallel_min &&
-                    !net->lay.multicast;
+                    !net->lay.multicast && !net->lay.messages;
     run_shares(net, parallel, run_sweeps);               /* d; a, b and e; a layer at a time */
     merge_shares(net);
     if (net->lay.multicast)
         mc_give_ids(net, net->event ? net_emit_split : NULL);
     if (net->event)
         report_queued_all(net);
+    for (unsigned i = 0; net->lay.messages && i < net->nshares; i++)  /* (the pool may grow) */
+        for (size_t j = 0; j < net->share[i].continuing.n; j++) {
+            uint32_t x = net->share[i].continuing.items[j];
+            message_continue(net, net->lay.pool[x].info.src, x);
+        }
 }
 
 void step_stage(Net *net)

@@ -15,7 +15,7 @@ static inline uint64_t send(Net *net, uint32_t src, uint32_t dst, unsigned port,
     RouteRequest req = { src, dst, port, 0, NULL, 0 };
     Route r = { (uint8_t)plane, (uint8_t)count, routing, dst & ((1u << count) - 1) };
     net_reserve_out(net, src);
-    return net_inject(net, &req, &r, 1000 + src, t);
+    return net_inject(net, &req, &r, &(uint32_t){ 1000 + src }, t);
 }
 
 #endif

@@ -142,7 +142,7 @@ static void run_batch(Rig *r, Batch *b, bool check_each)
     router_route(r->router, b->reqs, b->n, b->routes);
     for (size_t i = 0; i < b->n; i++) {
         net_reserve_out(net, b->reqs[i].src);
-        net_inject(net, &b->reqs[i], &b->routes[i], (uint32_t)i, t0);
+        net_inject(net, &b->reqs[i], &b->routes[i], &(uint32_t){ (uint32_t)i }, t0);
     }
     b->stuck = false;
     for (;; t++) {
@@ -652,7 +652,7 @@ static void greedy_deadlock_01243567(void)
     router_route(r.router, batch.reqs, 8, batch.routes);
     for (uint32_t s = 0; s < 8; s++) {
         net_reserve_out(r.net, s);
-        net_inject(r.net, &batch.reqs[s], &batch.routes[s], s, 1);
+        net_inject(r.net, &batch.reqs[s], &batch.routes[s], &(uint32_t){ s }, 1);
     }
     for (uint64_t t = 1; t <= 20; t++)
         net_step(r.net, t);

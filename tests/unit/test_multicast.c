@@ -105,7 +105,7 @@ static unsigned lone(unsigned k, bool full, RoutingAlgorithm alg, uint32_t src,
     router_route(router, &req, 1, &route);
     unsigned c = route.count;
     net_reserve_out(net, src);
-    net_inject(net, &req, &route, 77, 1);
+    net_inject(net, &req, &route, &(uint32_t){ 77 }, 1);
     drain(net, n, 1, 20ull * k + 20);
     const NetStats *st = net_stats(net);
     bool ok = st->link_total + st->buffer_total == 0 && st->port_waits == 0 &&
@@ -168,7 +168,7 @@ static void broadcast_crosses_each_link_once(void)
         Route route;
         router_route(router, &req, 1, &route);
         net_reserve_out(net, 5);
-        net_inject(net, &req, &route, 1, 1);
+        net_inject(net, &req, &route, &(uint32_t){ 1 }, 1);
         drain(net, 8, 1, 100);
         CHECK_EQ(net_stats(net)->links_crossed, 16);
         CHECK_EQ(net_stats(net)->delivered, 7);
@@ -179,7 +179,7 @@ static void broadcast_crosses_each_link_once(void)
         req = (RouteRequest){ 0, 1, 0, 0, &all16, 0 };
         router_route(router, &req, 1, &route);
         net_reserve_out(net, 0);
-        net_inject(net, &req, &route, 1, 1);
+        net_inject(net, &req, &route, &(uint32_t){ 1 }, 1);
         drain(net, 16, 1, 100);
         CHECK_EQ(net_stats(net)->links_crossed, 33);
         CHECK_EQ(net_stats(net)->delivered, 15);
@@ -208,7 +208,7 @@ static void everyone_broadcasts(void)
         }
         router_route(router, reqs, n, routes);
         for (uint32_t p = 0; p < n; p++)
-            net_inject(net, &reqs[p], &routes[p], p, 1);
+            net_inject(net, &reqs[p], &routes[p], &(uint32_t){ p }, 1);
         drain(net, n, 1, 100000);
         const NetStats *st = net_stats(net);
         CHECK(!net_busy(net));
@@ -247,7 +247,7 @@ static void odd_ranges_reach_their_members(void)
         Route route;
         router_route(router, &req, 1, &route);
         net_reserve_out(net, src);
-        net_inject(net, &req, &route, 5, 1);
+        net_inject(net, &req, &route, &(uint32_t){ 5 }, 1);
         NetPacket made;
         CHECK(net_slot_packet(net, src, &made));
         CHECK(made.multicast);

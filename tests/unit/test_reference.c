@@ -155,7 +155,7 @@ static bool run(const Traffic *tr, int way)
         else
             router_route(router, reqs, batch, routes);
         for (size_t i = 0; i < batch; i++)
-            net_inject(net, &reqs[i], &routes[i], (uint32_t)i, t);
+            net_inject(net, &reqs[i], &routes[i], &(uint32_t){ (uint32_t)i }, t);
         net_step(net, t);
         const char *differs = net_reference_error(net);
         if (differs) {

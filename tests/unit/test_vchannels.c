@@ -47,7 +47,7 @@ static bool send(Net *net, uint32_t src, uint32_t dst, uint32_t port, uint64_t t
     net_reserve_out(net, src);
     RouteRequest req = { src, dst, port, net_count_request(net, src), NULL, 0 };
     Route route = { 0, 2, 0, dst & 3 };
-    net_inject(net, &req, &route, (uint32_t)t, t);
+    net_inject(net, &req, &route, &(uint32_t){ (uint32_t)t }, t);
     return true;
 }
 
