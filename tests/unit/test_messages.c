@@ -131,10 +131,68 @@ static void lone_store_forward(void)
     lone_message(10, false, SWITCHING_STORE_FORWARD, 64, 40);
 }
 
+/* A half-duplex message to its own processor crosses its link twice and
+ * meets its own body coming back (messages.md, "Timing"): with --buffer
+ * at least L, its tail arrives L - 2 timesteps late under wormhole and
+ * cut-through, on time under store-and-forward, with no collision; a
+ * wormhole message longer than the buffer deadlocks by itself. */
+static void to_itself_half_duplex(void)
+{
+    static const uint32_t lengths[] = { 2, 3, 5, 16 };
+    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++) {
+        uint32_t L = lengths[i];
+        for (unsigned s = 0; s < SWITCHING_COUNT; s++) {
+            Net *net = make(3, false, L, L, (NetSwitching)s);
+            send_message(net, 5, 5, 1, 0, L, 1);
+            uint64_t expected = s == SWITCHING_STORE_FORWARD ? 1 + 3 + 2 * (L - 1)
+                                                             : 1 + 3 + (L - 1) + (L - 2);
+            uint64_t got = tail_arrives(net, 1000);
+            if (got != expected) {
+                printf("  L %u %s: tail at %llu, expected %llu\n", L,
+                       switching_name((NetSwitching)s), (unsigned long long)got,
+                       (unsigned long long)expected);
+                CHECK(!"a message to itself arrives as messages.md says");
+            }
+            CHECK_EQ(net_stats(net)->link_total + net_stats(net)->buffer_total, 0);
+            net_free(net);
+        }
+        Net *net = make(3, false, L - 1, L, SWITCHING_WORMHOLE);
+        send_message(net, 5, 5, 1, 0, L, 1);
+        CHECK_EQ(tail_arrives(net, 200), 0);
+        CHECK(!net_moved(net));
+        CHECK(net_is_stuck(net));
+        net_free(net);
+    }
+}
+
+/* With --buffer 1 a buffer frees its place only at the next timestep, so
+ * the flits of a wormhole message move every other timestep: its tail
+ * comes 2(L - 1) timesteps after its head (which is on time). */
+static void buffer_of_one(void)
+{
+    for (unsigned f = 0; f < 2; f++) {
+        Net *net = make(4, f, 1, 8, SWITCHING_WORMHOLE);
+        send_message(net, 3, 12, 4, 0x5, 8, 1);
+        uint64_t head = 0, tail = 0;
+        for (uint64_t t = 1; t < 200 && tail == 0; t++) {
+            step(net, t);
+            if (head == 0 && net_port_count(net, 12, 0) == 1)
+                head = t;
+            if (net_stats(net)->delivered == 1)
+                tail = t;
+        }
+        CHECK_EQ(head, 1 + 4 * 4 - 1);
+        CHECK_EQ(tail, head + 2 * 7);
+        net_free(net);
+    }
+}
+
 int main(void)
 {
     RUN(lone_wormhole);
     RUN(lone_cut_through);
     RUN(lone_store_forward);
+    RUN(to_itself_half_duplex);
+    RUN(buffer_of_one);
     return CHECK_EXIT();
 }
