@@ -59,24 +59,37 @@ static void collect(void *ctx, const NetPacket *pk)
     f->pk[f->n++] = *pk;
 }
 
+/* Packets in id order, the flits of a message by index. */
 static int by_id(const void *a, const void *b)
 {
     const NetPacket *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->flit < y->flit ? -1 : x->flit > y->flit;
 }
 
-/* The index of the packet with this id, or NONE. */
-static size_t find(const Flight *f, uint64_t id)
+/* The index of the packet (flit) that pk describes, or NONE. */
+static size_t find(const Flight *f, const NetPacket *pk)
 {
     size_t lo = 0, hi = f->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (f->pk[mid].id < id)
+        if (by_id(&f->pk[mid], pk) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < f->n && f->pk[lo].id == id ? lo : NONE;
+    return lo < f->n && by_id(&f->pk[lo], pk) == 0 ? lo : NONE;
+}
+
+/* "#5", or "#5.2" for a flit: from a few buffers, for one line's printf. */
+static const char *pkname(const NetPacket *pk)
+{
+    static char names[4][48];
+    static unsigned next;
+    char *name = names[next++ % 4];
+    net_packet_name(pk, name, sizeof names[0]);
+    return name;
 }
 
 /* Whether a packet is on the link into its destination: only that
@@ -160,7 +173,7 @@ static void flight_build(Flight *f, Machine *m)
     for (size_t i = 0; i < f->n; i++) {
         NetPacket b;
         const NetPacket *pk = &f->pk[i];
-        f->blocker[i] = net_blocker(m->net, pk, &b) ? find(f, b.id) : NONE;
+        f->blocker[i] = net_blocker(m->net, pk, &b) ? find(f, &b) : NONE;
         if (!pk->multicast) {
             f->by_dest[f->ndest++] = (Dest){ pk->dst, pk->port, pk->id, i };
             continue;
@@ -207,7 +220,7 @@ static size_t awaited(const Flight *f, const Cpu *c)
 {
     if (c->wait == WAIT_OUT) {
         NetPacket pk;
-        return net_slot_packet(f->m->net, c->id, &pk) ? find(f, pk.id) : NONE;
+        return net_slot_packet(f->m->net, c->id, &pk) ? find(f, &pk) : NONE;
     }
     size_t first;
     return headed_for(f, c->id, c->areg, &first) ? f->by_dest[first].index : NONE;
@@ -262,10 +275,10 @@ static void full_port(FILE *out, const Flight *f, const NetPacket *last, const C
     if (!net_port_packet(net, last->dst, last->port, 0, &head))
         fprintf(out, ", which is full");
     else if (count == 1)
-        fprintf(out, ", full with #%llu from p%u", (ull)head.id, head.src);
+        fprintf(out, ", full with %s from p%u", pkname(&head), head.src);
     else
-        fprintf(out, ", full with %u packets, the oldest #%llu from p%u", count,
-                (ull)head.id, head.src);
+        fprintf(out, ", full with %u packets, the oldest %s from p%u", count,
+                pkname(&head), head.src);
 }
 
 /* The chain of waits from packet x on: the packets that hold it up, then
@@ -279,13 +292,13 @@ static void chain(FILE *out, const Flight *f, size_t x, const Cpu *asking)
         size_t b = f->blocker[j];
         for (size_t k = 0; k < nshown; k++)
             if (shown[k] == b) {
-                fprintf(out, ", which is held up by #%llu again: packets that wait for "
-                        "each other in the network", (ull)f->pk[b].id);
+                fprintf(out, ", which is held up by %s again: packets that wait for "
+                        "each other in the network", pkname(&f->pk[b]));
                 return;
             }
         place_of(f, &f->pk[b], place, sizeof place);
-        fprintf(out, ", %sheld up by #%llu from p%u (%s)", nshown > 1 ? "which is " : "",
-                (ull)f->pk[b].id, f->pk[b].src, place);
+        fprintf(out, ", %sheld up by %s from p%u (%s)", nshown > 1 ? "which is " : "",
+                pkname(&f->pk[b]), f->pk[b].src, place);
         shown[nshown++] = j = b;
     }
     if (f->blocker[j] != NONE) {                   /* more than HOPS_SHOWN: skip to the end */
@@ -293,8 +306,8 @@ static void chain(FILE *out, const Flight *f, size_t x, const Cpu *asking)
         for (size_t k = f->blocker[j]; k != r && k != NONE && between < f->n; k = f->blocker[k])
             between++;
         place_of(f, &f->pk[r], place, sizeof place);
-        fprintf(out, ", and so on through %zu more packet%s to #%llu from p%u (%s)", between,
-                between == 1 ? "" : "s", (ull)f->pk[r].id, f->pk[r].src, place);
+        fprintf(out, ", and so on through %zu more packet%s to %s from p%u (%s)", between,
+                between == 1 ? "" : "s", pkname(&f->pk[r]), f->pk[r].src, place);
         if (f->kind[j] == ROOT_CYCLE) {
             fprintf(out, ", in a cycle of packets that wait for each other in the network");
             return;
@@ -315,7 +328,7 @@ static void other_ports(FILE *out, const Flight *f, const Cpu *c)
     for (uint32_t port = 0; port < f->m->cfg.ports; port++) {
         NetPacket pk;
         if (port != c->areg && net_port_packet(net, c->id, port, 0, &pk)) {
-            fprintf(out, " (its port %u holds #%llu from p%u, unread)", port, (ull)pk.id, pk.src);
+            fprintf(out, " (its port %u holds %s from p%u, unread)", port, pkname(&pk), pk.src);
             return;
         }
     }
@@ -334,7 +347,7 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
         }
         char dst[160];
         dest_name(dst, sizeof dst, f->pk[x].multicast ? &f->pk[x].set : NULL, f->pk[x].dst);
-        fprintf(out, ": its output slot holds #%llu for %s", (ull)f->pk[x].id, dst);
+        fprintf(out, ": its output slot holds %s for %s", pkname(&f->pk[x]), dst);
         chain(out, f, x, c);
         return;
     }
@@ -347,11 +360,11 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
     x = f->by_dest[first].index;
     place_of(f, &f->pk[x], place, sizeof place);
     if (n == 1)
-        fprintf(out, ": #%llu from p%u is headed for it (%s)", (ull)f->pk[x].id,
+        fprintf(out, ": %s from p%u is headed for it (%s)", pkname(&f->pk[x]),
                 f->pk[x].src, place);
     else
-        fprintf(out, ": %zu packets are headed for it, the oldest #%llu from p%u (%s)", n,
-                (ull)f->pk[x].id, f->pk[x].src, place);
+        fprintf(out, ": %zu packets are headed for it, the oldest %s from p%u (%s)", n,
+                pkname(&f->pk[x]), f->pk[x].src, place);
     chain(out, f, x, c);
 }
 
@@ -374,10 +387,10 @@ static void packet_cycle(FILE *out, const Flight *f, size_t x)
 {
     size_t j = x, n = 0;
     do {
-        fprintf(out, "#%llu waits for ", (ull)f->pk[j].id);
+        fprintf(out, "%s waits for ", pkname(&f->pk[j]));
         j = f->blocker[j];
     } while (j != x && j != NONE && ++n < CYCLE_SHOWN);
-    fprintf(out, j == x ? "#%llu" : "... #%llu", (ull)f->pk[x].id);
+    fprintf(out, j == x ? "%s" : "... %s", pkname(&f->pk[x]));
 }
 
 /* A processor of a cycle of waits, or NONE: following each waiting

@@ -35,8 +35,10 @@ static void packet_line(void *ctx, const NetPacket *pk)
     char place[96], dst[160];
     net_place_name(e->m->net, pk, place, sizeof place);
     if (e->json) {
-        fprintf(e->out, "%s{\"id\": %llu, \"src\": %u, \"dst\": ", e->count ? ", " : "",
-                (ull)pk->id, pk->src);
+        fprintf(e->out, "%s{\"id\": %llu, ", e->count ? ", " : "", (ull)pk->id);
+        if (pk->length > 1)
+            fprintf(e->out, "\"flit\": %u, \"length\": %u, ", pk->flit, pk->length);
+        fprintf(e->out, "\"src\": %u, \"dst\": ", pk->src);
         if (pk->multicast)
             json_members(e->out, &pk->set);
         else
@@ -44,10 +46,11 @@ static void packet_line(void *ctx, const NetPacket *pk)
         fprintf(e->out, ", \"port\": %u, \"data\": %d, \"sent\": %llu, \"place\": \"%s\"}",
                 pk->port, (int32_t)pk->data, (ull)pk->created, place);
     } else {
+        char name[48];
+        net_packet_name(pk, name, sizeof name);
         dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-        fprintf(e->out, "  packet #%llu p%u->%s port %u data %d (sent at t=%llu): %s\n",
-                (ull)pk->id, pk->src, dst, pk->port, (int32_t)pk->data, (ull)pk->created,
-                place);
+        fprintf(e->out, "  packet %s p%u->%s port %u data %d (sent at t=%llu): %s\n", name,
+                pk->src, dst, pk->port, (int32_t)pk->data, (ull)pk->created, place);
     }
     e->count++;
 }
@@ -100,7 +103,7 @@ static void text_details(FILE *out, Machine *m)
             net_for_each_in_flight(m->net, packet_line, &e);
         }
     }
-    uint64_t unread = net_stats(m->net)->delivered - net_stats(m->net)->read;
+    uint64_t unread = net_unread(m->net);
     if (unread) {
         fprintf(out, "unread: %llu packet%s left in input ports\n", (ull)unread,
                 unread == 1 ? "" : "s");

@@ -23,6 +23,40 @@
 
 typedef unsigned long long ull;
 
+/* "#5", or "#5.2" for flit 2 of a message of several words. */
+static const char *packet_name(const NetPacket *pk, char name[48])
+{
+    net_packet_name(pk, name, 48);
+    return name;
+}
+
+/* The buffers and input ports that messages own (messages.md), on one
+ * line: "owned: buffer p0.l1.s1.u0 by #5, input port 0 of p3 by #7". */
+static void owned_line(FILE *out, Machine *m)
+{
+    const char *lead = "owned: ";
+    char name[64];
+    uint64_t id;
+    for (uint32_t b = 0; b < 2 * m->cfg.planes * m->k * m->nprocs; b++)   /* (4 per switch) */
+        for (unsigned v = 0; v < m->cfg.vcs; v++)
+            if (net_buffer_owner(m->net, b * m->cfg.vcs + v, &id)) {
+                net_buffer_name(m->net, b, name, sizeof name);
+                fprintf(out, "%sbuffer %s", lead, name);
+                if (m->cfg.vcs > 1)
+                    fprintf(out, " vc%u", v);
+                fprintf(out, " by #%llu", (ull)id);
+                lead = ", ";
+            }
+    for (uint32_t p = 0; p < m->nprocs; p++)
+        for (unsigned port = 0; port < m->cfg.ports; port++)
+            if (net_port_owner(m->net, p, port, &id)) {
+                fprintf(out, "%sinput port %u of p%u by #%llu", lead, port, p, (ull)id);
+                lead = ", ";
+            }
+    if (lead[0] == ',')
+        fputc('\n', out);
+}
+
 static void processor_line(FILE *out, Machine *m, const Cpu *c)
 {
     char status[64], insn[64];
@@ -58,8 +92,9 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
     }
     Net *net = m->net;
     NetPacket pk;
+    char name[48];
     if (net_slot_packet(net, c->id, &pk))
-        fprintf(out, "  slot #%llu", (ull)pk.id);
+        fprintf(out, "  slot %s", packet_name(&pk, name));
     else
         fprintf(out, "  slot -");
     fprintf(out, "  ports");
@@ -69,7 +104,7 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
             continue;
         fprintf(out, " %u:[", port);
         for (uint32_t i = 0; net_port_packet(net, c->id, port, i, &pk); i++)
-            fprintf(out, "%s#%llu", i == 0 ? "" : " ", (ull)pk.id);
+            fprintf(out, "%s%s", i == 0 ? "" : " ", packet_name(&pk, name));
         fputc(']', out);
         any = 1;
     }
@@ -85,8 +120,9 @@ static void packet_line(void *ctx_, const NetPacket *pk)
     route_describe(route, sizeof route, &pk->route, 0, pk->multicast);
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-    fprintf(ctx->out, "  #%llu p%u->%s port %u data %d, %s: %s\n", (ull)pk->id, pk->src, dst,
-            pk->port, (int32_t)pk->data, route, place);
+    char name[48];
+    fprintf(ctx->out, "  %s p%u->%s port %u data %d, %s: %s\n", packet_name(pk, name), pk->src,
+            dst, pk->port, (int32_t)pk->data, route, place);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */
@@ -106,9 +142,10 @@ static void link_cell(Machine *m, uint32_t link, char *buf, size_t size)
         for (unsigned dir = 0; dir < (m->cfg.full_duplex ? 2u : 1u) && used < size; dir++) {
             NetPacket pk;
             uint32_t c = m->cfg.full_duplex ? 2 * link + dir : link;
+            char name[48];
             if (net_link_packet(net, c * V + v, &pk))
-                used += (size_t)snprintf(buf + used, size - used, "#%llu%c",
-                                         (ull)pk.id, pk.dir == DIR_UP ? '^' : 'v');
+                used += (size_t)snprintf(buf + used, size - used, "%s%c", packet_name(&pk, name),
+                                         pk.dir == DIR_UP ? '^' : 'v');
         }
         if (used == lane_start + (v > 0) && used < size)
             used += (size_t)snprintf(buf + used, size - used, ".");
@@ -220,6 +257,7 @@ void state_print(FILE *out, Machine *m)
     fprintf(out, "packets in the network: %llu\n", (ull)net_in_flight(m->net));
     PacketCtx ctx = { out, m };
     net_for_each_in_flight(m->net, packet_line, &ctx);
+    owned_line(out, m);
     if (m->nprocs <= STATE_DRAW_MAX_PROCS)
         state_draw_network(out, m);
     fprintf(out, "===\n");
@@ -257,15 +295,16 @@ static void brief_adapter(FILE *out, Machine *m, uint32_t id)
 {
     Net *net = m->net;
     NetPacket pk;
+    char name[48];
     if (net_slot_packet(net, id, &pk))
-        fprintf(out, "  slot #%llu", (ull)pk.id);
+        fprintf(out, "  slot %s", packet_name(&pk, name));
     const char *lead = "  ports ";
     for (unsigned port = 0; port < m->cfg.ports; port++) {
         if (net_port_count(net, id, port) == 0)
             continue;
         fprintf(out, "%s%u:", lead, port);
         for (uint32_t i = 0; net_port_packet(net, id, port, i, &pk); i++)
-            fprintf(out, "%s#%llu", i == 0 ? "" : ",", (ull)pk.id);
+            fprintf(out, "%s%s", i == 0 ? "" : ",", packet_name(&pk, name));
         lead = " ";
     }
 }
@@ -310,7 +349,8 @@ static void brief_packet_line(void *ctx_, const NetPacket *pk)
         return;
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-    fprintf(ctx->out, "#%llu p%u->%s port %u data %d: %s\n", (ull)pk->id, pk->src,
+    char name[48];
+    fprintf(ctx->out, "%s p%u->%s port %u data %d: %s\n", packet_name(pk, name), pk->src,
             dst, pk->port, (int32_t)pk->data, place);
 }
 

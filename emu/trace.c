@@ -35,9 +35,10 @@ void trace_write(FILE *f, const Net *net, const NetEvent *ev)
     } else {
         snprintf(dst, sizeof dst, "%u", pk->dst);
     }
-    fprintf(f, "%llu,%s,%llu,%u,%s,%u,%s,", (unsigned long long)ev->timestep,
-            trace_event_name(ev->kind), (unsigned long long)pk->id, pk->src, dst, pk->port,
-            place);
+    char name[48];                      /* "5", or "5.2" for a flit (messages.md) */
+    net_packet_name(pk, name, sizeof name);
+    fprintf(f, "%llu,%s,%s,%u,%s,%u,%s,", (unsigned long long)ev->timestep,
+            trace_event_name(ev->kind), name + 1, pk->src, dst, pk->port, place);
     if (ev->kind == EV_ADAPTIVE_CHOICE)
         fprintf(f, "layer %u up port %u", ev->layer, ev->value);
     if (ev->kind == EV_SPLIT)

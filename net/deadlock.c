@@ -6,6 +6,7 @@
 
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/multicast.h"
 #include "net/places.h"
 
@@ -18,12 +19,21 @@
  * holds a packet up is on its own channel: the packet on its lane, the
  * head of its channel's buffer; a claim on a free lane may lose the link
  * to another channel, but the round-robin gives every channel its turn. */
-static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
+static int blockers(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2], bool *all)
 {
     *all = false;
     const Layout *lay = &net->lay;
     const Packet *pk = &lay->pool[x];
     unsigned V = lay->cfg.vcs, v = pk->port % V;
+    uint32_t m = flit_message(lay, x);
+    bool head = flit_index(lay, x) == 0;
+    if (m != 0 && head && pk->place == PLACE_BUFFER &&
+        lay->cfg.switching == SWITCHING_STORE_FORWARD &&
+        buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x &&
+        lay->message[m].tail_buffer != channel_of_public(lay, pk->at)) {
+        deps[0] = rear[m];               /* a head waiting for its tail */
+        return 1;
+    }
     if (pk->place == PLACE_SLOT ||
         (pk->place == PLACE_BUFFER && buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x)) {
         uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(lay, pk->plane, pk->at) : pk->at / V;
@@ -48,7 +58,14 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         s = link >> 1;
         l = pk->layer;
     } else if (pk->layer == 1) {
-        return -1;                       /* only an input port can hold it */
+        /* Only an input port can hold it -- and a message that owns the
+         * port, until its tail comes (messages.md). */
+        uint32_t owner = lay->messages && head
+                       ? lay->port_owner[(size_t)pk->info.dst * lay->cfg.ports + pk->port] : 0;
+        if (owner == 0 || owner == m)
+            return -1;
+        deps[0] = rear[owner];
+        return 1;
     } else {
         unsigned q;
         s = down_target(lay, link, pk->layer, &q);
@@ -81,12 +98,38 @@ static int blockers(Net *net, uint32_t x, uint32_t deps[2], bool *all)
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        uint32_t cb = (4 * s + out) * V + v;
-        if (net_buffer_count(net, cb) < lay->cfg.buffer)
+        uint32_t cb = (4 * s + out) * V + v, c = channel_of_public(lay, cb);
+        uint32_t owner = lay->messages ? lay->owner[c] : 0;
+        if (owner != 0 && owner != m) {  /* owned by another message, until its tail comes */
+            deps[n++] = rear[owner];
+            continue;
+        }
+        if (takes_flit(lay, x, 0, net_buffer_count(net, cb), lay->cfg.buffer))
             return -1;
-        deps[n++] = buffer_packet_at(lay, channel_of_public(lay, cb), 0);
+        deps[n++] = buffer_packet_at(lay, c, 0);
     }
     return n;
+}
+
+/* For each message of several words, its rearmost flit in an output slot,
+ * on a link or in a buffer (the one its ownerships wait for), by message;
+ * NULL without messages, or if memory cannot be had. */
+static uint32_t *rearmost_flits(const Net *net)
+{
+    const Layout *lay = &net->lay;
+    if (!lay->messages)
+        return NULL;
+    uint32_t *rear = calloc((size_t)net->nmessages + 1, sizeof *rear);
+    if (!rear)
+        abort();                     /* (a few words a message) */
+    for (uint32_t x = 1; rear && x < net->pool_cap; x++) {
+        uint32_t m = lay->flits[x].message;
+        uint8_t place = lay->pool[x].place;
+        if (m != 0 && place != PLACE_FREE && place != PLACE_PORT &&
+            (rear[m] == NET_NIL || lay->flits[x].index > lay->flits[rear[m]].index))
+            rear[m] = x;
+    }
+    return rear;
 }
 
 bool net_is_stuck(Net *net)
@@ -95,6 +138,7 @@ bool net_is_stuck(Net *net)
      * packets it waits for can. Iterate to the fixpoint; what is left
      * waits in a cycle, which no reading of input ports can break. */
     net_settle(net);
+    uint32_t *rear = rearmost_flits(net);
     uint8_t *can = calloc(net->pool_cap ? net->pool_cap : 1, 1);
     if (!can)
         return false;
@@ -107,7 +151,7 @@ bool net_is_stuck(Net *net)
                 continue;
             uint32_t deps[2];
             bool all;
-            int n = blockers(net, x, deps, &all);
+            int n = blockers(net, x, rear, deps, &all);
             bool ok = n < 0;
             if (!ok) {
                 int free = 0;
@@ -127,6 +171,7 @@ bool net_is_stuck(Net *net)
             stuck = true;
     }
     free(can);
+    free(rear);
     return stuck;
 }
 
@@ -143,9 +188,15 @@ bool net_blocker(Net *net, const NetPacket *pk, NetPacket *blocker)
         x = buffer_packet_at(&net->lay, channel_of_public(&net->lay, pk->at), pk->position - 1);
     if (x == NET_NIL || x == NET_RESERVED || net->lay.pool[x].info.id != pk->id)
         return false;
-    uint32_t deps[2];
+    if (pk->place == PLACE_SLOT && flit_index(&net->lay, x) != pk->flit) {
+        net_describe(net, x, blocker);   /* a flit still to come waits behind the one out */
+        return true;
+    }
+    uint32_t deps[2], *rear = rearmost_flits(net);
     bool all;
-    if (blockers(net, x, deps, &all) <= 0)
+    int n = blockers(net, x, rear, deps, &all);
+    free(rear);
+    if (n <= 0 || deps[0] == NET_NIL)
         return false;
     net_describe(net, deps[0], blocker);
     return true;

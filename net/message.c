@@ -35,7 +35,9 @@ static void messages_start(Net *net)
     Layout *lay = &net->lay;
     lay->owner = calloc(sender_count(net) << lay->vshift, sizeof *lay->owner);
     lay->port_owner = calloc((size_t)lay->nprocs * lay->cfg.ports, sizeof *lay->port_owner);
-    if (!lay->owner || !lay->port_owner)
+    if (!lay->cfg.full_duplex)            /* (2 links per switch) */
+        lay->temp_packet = calloc(2 * (size_t)lay->nswitches, sizeof *lay->temp_packet);
+    if (!lay->owner || !lay->port_owner || (!lay->cfg.full_duplex && !lay->temp_packet))
         abort();
     lay->messages = true;
     messages_grow(net);
@@ -73,7 +75,7 @@ void message_make(Net *net, uint32_t x, const uint32_t *words, uint32_t length)
     if (!copy)
         abort();
     memcpy(copy, words, (size_t)length * sizeof *copy);
-    net->lay.message[m] = (Message){ .length = length, .made = 1, .routing = 0,
+    net->lay.message[m] = (Message){ .id = net->lay.pool[x].info.id, .length = length, .made = 1, .routing = 0,
                                      .tail_buffer = NET_NO_CHANNEL, .tail_stamp = 0,
                                      .words = copy };
     net->lay.flits[x] = (FlitOf){ m, 0 };
@@ -124,4 +126,5 @@ void messages_free(Net *net)
     free(net->lay.flits);
     free(net->lay.owner);
     free(net->lay.port_owner);
+    free(net->lay.temp_packet);
 }

@@ -325,11 +325,15 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     if (net->reference)
         reference_inject(net->reference, id, req, route, timestep);
     step_injected(net, route->plane, req->src);
-    if (net->event) {
+    if (net->event) {                   /* (every flit of a message is made now) */
         NetPacket made;
         net_describe(net, x, &made);
         NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL };
-        net->event(net->event_ctx, &ev);
+        for (uint32_t i = 0; i < made.length; i++) {
+            made.flit = i;
+            made.data = words[i];
+            net->event(net->event_ctx, &ev);
+        }
     }
     return id;
 }

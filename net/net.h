@@ -282,9 +282,13 @@ const NetStats *net_stats(const Net *net);
  * forward into a buffer, a claim made final). */
 bool net_moved(const Net *net);
 
-/* Packets in output slots, on links and in buffers; and whether any is. */
+/* Packets in output slots, on links and in buffers (a message's flits
+ * each); and whether any is. */
 uint64_t net_in_flight(const Net *net);
 bool net_busy(const Net *net);
+
+/* Words in input ports, not read yet (one per packet or flit). */
+uint64_t net_unread(const Net *net);
 
 /* The id the next packet made will have. */
 uint64_t net_next_id(const Net *net);
@@ -299,6 +303,12 @@ uint32_t net_port_count(const Net *net, uint32_t p, uint32_t port);
 /* Packets in buffer b. */
 uint32_t net_buffer_count(const Net *net, uint32_t b);
 
+/* Whether a message of several words owns channel buffer b (numbered as
+ * above), or input port `port` of processor p (messages.md): from when its
+ * head entered until its tail enters; its id in *id. */
+bool net_buffer_owner(const Net *net, uint32_t b, uint64_t *id);
+bool net_port_owner(const Net *net, uint32_t p, uint32_t port, uint64_t *id);
+
 /* The packet, if any, in processor p's output slot; on wire c; at place
  * i (0: the head) of buffer b; at place i of input port `port` of p. Each
  * returns whether there is one, and describes it in *pk. */
@@ -311,8 +321,13 @@ bool net_port_packet(Net *net, uint32_t p, uint32_t port, uint32_t i, NetPacket 
  * at every packet). Returns false if it is not in the network any more. */
 bool net_find_packet(Net *net, uint64_t id, NetPacket *pk);
 
+/* A packet's name in reports: "#5", or flit i of a message of several
+ * words "#5.2" (messages.md). */
+void net_packet_name(const NetPacket *pk, char *buf, size_t size);
+
 /* Calls fn for every packet in an output slot, link or buffer, in a fixed
- * order (slots by processor, then links, then buffers, each by index). */
+ * order (slots by processor, each with the flits its message has still to
+ * offer, then links, then buffers, each by index). */
 void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk), void *ctx);
 
 /* Calls fn for every packet waiting in an input port: by processor, port,

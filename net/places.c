@@ -3,10 +3,12 @@
  * network counts. The fast stages do not keep a packet's place in its
  * record; net_settle writes it there from the stage's own state when
  * somebody asks, and every query below settles first. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/places.h"
 #include "net/sleep.h"
 
@@ -72,14 +74,47 @@ void net_settle(Net *net)
         settle_packets(net);
 }
 
+bool net_buffer_owner(const Net *net, uint32_t b, uint64_t *id)
+{
+    const Layout *lay = &net->lay;
+    uint32_t m = lay->messages ? lay->owner[channel_of_public(lay, b)] : 0;
+    if (m != 0)
+        *id = lay->message[m].id;
+    return m != 0;
+}
+
+bool net_port_owner(const Net *net, uint32_t p, uint32_t port, uint64_t *id)
+{
+    const Layout *lay = &net->lay;
+    uint32_t m = lay->messages ? lay->port_owner[(size_t)p * lay->cfg.ports + port] : 0;
+    if (m != 0)
+        *id = lay->message[m].id;
+    return m != 0;
+}
+
+void net_packet_name(const NetPacket *pk, char *buf, size_t size)
+{
+    if (pk->length > 1)
+        snprintf(buf, size, "#%llu.%u", (unsigned long long)pk->id, pk->flit);
+    else
+        snprintf(buf, size, "#%llu", (unsigned long long)pk->id);
+}
+
 void net_for_each_in_flight(Net *net, void (*fn)(void *ctx, const NetPacket *pk), void *ctx)
 {
     NetPacket pk;
     if (net->in_flight == 0)
         return;
     for (uint32_t p = 0; p < net->lay.nprocs; p++)
-        if (net_slot_packet(net, p, &pk))
+        if (net_slot_packet(net, p, &pk)) {
             fn(ctx, &pk);
+            uint32_t m = flit_message(&net->lay, net->lay.out_slot[p]);
+            for (uint32_t i = m != 0 ? net->lay.message[m].made : pk.length; i < pk.length; i++) {
+                pk.flit = i;              /* (the flits the slot still holds) */
+                pk.data = net->lay.message[m].words[i];
+                fn(ctx, &pk);
+            }
+        }
     unsigned V = net->lay.cfg.vcs;
     size_t lanes = 2 * (size_t)net->lay.nswitches * (net->lay.cfg.full_duplex ? 2 : 1) * V;
     for (size_t c = 0; c < lanes; c++)
@@ -189,7 +224,11 @@ bool net_find_packet(Net *net, uint64_t id, NetPacket *pk)
 
 const NetStats *net_stats(const Net *net) { return &net->counts.stats; }
 bool net_moved(const Net *net) { return net->moved; }
-uint64_t net_in_flight(const Net *net) { return net->in_flight; }
+uint64_t net_in_flight(const Net *net) { return net->in_flight + net->flits_waiting; }
+uint64_t net_unread(const Net *net)
+{
+    return net->counts.stats.flits_delivered - net->flits_read;
+}
 bool net_busy(const Net *net) { return net->in_flight != 0; }
 uint64_t net_next_id(const Net *net) { return net->next_id; }
 

@@ -259,6 +259,9 @@ void route_format(char *buf, size_t size, uint64_t packet_id, const RouteRequest
     bool multicast = route_is_multicast(req);
     route_describe(text, sizeof text, route, adaptive, multicast);
     dest_name(dst, sizeof dst, multicast ? req->set : NULL, req->dst);
-    snprintf(buf, size, "route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 " %s",
-             packet_id, req->src, dst, req->port, text);
+    char length[24] = "";
+    if (req->length > 1)
+        snprintf(length, sizeof length, " length %" PRIu32, req->length);
+    snprintf(buf, size, "route #%" PRIu64 " p%" PRIu32 "->%s port %" PRIu32 "%s %s",
+             packet_id, req->src, dst, req->port, length, text);
 }

@@ -134,7 +134,8 @@ void route_describe(char *buf, size_t size, const Route *route, int adaptive, bo
  * ("t=18 "), without a newline:
  * "route #3 p3->p1 port 0 plane 0 count 2 routing 0b1 addressing 0b01"
  * ("routing -" when count is 1, "routing (adaptive)" for adaptive; a
- * multicast's destination is its set, "p3->{1,4,5}", "p3->all"). */
+ * multicast's destination is its set, "p3->{1,4,5}", "p3->all"; a message
+ * of several words says "length L" after its port). */
 void route_format(char *buf, size_t size, uint64_t packet_id, const RouteRequest *req,
                   const Route *route, int adaptive);
 

@@ -142,8 +142,6 @@ _Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 typedef struct TempSlot {
     uint32_t temp;         /* the number of the stage (Layout.now) in which a
                               sender last claimed it */
-    uint32_t packet;       /* ...with this packet (what holds up a claim
-                              from the other end: messages.md) */
 } TempSlot;
 
 /* With V > 1, a channel buffer: a FIFO of place words (encode.h)
@@ -200,6 +198,7 @@ enum { ARRIVE_DELIVERY = 4, ARRIVAL_CLASSES = 5, LIST_LAYERS = 32 };
  * the output slot offers them (message.c), so that a message costs its
  * words and the records of the flits on their way, not L records. */
 typedef struct Message {
+    uint64_t id;           /* its flits' */
     uint32_t length;       /* L >= 2 */
     uint32_t made;         /* flits made so far: the last is in the slot */
     uint32_t routing;      /* the up ports its head chose (adaptive) */
@@ -304,6 +303,9 @@ typedef struct Layout {
     uint32_t *owner;                /* ...per channel record: the message that
                                        owns its buffer, or 0 */
     uint32_t *port_owner;           /* ...per input port: the same */
+    uint32_t *temp_packet;          /* ...--duplex half, per link: the packet
+                                       whose claim took its temp slot last (what
+                                       holds up one from the other end) */
     Message *message;               /* ...the messages, from index 1 */
     InputPort *ports;               /* P per processor */
     uint32_t *out_slot;             /* per processor: packet, NET_NIL or NET_RESERVED */

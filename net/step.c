@@ -730,11 +730,11 @@ HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
         if (lay->messages) {
             to.holder = x;
             if (!lay->cfg.full_duplex)
-                lay->temp_slots[link].packet = x;
+                lay->temp_packet[link] = x;
         }
         sent = true;
     } else if (lay->messages && open != 0) {        /* the other end took the link */
-        to.holder = lay->temp_slots[link].packet;
+        to.holder = lay->temp_packet[link];
     }
     for (; stopped != 0; stopped &= stopped - 1) {
         unsigned i = (unsigned)__builtin_ctz(stopped), v = from + i;

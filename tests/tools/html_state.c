@@ -325,7 +325,7 @@ int main(int argc, char **argv)
                      (unsigned)num(member(cfg, "buffer")), (unsigned)num(member(cfg, "ports")),
                      (unsigned)num(member(cfg, "port_depth")),
                      strcmp(member(cfg, "routing")->str, "adaptive") == 0,
-                     (unsigned)num(member(cfg, "lanes")) };
+                     (unsigned)num(member(cfg, "lanes")), SWITCHING_WORMHOLE };
     net = must(net_new(&nc));
     lanes = nc.vcs;
     nports = nc.ports;
