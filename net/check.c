@@ -10,6 +10,7 @@
 
 #include "net/events.h"
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/multicast.h"
 #include "net/places.h"
 #include "net/sleep.h"
@@ -177,6 +178,49 @@ static int check_queue(Audit *a, uint32_t c, uint32_t count)
 
 /* Channel c's buffer: its hop word (with V > 1, its port's), count, ring
  * or queue, places and sleepers. */
+/* Messages (messages.md): in a buffer or port, packet x may follow packet
+ * `before` (NET_NIL: x is first) only as the next flit of the same
+ * message, or as a head after a tail: a message's flits are consecutive,
+ * in index order, since no head enters a place another message owns. */
+static bool follows(const Layout *lay, uint32_t before, uint32_t x)
+{
+    if (before == NET_NIL)
+        return true;
+    uint32_t m = flit_message(lay, before);
+    if (m != 0 && m == flit_message(lay, x))
+        return lay->flits[x].index == lay->flits[before].index + 1;
+    return flit_is_tail(lay, before) && flit_index(lay, x) == 0;
+}
+
+/* ...and a place's owner is the message of its last packet while that is
+ * not a tail, or one none of whose flits is there any more (the place is
+ * empty then), or none. */
+static bool owner_agrees(const Layout *lay, uint32_t last, uint32_t owner)
+{
+    if (last == NET_NIL)
+        return true;
+    return flit_is_tail(lay, last) ? owner == 0 : owner == flit_message(lay, last);
+}
+
+/* The order of a buffer's flits, and its owner. */
+static int check_flits_in_buffer(Audit *a, uint32_t c, uint32_t count)
+{
+    const Layout *lay = a->lay;
+    uint32_t before = NET_NIL;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t x = buffer_packet_at(lay, c, i);
+        if (!follows(lay, before, x))
+            return broken_at(a, c, "flit %u of message #%llu at place %u follows another "
+                             "message's flit, or not its own flit before it",
+                             flit_index(lay, x), (unsigned long long)id_of(a, x), i + 1);
+        before = x;
+    }
+    if (!owner_agrees(lay, before, lay->owner[c]))
+        return broken_at(a, c, "owned by message %u, which its flits do not say",
+                         lay->owner[c]);
+    return 0;
+}
+
 static int check_buffer(Audit *a, uint32_t c)
 {
     const Layout *lay = a->lay;
@@ -199,6 +243,8 @@ static int check_buffer(Audit *a, uint32_t c)
     if (buf->waiting && buf->count < lay->cfg.buffer)
         return broken_at(a, c, "packets sleep on it, but it has room");
     if (check_places(a, c, count) != 0)
+        return -1;
+    if (lay->messages && check_flits_in_buffer(a, c, count) != 0)
         return -1;
     return check_waiting(a, b, buf);
 }
@@ -452,6 +498,10 @@ static int check_port(Audit *a, uint32_t i)
     for (uint32_t y = f->head; y != NET_NIL; y = lay->pool[y].next) {
         if (y >= a->net->pool_cap || a->seen[y] || ++n > f->count)
             return broken(a, "net/p%u.port%u: broken list (packet %u)", p, port, y);
+        if (lay->messages && !follows(lay, last, y))
+            return broken(a, "net/p%u.port%u: flit %u of message #%llu follows another "
+                          "message's flit, or not its own flit before it", p, port,
+                          flit_index(lay, y), (unsigned long long)id_of(a, y));
         a->seen[y] = 1;
         if (lay->pool[y].place != PLACE_PORT || lay->pool[y].at != i)
             return broken(a, "net/p%u.port%u: holds packet #%llu that places itself elsewhere",
@@ -460,6 +510,9 @@ static int check_port(Audit *a, uint32_t i)
     }
     if (n != f->count || last != f->tail)
         return broken(a, "net/p%u.port%u: count %u but %u packets linked", p, port, f->count, n);
+    if (lay->messages && !owner_agrees(lay, last, lay->port_owner[i]))
+        return broken(a, "net/p%u.port%u: owned by message %u, which its flits do not say", p,
+                      port, lay->port_owner[i]);
     if (n > lay->cfg.port_depth)
         return broken(a, "net/p%u.port%u: overflow, %u packets in %u places", p, port, n,
                       lay->cfg.port_depth);

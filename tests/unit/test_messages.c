@@ -187,6 +187,80 @@ static void buffer_of_one(void)
     }
 }
 
+static uint64_t rnd_state = 1;
+
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rnd_state >> 33) % n;
+}
+
+/* Random messages of 1..8 words (at most --buffer under cut-through and
+ * store-and-forward) on random routes, the ports read at random: every
+ * timestep the invariants hold (a message's flits consecutive and in
+ * order in every buffer and port, owners as the flits say, nothing lost),
+ * and once the senders stop and the ports are read, every word arrives
+ * -- or a half-duplex network is stuck. */
+static void random_messages(unsigned k, bool full, unsigned vcs, NetSwitching sw,
+                            unsigned buffer)
+{
+    NetConfig cfg = { k, 2, full, buffer, 4, 1 + rnd(4), false, vcs, sw };
+    Net *net = net_new(&cfg);
+    uint32_t n = 1u << k, longest = sw == SWITCHING_WORMHOLE || buffer > 8 ? 8 : buffer;
+    uint64_t t = 1, quiet = 0;
+    for (; t < 4000 && quiet < 50; t++) {
+        net_begin_timestep(net, t);
+        uint32_t word;
+        for (uint32_t p = 0; p < n; p++)
+            for (unsigned port = 0; port < 4; port++)
+                if (rnd(3) == 0)
+                    net_in_take(net, p, port, &word);
+        for (uint32_t p = 0; t < 300 && p < n; p++) {
+            if (!net_out_free(net, p) || rnd(4) != 0)
+                continue;
+            uint32_t dst = rnd(n), c = meet(p, dst) + rnd(k - meet(p, dst) + 1), words[8];
+            uint32_t length = 1 + rnd(longest);
+            for (uint32_t i = 0; i < length; i++)
+                words[i] = p << 16 | i;
+            RouteRequest req = { p, dst, rnd(4), 0, NULL, length };
+            Route r = { (uint8_t)rnd(2), (uint8_t)c, rnd(1u << (c - 1)), dst & ((1u << c) - 1) };
+            net_reserve_out(net, p);
+            net_inject(net, &req, &r, words, t);
+        }
+        step(net, t);
+        quiet = net_moved(net) || t < 300 ? 0 : quiet + 1;
+    }
+    const NetStats *st = net_stats(net);
+    bool stuck = net_busy(net) && net_is_stuck(net);
+    if (stuck && full) {
+        printf("  k %u V %u %s B %u: stuck at t=%llu\n", k, vcs, switching_name(sw), buffer,
+               (unsigned long long)t);
+        CHECK(!"a full-duplex network never deadlocks (its routes go up, then down)");
+    }
+    if (!stuck && st->flits_delivered != st->flits_sent) {
+        printf("  k %u %s V %u %s B %u: %llu words sent, %llu delivered\n", k,
+               full ? "full" : "half", vcs, switching_name(sw), buffer,
+               (unsigned long long)st->flits_sent, (unsigned long long)st->flits_delivered);
+        CHECK(!"every word arrives");
+    }
+    CHECK(st->messages > 0 && st->flits_sent > st->sent);
+    net_free(net);
+}
+
+/* make test runs every switching and duplex mode with V = 1 and 3;
+ * make check (TEST_FULL) V = 1 to 4, and two networks of 1,024. */
+static void random_traffic(void)
+{
+    for (unsigned s = 0; s < SWITCHING_COUNT; s++)
+        for (unsigned f = 0; f < 2; f++)
+            for (unsigned v = 1; v <= 4; v += test_full() ? 1 : 2)
+                random_messages(6, f, v, (NetSwitching)s, 8);
+    if (!test_full())
+        return;
+    random_messages(10, true, 1, SWITCHING_WORMHOLE, 2);
+    random_messages(10, false, 2, SWITCHING_CUT_THROUGH, 8);
+}
+
 int main(void)
 {
     RUN(lone_wormhole);
@@ -194,5 +268,6 @@ int main(void)
     RUN(lone_store_forward);
     RUN(to_itself_half_duplex);
     RUN(buffer_of_one);
+    RUN(random_traffic);
     return CHECK_EXIT();
 }
