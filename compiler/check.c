@@ -354,9 +354,10 @@ static void check_expr(Checker *c, Node *e)
             set_constant(e, e->kind == ND_NEG ? 0u - e->lhs->value : ~e->lhs->value);
         return;
     case ND_SKIP: case ND_STOP: case ND_RETURN: case ND_IF: case ND_WHILE: case ND_BLOCK:
-    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_RECEIVE:
-    case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
+    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_MESSAGE:
+    case ND_RECEIVE: case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
+    case ND_WORDS: case ND_SLICE:
         diag_error(c->d, e->pos, "internal compiler error: not an expression");
         return;
     }
@@ -477,6 +478,49 @@ static void check_multicast(Checker *c, Node *s)
     }
 }
 
+/* A constant number of words of a message must be one SEND can send
+ * (spec/messages.md). */
+static void check_length(Checker *c, const Node *e)
+{
+    if (e->info.constant && (e->value == 0 || e->value > MAX_MESSAGE))
+        diag_error(c->d, check_expr_start(e), "a message must have from 1 to 65,536 words, "
+                   "not %d", (int)e->value);
+}
+
+/* name [ i for n ]: the n words of an array from a[i] on, i then n. */
+static void check_slice(Checker *c, Node *s)
+{
+    Symbol *sym = resolve(c, s);
+    if (sym && !is_array_sym(sym->kind))
+        diag_error(c->d, s->pos, "'" NAME_FMT "' is %s, not an array, so it cannot be indexed",
+                   NAME_ARG(s->name, s->len), sym_what(sym->kind));
+    check_value(c, s->lhs);
+    check_value(c, s->rhs);
+    check_length(c, s->rhs);
+}
+
+/* d [: k] ! [e1, ..., en] or d [: k] ! a[i for n] (spec/messages.md): the
+ * words, then the address, as a send's. */
+static void check_message(Checker *c, Node *s)
+{
+    Node *w = s->rhs;
+    if (w->kind == ND_SLICE) {
+        check_slice(c, w);
+    } else {
+        for (uint32_t i = 0; i < w->count; i++)
+            check_value(c, w->items[i]);
+        if (w->count > MAX_MESSAGE)
+            diag_error(c->d, w->pos, "a message may have at most 65,536 words, not %u",
+                       (unsigned)w->count);
+    }
+    check_value(c, s->lhs);
+    check_address(c, s->lhs, MAX_DEST, "destination processor");
+    if (s->third) {
+        check_value(c, s->third);
+        check_address(c, s->third, MAX_PORT, "port");
+    }
+}
+
 /* Whether a network statement may stand here (top: 1 for main's body, 2 for
  * a statement of main's body block); reports it if not. */
 static int network_allowed(Checker *c, const Node *s, int top)
@@ -576,10 +620,16 @@ static void check_stmt(Checker *c, Node *s, int top)
     case ND_MULTICAST:
         check_multicast(c, s);
         return;
+    case ND_MESSAGE:
+        check_message(c, s);
+        return;
     case ND_RECEIVE:
         check_value(c, s->lhs);
         check_address(c, s->lhs, MAX_PORT, "port");
-        check_target(c, s->rhs);
+        if (s->rhs->kind == ND_SLICE)
+            check_slice(c, s->rhs);
+        else
+            check_target(c, s->rhs);
         return;
     case ND_PRINT:
         check_value(c, s->lhs);
@@ -593,6 +643,7 @@ static void check_stmt(Checker *c, Node *s, int top)
     case ND_NUM: case ND_NAME: case ND_INDEX: case ND_CALL: case ND_NEG: case ND_NOT:
     case ND_BINARY: case ND_PROCID: case ND_NPROCS: case ND_TIMESTEP:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
+    case ND_WORDS: case ND_SLICE:
         diag_error(c->d, s->pos, "internal compiler error: not a statement");
         return;
     }

@@ -464,10 +464,10 @@ static void gen_expr_kind(Gen *g, Node *e)
     case ND_NUM:                        /* known, above */
         return;
     case ND_SKIP: case ND_STOP: case ND_RETURN: case ND_IF: case ND_WHILE: case ND_BLOCK:
-    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_RECEIVE:
-    case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
+    case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_MESSAGE:
+    case ND_RECEIVE: case ND_PRINT: case ND_NETWORK: case ND_NETWORK_FOR:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
-    case ND_ERROR:
+    case ND_WORDS: case ND_SLICE: case ND_ERROR:
         internal_error(g, "not an expression");
         return;
     }
@@ -544,41 +544,231 @@ static void check_known_address(Gen *g, const Node *e, uint32_t limit, const cha
                    "to %u", what, (int)v, (unsigned)limit - 1);
 }
 
-/* d [: k] ! e: the value, then the address d | (k << 24), then OUT. The
- * address is built as an expression of its own (folded when d and k are
- * known) so that gen_pair can place both values. */
-static void gen_send(Gen *g, Node *s)
+/* The nodes of a send's network address d | (k << 24). */
+typedef struct SendAddress {
+    Node shift, kc, shl, both;
+    Node *shl_items[2], *or_items[2];
+} SendAddress;
+
+/* The network address of a send to d [: k], as an expression of its own
+ * (folded when d and k are known, and d itself without k), made in *a, so
+ * that gen_pair can place it beside the value, or gen_expr load it. */
+static Node *send_address(Gen *g, Node *d, Node *k, SendAddress *a)
 {
-    Node *d = s->lhs, *k = s->third, shift = known_node(24), kc, shl, both, *addr = d;
-    Node *shl_items[2] = { k, &shift }, *or_items[2] = { d, NULL };
     uint32_t dv, kv = 0;
     int d_known = known(g, d, &dv), k_known = !k || known(g, k, &kv);
     check_known_address(g, d, MAX_DEST, "destination processor");
-    if (k)
-        check_known_address(g, k, MAX_PORT, "port");
+    if (!k)
+        return d;
+    check_known_address(g, k, MAX_PORT, "port");
     /* The address's nodes are made here, not parsed: they take the place
      * of the destination (of the port, for its shift), so that the listing
      * and the emulator's source lines put their code on the send's line. */
-    if (k)
-        shift.pos = k->pos;
-    if (k && d_known && k_known) {
-        both = known_node(dv | kv << 24);
-        both.pos = d->pos;
-        addr = &both;
-    } else if (k) {
-        kc = known_node(kv << 24);
-        kc.pos = k->pos;
-        shl = (Node){ .kind = ND_BINARY, .op = BIN_SHL, .items = shl_items, .count = 2,
-                      .pos = k->pos,
-                      .info = { .need = 2, .pure = k->info.pure, .stable = k->info.stable } };
-        or_items[1] = k_known ? &kc : &shl;
-        both = (Node){ .kind = ND_BINARY, .op = BIN_OR, .items = or_items, .count = 2,
-                       .pos = d->pos, .info = { .need = 2, .pure = d->info.pure && or_items[1]->info.pure,
-                                 .stable = d->info.stable && or_items[1]->info.stable } };
-        addr = &both;
+    if (d_known && k_known) {
+        a->both = known_node(dv | kv << 24);
+        a->both.pos = d->pos;
+        return &a->both;
     }
-    gen_pair(g, s->rhs, addr, ORDER_NORMAL);
+    a->shift = known_node(24);
+    a->shift.pos = k->pos;
+    a->kc = known_node(kv << 24);
+    a->kc.pos = k->pos;
+    a->shl_items[0] = k;
+    a->shl_items[1] = &a->shift;
+    a->shl = (Node){ .kind = ND_BINARY, .op = BIN_SHL, .items = a->shl_items, .count = 2,
+                     .pos = k->pos,
+                     .info = { .need = 2, .pure = k->info.pure, .stable = k->info.stable } };
+    a->or_items[0] = d;
+    a->or_items[1] = k_known ? &a->kc : &a->shl;
+    const ExprInfo *ki = &a->or_items[1]->info;
+    a->both = (Node){ .kind = ND_BINARY, .op = BIN_OR, .items = a->or_items, .count = 2,
+                      .pos = d->pos, .info = { .need = 2, .pure = d->info.pure && ki->pure,
+                                               .stable = d->info.stable && ki->stable } };
+    return &a->both;
+}
+
+/* d [: k] ! e: the value, then the address d | (k << 24), then OUT. */
+static void gen_send(Gen *g, Node *s)
+{
+    SendAddress a;
+    gen_pair(g, s->rhs, send_address(g, s->lhs, s->third, &a), ORDER_NORMAL);
     emit_opr(g, OPR_OUT);
+}
+
+/* Reports a number of words of a message known here that SEND could not
+ * send: one made from the network index (the checker reports constants). */
+static void check_known_length(Gen *g, const Node *e)
+{
+    uint32_t v;
+    if (known(g, e, &v) && (v == 0 || v > MAX_MESSAGE))
+        diag_error(g->d, check_expr_start(e), "a message must have from 1 to 65,536 words, "
+                   "not %d", (int)v);
+}
+
+/* Leaves in areg the address of a[i], the first word of the slice a[i for
+ * n]: one instruction or two when i is known (LDAWSP o+i for a local
+ * array), else gen_element_address's. */
+static void gen_slice_address(Gen *g, Node *slice)
+{
+    const Symbol *s = slice->sym;
+    uint32_t k, offset;
+    if (!known(g, slice->lhs, &k)) {
+        offset = gen_element_address(g, slice);
+    } else if (s->kind == SYM_LOCAL_ARRAY) {
+        emit(g, OP_LDAWSP, s->offset + k);
+        return;
+    } else if (s->kind == SYM_GLOBAL_ARRAY) {
+        emit(g, OP_LDWSP, 1);
+        offset = s->offset + k;
+    } else {
+        emit(g, OP_LDWSP, s->offset);
+        offset = k;
+    }
+    if (offset)
+        emit(g, OP_ADDC, offset);
+}
+
+/* d [: k] ! [e1, ..., en] or d [: k] ! a[i for n] (spec/messages.md).
+ * SEND's descriptor is built in two words of the frame taken like
+ * temporaries, and a list's words in the n words after it, so the frame
+ * grows by the largest message (and what its expressions need):
+ *
+ *     desc + 0        n                   n
+ *     desc + 1        sp + desc + 2       the address of a[i]
+ *     desc + 2 + j    e(j+1), j < n
+ *
+ * The words are worked out first, left to right (or i, then n), then the
+ * network address d | k << 24, which waits in breg while LDAWSP loads the
+ * descriptor's address into areg for SEND. */
+static void gen_message(Gen *g, Node *s)
+{
+    Node *w = s->rhs;
+    uint32_t n = w->kind == ND_WORDS ? w->count : 0, desc = temp_alloc(g);
+    for (uint32_t j = 1; j < 2 + n; j++)            /* taken as a stack: consecutive */
+        temp_alloc(g);
+    if (w->kind == ND_WORDS) {
+        for (uint32_t j = 0; j < n; j++) {
+            gen_expr(g, w->items[j]);
+            emit(g, OP_STWSP, desc + 2 + j);
+        }
+        emit(g, OP_LDC, n);
+        emit(g, OP_STWSP, desc);
+        emit(g, OP_LDAWSP, desc + 2);
+        emit(g, OP_STWSP, desc + 1);
+    } else {
+        check_known_length(g, w->rhs);
+        gen_slice_address(g, w);
+        emit(g, OP_STWSP, desc + 1);
+        gen_expr(g, w->rhs);
+        emit(g, OP_STWSP, desc);
+    }
+    SendAddress a;
+    gen_expr(g, send_address(g, s->lhs, s->third, &a));
+    emit(g, OP_LDAWSP, desc);
+    emit_opr(g, OPR_SEND);
+    for (uint32_t j = 0; j < 2 + n; j++)
+        temp_free(g);
+}
+
+/* The most words of k ? a[i for n] read by a straight run of INs; a
+ * longer or computed n is read by a loop. */
+enum { RECEIVE_UNROLLED = 16 };
+
+/* Loads the port of a receive: k itself when known, else the temporary
+ * `temp` that holds it. */
+static void gen_port(Gen *g, Node *k, uint32_t temp)
+{
+    uint32_t v;
+    if (known(g, k, &v))
+        emit(g, OP_LDC, v);
+    else
+        emit(g, OP_LDWSP, temp);
+}
+
+/* k ? a[i for n] with n known and at most RECEIVE_UNROLLED: n times
+ * k; IN; a store into a[i + j], through the address of a[i] kept in a
+ * temporary when i is not known. */
+static void gen_receive_unrolled(Gen *g, Node *slice, Node *k, uint32_t n)
+{
+    uint32_t i = 0, offset = 0, base = 0, port = 0, v;
+    int computed = !known(g, slice->lhs, &i);
+    if (computed) {
+        offset = gen_element_address(g, slice);
+        emit(g, OP_STWSP, base = temp_alloc(g));
+    }
+    if (!known(g, k, &v)) {
+        gen_expr(g, k);
+        emit(g, OP_STWSP, port = temp_alloc(g));
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        gen_port(g, k, port);
+        emit_opr(g, OPR_IN);
+        if (computed) {
+            emit(g, OP_LDWSP, base);
+            emit(g, OP_STWI, offset + j);
+        } else {
+            gen_store_simple(g, slice, i + j);
+        }
+    }
+    if (computed)
+        temp_free(g);
+    if (!known(g, k, &v))
+        temp_free(g);
+}
+
+/* k ? a[i for n]: a loop over a pointer p to the next element and a count
+ * c of the words left, in temporaries (with k's value, unless known):
+ *
+ *           &a[i]; STWSP p; n; STWSP c; [k; STWSP t;] BR test
+ *     body: k; IN; LDWSP p; STWI 0; LDWSP p; ADDC 1; STWSP p;
+ *           LDWSP c; ADDC -1; STWSP c
+ *     test: LDWSP c; BRT body
+ *
+ * A computed n is a count of words, unsigned: 0 reads nothing. */
+static void gen_receive_loop(Gen *g, Node *slice, Node *k)
+{
+    uint32_t v, pointer = temp_alloc(g), count = temp_alloc(g), port = 0;
+    uint32_t body = asm_new_label(g->code), test = asm_new_label(g->code);
+    gen_slice_address(g, slice);
+    emit(g, OP_STWSP, pointer);
+    gen_expr(g, slice->rhs);
+    emit(g, OP_STWSP, count);
+    if (!known(g, k, &v)) {
+        gen_expr(g, k);
+        emit(g, OP_STWSP, port = temp_alloc(g));
+    }
+    emit_branch(g, OP_BR, test);
+    asm_place_label(g->code, body);
+    gen_port(g, k, port);
+    emit_opr(g, OPR_IN);
+    emit(g, OP_LDWSP, pointer);
+    emit(g, OP_STWI, 0);
+    emit(g, OP_LDWSP, pointer);
+    emit(g, OP_ADDC, 1);
+    emit(g, OP_STWSP, pointer);
+    emit(g, OP_LDWSP, count);
+    emit(g, OP_ADDC, (uint32_t)-1);
+    emit(g, OP_STWSP, count);
+    asm_place_label(g->code, test);
+    emit(g, OP_LDWSP, count);
+    emit_branch(g, OP_BRT, body);
+    if (!known(g, k, &v))
+        temp_free(g);
+    temp_free(g);
+    temp_free(g);
+}
+
+/* k ? a[i for n] (spec/messages.md): n INs from port k into a[i] ..
+ * a[i+n-1], in order, with i, n and k each worked out once, in that order. */
+static void gen_receive_slice(Gen *g, Node *s)
+{
+    Node *slice = s->rhs;
+    uint32_t n;
+    check_known_length(g, slice->rhs);
+    if (known(g, slice->rhs, &n) && n <= RECEIVE_UNROLLED)
+        gen_receive_unrolled(g, slice, s->lhs, n);
+    else
+        gen_receive_loop(g, slice, s->lhs);
 }
 
 /* [d1, ..., dn] [: k] ! e, or all [: k] ! e (count 0), spec/multicast.md.
@@ -711,7 +901,13 @@ static void gen_stmt_kind(Gen *g, Node *s)
     case ND_CALL_STMT:   gen_call(g, s->lhs); return;
     case ND_SEND:        gen_send(g, s); return;
     case ND_MULTICAST:   gen_multicast(g, s); return;
-    case ND_RECEIVE:     gen_store(g, s->rhs, gen_in, s->lhs); return;
+    case ND_MESSAGE:     gen_message(g, s); return;
+    case ND_RECEIVE:
+        if (s->rhs->kind == ND_SLICE)
+            gen_receive_slice(g, s);
+        else
+            gen_store(g, s->rhs, gen_in, s->lhs);
+        return;
     case ND_PRINT:       gen_expr(g, s->lhs); emit_opr(g, OPR_PRINT); return;
     case ND_NETWORK: case ND_NETWORK_FOR:
         gen_network(g, s);
@@ -730,21 +926,23 @@ static void gen_stmt_kind(Gen *g, Node *s)
     case ND_NUM: case ND_NAME: case ND_INDEX: case ND_CALL: case ND_NEG: case ND_NOT:
     case ND_BINARY: case ND_PROCID: case ND_NPROCS: case ND_TIMESTEP:
     case ND_VAL: case ND_VAR: case ND_ARRAY: case ND_PARAM_VAL: case ND_PARAM_ARRAY:
+    case ND_WORDS: case ND_SLICE:
         internal_error(g, "not a statement");
         return;
     }
 }
 
 /* A statement starts and ends with an empty operand stack. Its own
- * instructions come from its position; a send's and a receive's from
- * where the statement starts (their position is the destination's or the
- * port's, which may be an operator inside parentheses). */
+ * instructions come from its position; a send's, a message's and a
+ * receive's from where the statement starts (their position is the
+ * destination's or the port's, which may be an operator inside
+ * parentheses). */
 static void gen_stmt(Gen *g, Node *s)
 {
     SrcPos outer = g->stmt, outer_code = g->code->pos;
+    int at_start = s->kind == ND_SEND || s->kind == ND_MESSAGE || s->kind == ND_RECEIVE;
     g->stmt = s->pos;
-    g->code->pos = s->kind == ND_SEND || s->kind == ND_RECEIVE ? check_expr_start(s->lhs)
-                                                               : s->pos;
+    g->code->pos = at_start ? check_expr_start(s->lhs) : s->pos;
     if (g->depth != 0)
         internal_error(g, "operand stack not empty at the start of a statement");
     gen_stmt_kind(g, s);

@@ -36,6 +36,7 @@ enum {
     MAX_DEST = 1 << 24,        /* processors OUT can address */
     MAX_PORT = 256,            /* ports OUT and IN can address */
     MAX_LIST = 1 << 16,        /* destinations a multicast list may name */
+    MAX_MESSAGE = 1 << 16,     /* words a message may have (SEND's L) */
     MIN_STACK_WORDS = 64       /* stack left between the image and the globals */
 };
 
@@ -196,7 +197,8 @@ typedef enum NodeKind {
     ND_CALL_STMT,  /* lhs, an ND_CALL */
     ND_SEND,       /* lhs [: third] ! rhs */
     ND_MULTICAST,  /* [ items ] [: third] ! rhs, or all [: third] ! rhs (count 0) */
-    ND_RECEIVE,    /* lhs ? rhs */
+    ND_MESSAGE,    /* lhs [: third] ! rhs, rhs an ND_WORDS or an ND_SLICE */
+    ND_RECEIVE,    /* lhs ? rhs, rhs a target or an ND_SLICE */
     ND_PRINT,      /* print lhs */
     ND_NETWORK,    /* network { items & ... } */
     ND_NETWORK_FOR,/* network third for lhs do rhs (third: the ND_NAME) */
@@ -206,6 +208,9 @@ typedef enum NodeKind {
     ND_ARRAY,      /* array name [ lhs ] */
     ND_PARAM_VAL,  /* val name (a formal) */
     ND_PARAM_ARRAY,/* array name (a formal) */
+    /* the words of a message (spec/messages.md) */
+    ND_WORDS,      /* [ items ]: each item one word */
+    ND_SLICE,      /* name [ lhs for rhs ]: rhs words from element lhs on */
     ND_ERROR       /* what a syntax error leaves behind */
 } NodeKind;
 

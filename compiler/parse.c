@@ -501,6 +501,29 @@ static Node *call(Parser *p)
     return n;
 }
 
+/* Whether a name and a '[' are current: an element, or a slice. */
+static int at_indexed_name(Parser *p)
+{
+    return at(p, TK_NAME) && p->toks[p->at + 1].kind == TK_LBRACKET;   /* (EOF ends them) */
+}
+
+/* name "[" expr "]", an element, or name "[" expr "for" expr "]", the
+ * slice of an array that a message sends or receives (spec/messages.md):
+ * they start alike, and the "for" tells them apart. A name and a '[' are
+ * current. */
+static Node *element_or_slice(Parser *p)
+{
+    Node *n = name_node(p, ND_INDEX);
+    next(p);
+    n->lhs = expr(p);
+    if (!p->panic && consume(p, TK_FOR)) {
+        n->kind = ND_SLICE;
+        n->rhs = expr(p);
+    }
+    expect(p, TK_RBRACKET, NULL);
+    return n;
+}
+
 /* target := name | name "[" expr "]"   (also the first two forms of element) */
 static Node *target(Parser *p)
 {
@@ -513,7 +536,9 @@ static Node *target(Parser *p)
         Node *n = name_node(p, ND_INDEX);
         next(p);
         n->lhs = expr(p);
-        expect(p, TK_RBRACKET, NULL);
+        expect(p, TK_RBRACKET, at(p, TK_FOR) ? "(only a send to one processor or a "
+               "receive takes the words a[i for n]: 'd ! a[i for n]', 'k ? a[i for n]')"
+               : NULL);
         return n;
     }
     return name_node(p, ND_NAME);
@@ -669,7 +694,49 @@ static Node *multicast(Parser *p)
     if (consume(p, TK_COLON))
         n->third = element(p);
     expect(p, TK_BANG, NULL);
+    if (!p->panic && at(p, TK_LBRACKET))
+        expected(p, "a value", "(a multicast sends one word; a message of several words "
+                 "goes to one processor: 'd ! [e1, e2]')");
     n->rhs = expr(p);
+    return n;
+}
+
+/* "[" expr { "," expr } "]": the words of a message, one an expression */
+static Node *words(Parser *p)
+{
+    Node *n = new_node(p, ND_WORDS, cur(p)->pos);
+    PtrVec items = { 0 };
+    next(p);
+    if (at(p, TK_RBRACKET))
+        expected(p, "a word", "(a message has at least one word: 'd ! [e1, e2]')");
+    else
+        do
+            push(p, &items, expr(p));
+        while (!p->panic && consume(p, TK_COMMA));
+    set_items(p, n, &items);
+    expect(p, TK_RBRACKET, NULL);
+    return n;
+}
+
+/* What follows a send's '!': expr, a value; or the words of a message,
+ * "[" expr { "," expr } "]" | name "[" expr "for" expr "]". An element
+ * a[i] starts as a slice does, and goes on as an expression. */
+static Node *send_value(Parser *p)
+{
+    if (at(p, TK_LBRACKET))
+        return words(p);
+    if (!at_indexed_name(p))
+        return expr(p);
+    size_t from = p->at;
+    Node *n = element_or_slice(p);
+    BinOp op;
+    if (n->kind == ND_SLICE || p->panic)
+        return n;
+    if (c_step(p))                              /* as operand() */
+        c_step_error(p, cur(p)->pos, at(p, TK_PLUS), from, p->at,
+                     " in a statement of its own");
+    if (!p->panic && peek_binop(p, &op))
+        n = chain(p, n);                        /* as expr() */
     return n;
 }
 
@@ -699,7 +766,9 @@ static Node *while_statement(Parser *p)
 
 /* A statement that starts with an element: the next token decides.
  *   target ":=" expr | call | element [ ":" element ] "!" expr
- *   | element "?" target */
+ *   | element [ ":" element ] "!" "[" expr { "," expr } "]"
+ *   | element [ ":" element ] "!" name "[" expr "for" expr "]"
+ *   | element "?" target | element "?" name "[" expr "for" expr "]" */
 static Node *element_statement(Parser *p)
 {
     size_t from = p->at;
@@ -729,14 +798,16 @@ static Node *element_statement(Parser *p)
         if (consume(p, TK_COLON))
             n->third = element(p);
         expect(p, TK_BANG, NULL);
-        n->rhs = expr(p);
+        n->rhs = send_value(p);
+        if (n != &p->dummy && (n->rhs->kind == ND_WORDS || n->rhs->kind == ND_SLICE))
+            n->kind = ND_MESSAGE;
         return n;
     }
     if (t->kind == TK_QUERY) {
         n = new_node(p, ND_RECEIVE, e->pos);
         next(p);
         n->lhs = e;
-        n->rhs = target(p);
+        n->rhs = at_indexed_name(p) ? element_or_slice(p) : target(p);
         return n;
     }
     if (e->kind == ND_CALL) {
@@ -755,6 +826,9 @@ static Node *element_statement(Parser *p)
  *            | "{" statement { ";" statement } [ ";" ] "}"
  *            | target ":=" expr | call
  *            | element [ ":" element ] "!" expr | element "?" target
+ *            | element [ ":" element ] "!" "[" expr { "," expr } "]"
+ *            | element [ ":" element ] "!" name "[" expr "for" expr "]"
+ *            | element "?" name "[" expr "for" expr "]"
  *            | "[" expr { "," expr } "]" [ ":" element ] "!" expr
  *            | "all" [ ":" element ] "!" expr
  *            | "print" expr

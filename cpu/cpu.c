@@ -26,7 +26,8 @@ CpuStep cpu_step(Cpu *cpu, const CpuBus *bus)
     return cpu_exec(cpu, *bus->mem, bus);
 }
 
-/* A fault of MOUT's list at word `list`, at its entry `entry`. */
+/* A fault of MOUT's list, or of SEND's descriptor, at word `list`, at its
+ * entry `entry`. */
 static CpuStep list_fault(Cpu *cpu, CpuFault why, uint32_t value, uint32_t list, uint32_t entry)
 {
     cpu->fault_list = list;
@@ -64,6 +65,37 @@ CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
     return STEP_EXECUTED;
 }
 
+CpuStep cpu_send(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t desc,
+                 uint32_t address)
+{
+    const CpuMemory *mem = &memory;
+    uint32_t dest = address & 0xFFFFFFu, port = address >> 24;
+    if (dest >= bus->nprocs || port >= bus->nports)
+        return cpu_fault(cpu, FAULT_NETWORK_ADDRESS, address);
+    for (uint32_t i = 0; i < 2; i++)                /* (addresses wrap at 32 bits) */
+        if (desc + i >= mem->size)
+            return list_fault(cpu, FAULT_DESCRIPTOR_ADDRESS, desc + i, desc, i);
+    uint32_t length = *mem_word(mem, cpu->id, desc);
+    uint32_t first = *mem_word(mem, cpu->id, desc + 1);
+    if (length == 0 || length > CPU_LONGEST_MESSAGE)
+        return list_fault(cpu, FAULT_MESSAGE_LENGTH, length, desc, 0);
+    /* The first of the words first + i (0 <= i < length, wrapping at 32 bits)
+     * outside [0, M): first itself if it is; otherwise they climb from
+     * inside memory, and the first to leave it is i = M - first, at word M
+     * (M < 2^32, so before any wrap), if the message is that long. */
+    if (first >= mem->size)
+        return list_fault(cpu, FAULT_MESSAGE_ADDRESS, first, desc, 0);
+    if (length > mem->size - first)
+        return list_fault(cpu, FAULT_MESSAGE_ADDRESS, mem->size, desc, mem->size - first);
+    if (length > bus->longest_message)
+        return list_fault(cpu, FAULT_MESSAGE_BUFFER, length, desc, bus->longest_message);
+    if (!bus->send(bus->ctx, cpu->id, dest, port, first, length)) {
+        cpu->wait = WAIT_OUT;
+        return STEP_STALLED;
+    }
+    return STEP_EXECUTED;
+}
+
 const char *cpu_fault_name(CpuFault f)
 {
     switch (f) {
@@ -79,6 +111,10 @@ const char *cpu_fault_name(CpuFault f)
     case FAULT_LIST_DESTINATION: return "bad multicast destination";
     case FAULT_LIST_PORT:       return "bad multicast port";
     case FAULT_STACK_OVERFLOW:  return "stack overflow";
+    case FAULT_DESCRIPTOR_ADDRESS: return "message descriptor outside memory";
+    case FAULT_MESSAGE_LENGTH:  return "bad message length";
+    case FAULT_MESSAGE_ADDRESS: return "message outside memory";
+    case FAULT_MESSAGE_BUFFER:  return "message longer than the buffer";
     }
     return "unknown fault";
 }
@@ -149,6 +185,22 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
     case FAULT_STACK_OVERFLOW:
         snprintf(what, sizeof what, "stack overflow (sp would be %u, below the end of "
                  "the program's image at word %u)", v, cpu->image_end);
+        break;
+    case FAULT_DESCRIPTOR_ADDRESS:
+        snprintf(what, sizeof what, "message descriptor at word %u: word %u outside [0, %u)",
+                 cpu->fault_list, v, mem->size);
+        break;
+    case FAULT_MESSAGE_LENGTH:
+        snprintf(what, sizeof what, "message descriptor at word %u: length %u, not from 1 "
+                 "to %u", cpu->fault_list, v, (unsigned)CPU_LONGEST_MESSAGE);
+        break;
+    case FAULT_MESSAGE_ADDRESS:
+        snprintf(what, sizeof what, "message described at word %u: its word %u is at %u, "
+                 "outside [0, %u)", cpu->fault_list, cpu->fault_entry, v, mem->size);
+        break;
+    case FAULT_MESSAGE_BUFFER:
+        snprintf(what, sizeof what, "message of %u words longer than the buffer (--buffer "
+                 "%u); --switching wormhole sends it", v, cpu->fault_entry);
         break;
     case FAULT_ILLEGAL:
     case FAULT_DIVIDE_BY_ZERO:

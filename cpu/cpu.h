@@ -2,8 +2,8 @@
  * network IN and OUT (thesis 5.2.1-5.2.2) and the additions of spec/isa.md.
  *
  * cpu_step executes exactly one instruction byte -- a prefix is a step of its
- * own -- as one timestep of the machine does. IN and OUT talk to the
- * processor's network adapter through a CpuBus, a small interface that net/
+ * own -- as one timestep of the machine does. IN, OUT, MOUT and SEND talk
+ * to the processor's network adapter through a CpuBus, a small interface that net/
  * provides to the machine (and a test double provides to unit tests). When
  * the adapter cannot serve them they stall: the processor does nothing this
  * timestep, and pc and oreg stay so that the same byte is executed again next
@@ -39,15 +39,26 @@ typedef enum CpuFault {
                                than there are processors */
     FAULT_LIST_DESTINATION, /* a destination that is not a processor */
     FAULT_LIST_PORT,        /* a port that does not exist */
-    FAULT_STACK_OVERFLOW    /* ADJ with a negative operand left sp below the
+    FAULT_STACK_OVERFLOW,   /* ADJ with a negative operand left sp below the
                                end of the image */
+    /* SEND's message (messages.md), in the order they are checked, after its
+     * network address (FAULT_NETWORK_ADDRESS, as OUT's): */
+    FAULT_DESCRIPTOR_ADDRESS, /* a word of the descriptor, a or a + 1, outside [0, M) */
+    FAULT_MESSAGE_LENGTH,   /* its length L is 0 or more than CPU_LONGEST_MESSAGE */
+    FAULT_MESSAGE_ADDRESS,  /* a word of the message, w + i, outside [0, M) */
+    FAULT_MESSAGE_BUFFER    /* L more than the bus's longest_message: a buffer
+                               that could never hold the whole message */
 } CpuFault;
+
+/* The most words a message may have (messages.md): SEND's L. */
+enum { CPU_LONGEST_MESSAGE = 1 << 16 };
 
 /* What one call of cpu_step did. */
 typedef enum CpuStep {
     STEP_EXECUTED,   /* executed one byte, and goes on running */
     STEP_HALTED,     /* executed HALT: the processor is now CPU_HALTED */
-    STEP_STALLED,    /* an IN or OUT could not complete; try again next timestep */
+    STEP_STALLED,    /* an IN, OUT, MOUT or SEND could not complete; try again
+                        next timestep */
     STEP_FAULTED,    /* the byte faulted; the processor is now CPU_FAULTED */
     STEP_EXTERNAL    /* (a run of private instructions only, cpu/exec.h: the
                         byte is an external operation, and was not executed) */
@@ -72,9 +83,12 @@ typedef struct Cpu {
     uint8_t fault;        /* CpuFault, when state is CPU_FAULTED */
     uint8_t ready;        /* the machine's: scheduled in a due bitmap (not waiting) */
     int32_t status;       /* exit status, when state is CPU_HALTED */
-    uint32_t fault_value; /* the bad address or port of a fault */
-    uint32_t fault_list;  /* MOUT's faults: the list's word address */
-    uint32_t fault_entry; /* ...and the entry at fault (0: the first word) */
+    uint32_t fault_value; /* the bad address or port of a fault, or SEND's bad length */
+    uint32_t fault_list;  /* MOUT's faults: the list's word address; SEND's
+                             message faults: the descriptor's, a */
+    uint32_t fault_entry; /* ...and the entry at fault (0: the first word); for
+                             SEND the word of the descriptor (0, 1) or of the
+                             message (i) at fault, or B for FAULT_MESSAGE_BUFFER */
     uint32_t image_end;   /* word address just past its image: the stack may
                              not grow below it */
 } Cpu;
@@ -83,8 +97,9 @@ _Static_assert(sizeof(Cpu) == 64, "a processor is one cache line");
 
 #define CPU_NO_WORD UINT32_MAX
 
-/* What a processor sees of the machine around it. The three calls are made
- * only by IN, OUT and PRINT; ctx is passed back to them unchanged. */
+/* What a processor sees of the machine around it. The calls are made only
+ * by IN, OUT, MOUT, SEND and PRINT; ctx is passed back to them unchanged.
+ * Members added later come last: the machine initialises a CpuBus in order. */
 typedef struct CpuBus {
     CpuMemory *mem;
     uint64_t timestep;    /* what TIME returns (low 32 bits) */
@@ -103,6 +118,13 @@ typedef struct CpuBus {
     bool (*mout)(void *ctx, uint32_t proc, uint32_t list, uint32_t word);
     /* PRINT: the host prints the value. */
     void (*print)(void *ctx, uint32_t proc, int32_t value);
+    /* SEND (messages.md): if the processor's output slot is empty, make one
+     * send request for the message of `length` words at word `first` of the
+     * processor's memory (already checked), and return true; else false. */
+    bool (*send)(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t first,
+                 uint32_t length);
+    /* The longest message SEND may make: 65536 under wormhole, else --buffer. */
+    uint32_t longest_message;
 } CpuBus;
 
 /* Sets a processor to its boot state (spec/isa.md "Boot"): pc = 4 * entry,
@@ -124,6 +146,13 @@ CpuStep cpu_step(Cpu *cpu, const CpuBus *bus);
  * STEP_EXECUTED also for an empty set, which sends nothing. */
 CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
                  uint32_t word);
+
+/* SEND (messages.md): checks the network address `address` (as OUT's),
+ * then the descriptor at word `desc` of the processor's memory and the
+ * message it describes, faulting at the first thing wrong, then sends the
+ * message as OUT sends a word (bus->send), or stalls. */
+CpuStep cpu_send(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t desc,
+                 uint32_t address);
 
 /* A short name for a fault, e.g. "data address out of range". */
 const char *cpu_fault_name(CpuFault fault);

@@ -115,23 +115,28 @@ HOT CpuStep cpu_done(CpuRegs *r, uint32_t next)
 static inline bool cpu_opr_is_external(uint32_t n)
 {
     const uint32_t external = 1u << OPR_IN | 1u << OPR_OUT | 1u << OPR_PRINT |
-                              1u << OPR_HALT | 1u << OPR_TIME | 1u << OPR_MOUT;
+                              1u << OPR_HALT | 1u << OPR_TIME | 1u << OPR_MOUT |
+                              1u << OPR_SEND;
     const uint32_t lockstep = external | ~(uint32_t)ISA_OPR_DEFINED_MASK;
     return n >= 32 || ((lockstep >> n) & 1u);   /* (as one test of a bit) */
 }
 
-/* The OPR operations executed in the interpreter's switch: all but MOUT,
- * which is rare and long, and is left out of line with the operands that
- * fault, so that the switch the other operations take stays as it is. */
-enum { OPR_SWITCH_MASK = ISA_OPR_DEFINED_MASK & ~(1 << OPR_MOUT) };
+/* The OPR operations executed in the interpreter's switch: all but MOUT and
+ * SEND, which are rare and long, and are left out of line with the operands
+ * that fault, so that the switch the other operations take stays as it is. */
+enum { OPR_SWITCH_MASK = ISA_OPR_DEFINED_MASK & ~(1 << OPR_MOUT) & ~(1 << OPR_SEND) };
 
-/* MOUT, or an operand that is not an operation (a fault). */
+/* MOUT or SEND, or an operand that is not an operation (a fault). */
 static inline CpuStep cpu_step_opr_aside(Cpu *cpu, CpuRegs *r, CpuMemory mem,
                                          const CpuBus *bus, uint32_t n, uint32_t next)
 {
-    if (n != OPR_MOUT)
+    CpuStep step;
+    if (n == OPR_MOUT)
+        step = cpu_mout(cpu, mem, bus, r->areg, r->breg);
+    else if (n == OPR_SEND)
+        step = cpu_send(cpu, mem, bus, r->areg, r->breg);
+    else
         return cpu_fault(cpu, FAULT_ILLEGAL, n);
-    CpuStep step = cpu_mout(cpu, mem, bus, r->areg, r->breg);
     if (step != STEP_EXECUTED)
         return step;
     cpu->wait = WAIT_NONE;
@@ -197,7 +202,8 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
         }
         break;
     }
-    case OPR_MOUT: break;           /* (never: cpu_step_opr_aside) */
+    case OPR_MOUT: case OPR_SEND:   /* (never: cpu_step_opr_aside) */
+        break;
     case OPR_MUL: { r->areg = b * a; break; }
     case OPR_DIV: {
         if (a == 0)

@@ -38,14 +38,14 @@ typedef enum IsaOp {
 #undef ISA_PRIMARY
 } IsaOp;
 
-/* The OPR operations, OPR_ADD .. OPR_MOUT, numbered by their operand. */
+/* The OPR operations, OPR_ADD .. OPR_SEND, numbered by their operand. */
 typedef enum IsaOpr {
 #define ISA_OPR(code, name, pops, pushes, effect) OPR_##name = code,
 #include "cpu/isa.def"
 #undef ISA_OPR
 } IsaOpr;
 
-enum { ISA_OPR_LIMIT = 0x1A };  /* OPR operands are below this */
+enum { ISA_OPR_LIMIT = 0x1B };  /* OPR operands are below this */
 
 /* How a primary operation's operand is shown (isa.def's operand column). */
 typedef enum IsaOperandKind {
@@ -72,7 +72,7 @@ enum {
 #undef ISA_OPR
 };
 
-/* Whether `n` selects a defined OPR operation (0x0F and >= 0x1A do not). */
+/* Whether `n` selects a defined OPR operation (0x0F and >= 0x1B do not). */
 static inline int isa_opr_defined(uint32_t n)
 {
     return n < ISA_OPR_LIMIT && (((uint32_t)ISA_OPR_DEFINED_MASK >> n) & 1u);

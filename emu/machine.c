@@ -361,7 +361,7 @@ static void run_share(void *arg, unsigned index)
     Share *sh = &m->shares[index];
     ShareContext ctx = { m, sh };
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_mout,
-                   bus_print };
+                   bus_print, NULL, 0 };     /* (no SEND yet: every message faults) */
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
     const uint64_t t = m->t;

@@ -9,8 +9,11 @@
  * of funcs with side effects on a global, recursion, procid, nprocs, the
  * network index) with assignments, ifs, bounded loops, calls with array
  * arguments, sends to the processor itself, multicasts whose lists name
- * the processor itself one or more times, networks, and at the end a
- * broadcast to the program's other processors (all), which each adds up.
+ * the processor itself one or more times, messages of several words to
+ * the processor itself (lists of words and slices of arrays, read back in
+ * one or two parts, some longer than the receives the compiler unrolls),
+ * networks, and at the end a broadcast to the program's other processors
+ * (all), which each adds up.
  * Evaluation order is observable through the side effects, so the
  * compiler's reordering and its temporaries are checked too. Divisors are made odd, array indices
  * masked to the array, and recursion bounded, so every program is defined.
@@ -35,12 +38,14 @@
 
 typedef enum EKind {          /* expressions */
     E_NUM, E_LOCAL, E_GLOBAL, E_COUNTER, E_CONST, E_PROCID, E_NPROCS, E_INDEX,
-    E_LARRAY, E_GARRAY, E_F1, E_BUMP, E_REC, E_PICK, E_NEG, E_NOT, E_BIN
+    E_LARRAY, E_GARRAY, E_MARRAY, E_F1, E_BUMP, E_REC, E_PICK, E_NEG, E_NOT, E_BIN
 } EKind;
 
-typedef enum SKind {          /* statements */
+typedef enum SKind {          /* statements, and the parts of a message */
     S_ASSIGN_LOCAL = E_BIN + 1, S_ASSIGN_GLOBAL, S_ASSIGN_LARRAY, S_ASSIGN_GARRAY,
-    S_PRINT, S_IF, S_LOOP, S_PUT, S_SELF_SEND, S_MULTICAST, S_BLOCK
+    S_PRINT, S_IF, S_LOOP, S_PUT, S_SELF_SEND, S_MULTICAST, S_MESSAGE, S_BLOCK,
+    P_WORDS,                  /* [a[0], ..., a[n-1]] */
+    P_SLICE                   /* la, ga or gm (value 0, 1, 2) [a[0] for a[1]], n words */
 } SKind;
 
 typedef enum Op { ADD, SUB, MUL, DIV, REM, AND, OR, XOR, SHL, SHR, EQ, NE, LT, LE, GT, GE,
@@ -56,13 +61,17 @@ typedef struct E {
     int form;             /* E_NUM: decimal, hex or character */
     Op op;
     struct E *a[6];       /* operands, arguments, sub-statements; a multicast's
-                             value, destinations (1..4) and computed port (5) */
+                             value, destinations (1..4) and computed port (5);
+                             a message's words (0), destination (1), computed
+                             port (2) and the one or two slices that read it
+                             (3, 4) */
     int n;
 } E;
 
 /* Nodes come from a pool reset for each program; the locals l0..l2 appear
- * in expressions, l3 only counts loops. */
-enum { POOL = 20000, NLOCALS = 3, NCONSTS = 2 };
+ * in expressions, l3 only counts loops. Messages longer than 4 words go
+ * to and from gm, of MSIZE words. */
+enum { POOL = 20000, NLOCALS = 3, NCONSTS = 2, MSIZE = 32, MLONGEST = 24 };
 
 static E pool[POOL];
 static int used;
@@ -141,10 +150,13 @@ static E *element(int depth, int in_network)
     if (depth <= 0)
         return leaf(in_network);
     switch (fuzz_below(10)) {
-    case 0: case 1:
-        e = node(fuzz_below(2) ? E_LARRAY : E_GARRAY);
-        e->a[0] = fuzz_below(3) ? masked(depth - 1, in_network, 7) : num(fuzz_below(8));
+    case 0: case 1: {
+        static const int kinds[] = { E_LARRAY, E_GARRAY, E_MARRAY };
+        e = node(kinds[fuzz_below(3)]);
+        uint32_t size = e->kind == E_MARRAY ? MSIZE : 8;
+        e->a[0] = fuzz_below(3) ? masked(depth - 1, in_network, size - 1) : num(fuzz_below(size));
         return e;
+    }
     case 2:
         e = node(E_F1);
         e->a[0] = expr(depth - 1, in_network);
@@ -229,6 +241,59 @@ static E *multicast_to_self(int depth, int in_network)
     return s;
 }
 
+/* name[i for n], a slice of `len` words that fits its array: la or ga
+ * (from i <= 3) for up to 4 words, gm (from i <= 7) for any. Its start
+ * and its length are constants or are worked out with side effects; a
+ * start may read the count gc, which a length may bump, so that their
+ * order shows. */
+static E *slice(int depth, int in_network, int len)
+{
+    E *s = node(P_SLICE);
+    s->n = len;
+    s->value = len > 4 ? 2 : fuzz_below(3);
+    uint32_t mask = s->value == 2 ? 7 : 3, r = fuzz_below(4);
+    s->a[0] = r == 0 ? num(fuzz_below(mask + 1)) : r == 1 ? masked(depth, in_network, mask)
+            : bin(AND, bin(ADD, node(E_COUNTER), expr(depth, in_network)), num(mask));
+    r = fuzz_below(4);
+    if (r < 2) {
+        s->a[1] = num((uint32_t)len);
+    } else if (r == 2) {
+        s->a[1] = masked_away(depth, in_network, num((uint32_t)len));
+    } else {                                    /* (bump(e) and 0) + len */
+        E *bumped = node(E_BUMP);
+        bumped->a[0] = expr(depth, in_network);
+        s->a[1] = bin(ADD, bin(AND, bumped, num(0)), num((uint32_t)len));
+    }
+    return s;
+}
+
+/* { d [: k] ! [e1, ..., en]; k ? x[i for m]; k ? y[j for n - m] }, or the
+ * same with d [: k] ! a[i for n]: a message to this processor, read back
+ * whole or in two parts into slices of the arrays. The port is a constant
+ * or is computed after an expression with side effects. */
+static E *message_to_self(int depth, int in_network)
+{
+    E *s = node(S_MESSAGE);
+    s->value = fuzz_below(5);                   /* port 0..3, or 4: no port (0) */
+    if (fuzz_below(2)) {
+        E *w = s->a[0] = node(P_WORDS);
+        w->n = 1 + (int)fuzz_below(6);
+        for (int i = 0; i < w->n; i++)
+            w->a[i] = expr(depth, in_network);
+        s->n = w->n;
+    } else {
+        s->n = 1 + (int)fuzz_below(fuzz_below(4) ? 4 : MLONGEST);
+        s->a[0] = slice(depth - 1, in_network, s->n);
+    }
+    s->a[1] = self_destination(depth - 1, in_network);
+    if (s->value < 4 && fuzz_below(2))
+        s->a[2] = masked_away(depth - 1, in_network, num(s->value));
+    int first = s->n > 1 && fuzz_below(2) ? 1 + (int)fuzz_below((uint32_t)s->n - 1) : s->n;
+    s->a[3] = slice(depth - 1, in_network, first);
+    s->a[4] = first < s->n ? slice(depth - 1, in_network, s->n - first) : NULL;
+    return s;
+}
+
 /* { s; s; ... } */
 static E *block(int count, int depth, int in_network, int in_loop)
 {
@@ -243,7 +308,7 @@ static E *statement(int depth, int in_network, int in_loop)
 {
     E *s;
     int d = 1 + (int)fuzz_below(3);
-    switch (fuzz_below(depth > 0 ? 13 : 9)) {
+    switch (fuzz_below(depth > 0 ? 14 : 10)) {
     case 0: case 1:
         s = node(S_ASSIGN_LOCAL);
         s->value = fuzz_below(NLOCALS);
@@ -277,7 +342,9 @@ static E *statement(int depth, int in_network, int in_loop)
         return s;
     case 8:
         return multicast_to_self(d, in_network);
-    case 9: case 10:
+    case 9:
+        return message_to_self(d, in_network);
+    case 10: case 11:
         s = node(S_IF);
         s->a[0] = expr(d, in_network);
         s->a[1] = statement(depth - 1, in_network, in_loop);
@@ -289,7 +356,7 @@ static E *statement(int depth, int in_network, int in_loop)
             s->a[1] = b;
         }
         return s;
-    case 11:
+    case 12:
         if (!in_loop) {
             s = node(S_LOOP);
             s->value = fuzz_below(5);           /* iterations */
@@ -340,7 +407,7 @@ static void make_program(Program *p)
 /* ---- the interpreter ---- */
 
 typedef struct State {
-    uint32_t l[NLOCALS + 1], la[8], g[2], gc, ga[8];
+    uint32_t l[NLOCALS + 1], la[8], g[2], gc, ga[8], gm[MSIZE];
     uint32_t procid, nprocs, index;
     uint32_t ports[5][64];   /* what this processor sent itself, per port */
     int head[5], tail[5];
@@ -401,6 +468,7 @@ static uint32_t eval(const E *e, State *s)
     case E_INDEX:   return s->index;
     case E_LARRAY:  return s->la[eval(e->a[0], s) & 7];
     case E_GARRAY:  return s->ga[eval(e->a[0], s) & 7];
+    case E_MARRAY:  return s->gm[eval(e->a[0], s) & (MSIZE - 1)];
     case E_F1:      x = eval(e->a[0], s); y = eval(e->a[1], s); return (x ^ y) + 7;
     case E_BUMP:    x = eval(e->a[0], s); s->gc++; return s->gc * 1000 + x;
     case E_REC:     return rec(eval(e->a[0], s));
@@ -414,6 +482,43 @@ static uint32_t eval(const E *e, State *s)
         return x;
     }
     return 0;
+}
+
+/* The array a slice names (P_SLICE's value). */
+static uint32_t *slice_array(State *s, const E *slice)
+{
+    return slice->value == 0 ? s->la : slice->value == 1 ? s->ga : s->gm;
+}
+
+/* A message to this processor and its receives: the words (left to right,
+ * or the slice's start, then its length), the destination, the port, the
+ * words read from the array; then each receive's start and length, and
+ * its words stored, as the message comes back to the port at once. */
+static void exec_message(const E *st, State *s)
+{
+    uint32_t words[MLONGEST], first = 0;
+    const E *w = st->a[0];
+    if (w->kind == P_WORDS) {
+        for (int i = 0; i < w->n; i++)
+            words[i] = eval(w->a[i], s);
+    } else {
+        first = eval(w->a[0], s);
+        (void)eval(w->a[1], s);
+    }
+    (void)eval(st->a[1], s);
+    if (st->a[2])
+        (void)eval(st->a[2], s);
+    if (w->kind == P_SLICE)
+        for (int i = 0; i < st->n; i++)
+            words[i] = slice_array(s, w)[first + (uint32_t)i];
+    int at = 0;
+    for (int part = 3; part <= 4 && st->a[part]; part++) {
+        const E *r = st->a[part];
+        uint32_t start = eval(r->a[0], s);
+        (void)eval(r->a[1], s);
+        for (int j = 0; j < r->n; j++)
+            slice_array(s, r)[start + (uint32_t)j] = words[at++];
+    }
 }
 
 /* Runs a statement; a self-send followed by its receive is an assignment,
@@ -450,6 +555,9 @@ static void exec(const E *st, State *s)
             (void)eval(st->a[5], s);
         s->l[st->form] = x;                 /* one copy, received back at once */
         return;
+    case S_MESSAGE:
+        exec_message(st, s);
+        return;
     case S_IF:
         if (eval(st->a[0], s))
             exec(st->a[1], s);
@@ -464,10 +572,23 @@ static void exec(const E *st, State *s)
         for (int i = 0; i < st->n; i++)
             exec(st->a[i], s);
         return;
+    case P_WORDS: case P_SLICE:             /* parts of a message, not statements */
+        return;
     }
 }
 
 /* What processor `proc` of a machine of `nprocs` prints. */
+/* What the program's hash(a, n) prints: the arrays' words in order, which
+ * the words of messages and the stores to elements decide. */
+static void put_hash(State *s, const uint32_t *a, int n)
+{
+    uint32_t h = 0;
+    for (int k = 0; k < n; k++)
+        h = h * 31 + a[k];
+    if (s->nout < 4096)
+        s->out[s->nout++] = h;
+}
+
 static void interpret(const Program *p, uint32_t proc, uint32_t nprocs, State *s)
 {
     memset(s, 0, sizeof *s);
@@ -481,6 +602,9 @@ static void interpret(const Program *p, uint32_t proc, uint32_t nprocs, State *s
     if ((int)proc < p->nbranches)
         exec(p->branches[proc], s);
     exec(p->after, s);
+    put_hash(s, s->la, 8);
+    put_hash(s, s->ga, 8);
+    put_hash(s, s->gm, MSIZE);
     if (p->bcast) {
         s->bval = eval(p->bcast, s);
         if (p->bport)
@@ -555,8 +679,8 @@ static void print_expr(Text *t, const E *e)
     case E_PROCID:  put(t, "procid"); return;
     case E_NPROCS:  put(t, "nprocs"); return;
     case E_INDEX:   put(t, "i"); return;
-    case E_LARRAY: case E_GARRAY:
-        put(t, e->kind == E_LARRAY ? "la[" : "ga[");
+    case E_LARRAY: case E_GARRAY: case E_MARRAY:
+        put(t, e->kind == E_LARRAY ? "la[" : e->kind == E_GARRAY ? "ga[" : "gm[");
         print_expr(t, e->a[0]);
         put(t, "]");
         return;
@@ -582,6 +706,48 @@ static void print_expr(Text *t, const E *e)
         }
         return;
     }
+}
+
+/* name[i for n] */
+static void print_slice(Text *t, const E *s)
+{
+    static const char *const name[] = { "la", "ga", "gm" };
+    put(t, "%s[", name[s->value]);
+    print_expr(t, s->a[0]);
+    put(t, " for ");
+    print_expr(t, s->a[1]);
+    put(t, "]");
+}
+
+/* { procid [: k] ! [..] or a[i for n]; k ? x[i for m] [; k ? y[j for n - m]] } */
+static void print_message(Text *t, const E *s)
+{
+    const E *w = s->a[0];
+    unsigned port = s->value == 4 ? 0u : (unsigned)s->value;
+    put(t, "{ ");
+    print_element(t, s->a[1]);
+    if (s->a[2]) {
+        put(t, " : ");
+        print_element(t, s->a[2]);
+    } else if (s->value < 4) {
+        put(t, " : %u", port);
+    }
+    put(t, " ! ");
+    if (w->kind == P_SLICE) {
+        print_slice(t, w);
+    } else {
+        put(t, "[");
+        for (int i = 0; i < w->n; i++) {
+            put(t, i ? ", " : "");
+            print_expr(t, w->a[i]);
+        }
+        put(t, "]");
+    }
+    for (int part = 3; part <= 4 && s->a[part]; part++) {
+        put(t, "; %u ? ", port);
+        print_slice(t, s->a[part]);
+    }
+    put(t, " }");
 }
 
 /* A statement, indented; a loop is printed with its counter l3. */
@@ -631,6 +797,9 @@ static void print_stmt(Text *t, const E *s, int indent)
         print_expr(t, s->a[0]);
         put(t, "; %u ? %s }", s->value == 4 ? 0u : (unsigned)s->value, local[s->form]);
         break;
+    case S_MESSAGE:
+        print_message(t, s);
+        break;
     case S_IF:
         put(t, "if ");
         print_expr(t, s->a[0]);
@@ -654,6 +823,8 @@ static void print_stmt(Text *t, const E *s, int indent)
         }
         put(t, "%*s}", indent, "");
         break;
+    case P_WORDS: case P_SLICE:             /* printed by print_message */
+        break;
     }
 }
 
@@ -663,12 +834,14 @@ static void print_program(Text *t, const Program *p)
 {
     put(t, "val c0 = %u;\nval c1 = ", (unsigned)consts[0]);
     print_expr(t, p->c1);
-    put(t, ";\nvar g0;\nvar g1;\nvar gc;\narray ga[8];\n\n"
-        "func f1(val a, val b) is return (a xor b) + 7\n"
+    put(t, ";\nvar g0;\nvar g1;\nvar gc;\narray ga[8];\narray gm[%d];\n\n", MSIZE);
+    put(t, "func f1(val a, val b) is return (a xor b) + 7\n"
         "func bump(val x) is { gc := gc + 1; return (gc * 1000) + x }\n"
         "func rec(val n) is if n <= 0 then return 1 else return n + rec(n - 1)\n"
         "func pick(array a, val i) is return a[i and 7]\n"
-        "proc put(array a, val i, val v) is a[i and 7] := v\n\n"
+        "proc put(array a, val i, val v) is a[i and 7] := v\n"
+        "func hash(array a, val n) is\n  var k; var h;\n"
+        "{ k := 0; h := 0; while k < n do { h := (h * 31) + a[k]; k := k + 1 }; return h }\n\n"
         "proc main() is\n  var l0; var l1; var l2; var l3;\n  array la[8];\n{\n"
         "  l0 := 0; l1 := 0; l2 := 0; l3 := 0;\n"
         "  { la[0] := 0; la[1] := 0; la[2] := 0; la[3] := 0; la[4] := 0; la[5] := 0;"
@@ -688,6 +861,7 @@ static void print_program(Text *t, const Program *p)
     }
     put(t, ";\n");
     print_stmt(t, p->after, 2);
+    put(t, ";\n  print hash(la, 8); print hash(ga, 8); print hash(gm, %d)", MSIZE);
     if (p->bcast) {
         put(t, ";\n  all : ");
         if (p->bport)

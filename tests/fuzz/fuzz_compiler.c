@@ -1,5 +1,6 @@
 /* Fuzzer of the compiler's front end: random text, soups of the language's
- * tokens (multicast's lists and `all` among them), mutations of real
+ * tokens (multicast's lists and `all`, messages' lists and slices among
+ * them), mutations of real
  * programs (programs/ and tests/programs/) and deeply nested inputs must never crash, hang or break the compiler's
  * promises:
  *   - a rejected input gets messages that each start "fuzz.x:L:C: error: "
@@ -42,6 +43,7 @@ static const char *const tokens[] = {
     "| comment\n", "\n", "\t", "@", "\"", "proc main() is", "func f(val x) is",
     "array a[4];", "var x;", "val n = 3;", "network i for n do", "x := 1",
     "all", "[1, 2] ! 3", "all : 1 ! x", "[x] : x ! 2",
+    "1 ! [x, 2]", "x : 1 ! a[0 for 2]", "0 ? a[x for 3]", "a[1 for", "for x]", "! [",
 };
 
 /* Appends s to buf (of length *n) if it fits. */

@@ -3,7 +3,9 @@
  * with an ideal network in place of the folded Benes one -- a packet sent
  * by OUT is in its destination port at once, ports are unbounded FIFOs, and
  * the output slot never fills. MOUT puts one copy in the port of each
- * member of its set at once (spec/multicast.md). It runs a compiled image and collects what
+ * member of its set at once (spec/multicast.md), and SEND the L words of
+ * its message, in order, in one port (spec/messages.md: an ideal wormhole
+ * network, which takes any length up to 65,536). It runs a compiled image and collects what
  * the program prints as `pN: value` lines, which is what compiled programs'
  * results depend on when they are written, as they should be, not to
  * depend on the network's timing. */
@@ -37,7 +39,7 @@ typedef struct MdRun {
 
 typedef struct MdMachine {
     uint32_t nprocs;
-    const CpuMemory *mem; /* for MOUT's lists */
+    const CpuMemory *mem; /* for MOUT's lists and SEND's messages */
     MdPort *ports;        /* nprocs * MD_PORTS */
     MdRun *run;
 } MdMachine;
@@ -86,6 +88,17 @@ static bool md_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
     return true;
 }
 
+/* SEND, whose message cpu_send has checked: its words, in order, in the
+ * port at once, read from the sender's memory now. */
+static bool md_send(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t first,
+                    uint32_t length)
+{
+    MdMachine *m = ctx;
+    for (uint32_t i = 0; i < length; i++)
+        md_out(ctx, proc, dest, port, *mem_word(m->mem, proc, first + i));
+    return true;
+}
+
 static void md_print(void *ctx, uint32_t proc, int32_t value)
 {
     MdMachine *m = ctx;
@@ -118,7 +131,8 @@ static void md_run(const HexImage *img, uint32_t mem_words, long max_steps, MdRu
         }
     }
     CpuBus bus = { .mem = &mem, .nprocs = m.nprocs, .nports = MD_PORTS, .ctx = &m,
-                   .in = md_in, .out = md_out, .mout = md_mout, .print = md_print };
+                   .in = md_in, .out = md_out, .mout = md_mout, .print = md_print,
+                   .send = md_send, .longest_message = CPU_LONGEST_MESSAGE };
     for (long t = 1; t <= max_steps && !r->faulted; t++) {
         int running = 0;
         bus.timestep = (uint64_t)t;

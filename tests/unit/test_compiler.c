@@ -406,6 +406,160 @@ static void broadcasts(void)
               "ADJ 4; RET");
 }
 
+/* d [: k] ! [e1, ..., en] (spec/messages.md): the words in frame words
+ * after the locals, left to right, then SEND's descriptor before them, L
+ * and the address of the first word, then the network address in breg and
+ * the descriptor's address in areg. A list of one is a SEND of one word. */
+static void message_lists(void)
+{
+    CHECK_STR(body_of("proc main() is 2 ! [5, 6]", 6),
+              "LDC 5; STWSP 4; LDC 6; STWSP 5; LDC 2; STWSP 2; LDAWSP 4; STWSP 3; "
+              "LDC 2; LDAWSP 2; SEND");
+    CHECK_STR(body_of("proc main() is var x; 1 : 3 ! [x]", 6),
+              "LDWSP 2; STWSP 5; LDC 1; STWSP 3; LDAWSP 5; STWSP 4; LDC 50331649; "
+              "LDAWSP 3; SEND");
+    CHECK_STR(body_of("proc main() is var d; var k; d : k ! [d + 1, 7]", 8),
+              "LDWSP 2; ADDC 1; STWSP 6; LDC 7; STWSP 7; LDC 2; STWSP 4; LDAWSP 6; "
+              "STWSP 5; LDWSP 3; LDC 24; SHL; LDWSP 2; OR; LDAWSP 4; SEND");
+    /* A word that needs both registers takes a temporary after the words. */
+    CHECK_STR(body_of("var g;\nproc main() is 1 ! [g - (g * g)]", 7),
+              "LDWSP 1; LDWI 0; STWSP 5; LDWSP 1; LDWI 0; LDWSP 1; LDWI 0; MUL; "
+              "STWSP 6; LDWSP 5; LDWSP 6; SUB; STWSP 4; LDC 1; STWSP 2; LDAWSP 4; "
+              "STWSP 3; LDC 1; LDAWSP 2; SEND");
+    /* The frame grows by the largest message, which every message shares. */
+    CHECK_STR(body_of("proc main() is { 1 ! [1]; 1 ! [1, 2, 3]; [1] ! 4 }", 7),
+              "LDC 1; STWSP 4; LDC 1; STWSP 2; LDAWSP 4; STWSP 3; LDC 1; LDAWSP 2; SEND; "
+              "LDC 1; STWSP 4; LDC 2; STWSP 5; LDC 3; STWSP 6; LDC 3; STWSP 2; LDAWSP 4; "
+              "STWSP 3; LDC 1; LDAWSP 2; SEND; "
+              "LDC 1; STWSP 3; LDC 1; STWSP 2; LDC 4; LDAWSP 2; MOUT");
+    /* A value that is an array element is still a value: OUT. */
+    CHECK_STR(body_of("proc main() is array a[2]; 1 ! a[0] + 1", 4),
+              "LDWSP 2; ADDC 1; LDC 1; OUT");
+}
+
+/* d [: k] ! a[i for n] (spec/messages.md): the descriptor, the address of
+ * a[i] (worked out first) and n, then the network address and SEND. */
+static void message_slices(void)
+{
+    CHECK_STR(body_of("proc main() is array a[4]; 2 : 1 ! a[1 for 3]", 8),
+              "LDAWSP 3; STWSP 7; LDC 3; STWSP 6; LDC 16777218; LDAWSP 6; SEND");
+    CHECK_STR(body_of("array g[2]; array h[4];\n"
+                      "proc main() is var i; var n; var k; 1 : k ! h[i for n]", 7),
+              "LDWSP 2; LDWSP 1; ADD; ADDC 2; STWSP 6; LDWSP 3; STWSP 5; "
+              "LDWSP 4; LDC 24; SHL; LDC 1; OR; LDAWSP 5; SEND");
+    CHECK_STR(body_of("array g[2]; array h[4];\nproc main() is 0 ! h[3 for 1]", 4),
+              "LDWSP 1; ADDC 5; STWSP 3; LDC 1; STWSP 2; LDC 0; LDAWSP 2; SEND");
+    CHECK_STR(code_of("proc p(array a) is 0 ! a[2 for 2]\nproc main() is array b[4]; p(b)"),
+              "LDWSP 1; ADJ -6; STWSP 1; LDAWSP 2; STWSP -3; LDAP 3; CALL; ADJ 6; RET; "
+              "LDWSP 1; ADJ -5; STWSP 1; LDWSP 2; ADDC 2; STWSP 4; LDC 2; STWSP 3; LDC 0; "
+              "LDAWSP 3; SEND; ADJ 5; RET");
+    /* A length made of the network index is known on each processor. */
+    HexImage img;
+    CHECK_EQ(compile("proc main() is array a[4]; network i for 2 do 0 ! a[0 for i + 1]",
+                     &img), 0);
+    CHECK_STR(code_from(&img, 1, MAIN), "LDWSP 1; ADJ -8; STWSP 1; LDAWSP 2; STWSP 7; "
+              "LDC 2; STWSP 6; LDC 0; LDAWSP 6; SEND; ADJ 8; RET");
+    hex_free(&img);
+}
+
+/* k ? a[i for n] (spec/messages.md): n INs into a[i] .. a[i+n-1] in order,
+ * i, n and k worked out once each, in that order. A known n of at most 16
+ * is a straight run; any other n a loop over a pointer and a count. */
+static void message_receives(void)
+{
+    CHECK_STR(body_of("proc main() is array a[3]; 1 ? a[0 for 3]", 5),
+              "LDC 1; IN; STWSP 2; LDC 1; IN; STWSP 3; LDC 1; IN; STWSP 4");
+    CHECK_STR(body_of("proc main() is var i; var k; array a[4]; k ? a[i for 2]", 10),
+              "LDWSP 2; LDAWSP 4; ADD; STWSP 8; LDWSP 3; STWSP 9; LDWSP 9; IN; LDWSP 8; "
+              "STWI 0; LDWSP 9; IN; LDWSP 8; STWI 1");
+    CHECK_STR(body_of("array g[2]; array h[4];\nproc main() is 0 ? h[1 for 2]", 2),
+              "LDC 0; IN; LDWSP 1; STWI 3; LDC 0; IN; LDWSP 1; STWI 4");
+    CHECK_STR(code_of("proc p(array a) is 3 ? a[1 for 2]\nproc main() is array b[4]; p(b)"),
+              "LDWSP 1; ADJ -6; STWSP 1; LDAWSP 2; STWSP -1; LDAP 3; CALL; ADJ 6; RET; "
+              "LDWSP 1; ADJ -3; STWSP 1; LDC 3; IN; LDWSP 2; STWI 1; LDC 3; IN; LDWSP 2; "
+              "STWI 2; ADJ 3; RET");
+    CHECK_STR(body_of("proc main() is var n; array a[4]; 0 ? a[1 for n]", 9),
+              "LDAWSP 4; STWSP 7; LDWSP 2; STWSP 8; BR 12; LDC 0; IN; LDWSP 7; STWI 0; "
+              "LDWSP 7; ADDC 1; STWSP 7; LDWSP 8; ADDC -1; STWSP 8; LDWSP 8; BRT -15");
+    CHECK_STR(body_of("proc main() is var k; array a[20]; k ? a[0 for 17]", 26),
+              "LDAWSP 3; STWSP 23; LDC 17; STWSP 24; LDWSP 2; STWSP 25; BR 18; LDWSP 25; "
+              "IN; LDWSP 23; STWI 0; LDWSP 23; ADDC 1; STWSP 23; LDWSP 24; ADDC -1; "
+              "STWSP 24; LDWSP 24; BRT -22");
+    CHECK_STR(body_of("proc main() is array a[20]; 0 ? a[0 for 16]", 22),
+              "LDC 0; IN; STWSP 2; LDC 0; IN; STWSP 3; LDC 0; IN; STWSP 4; LDC 0; IN; "
+              "STWSP 5; LDC 0; IN; STWSP 6; LDC 0; IN; STWSP 7; LDC 0; IN; STWSP 8; "
+              "LDC 0; IN; STWSP 9; LDC 0; IN; STWSP 10; LDC 0; IN; STWSP 11; LDC 0; IN; "
+              "STWSP 12; LDC 0; IN; STWSP 13; LDC 0; IN; STWSP 14; LDC 0; IN; STWSP 15; "
+              "LDC 0; IN; STWSP 16; LDC 0; IN; STWSP 17");
+}
+
+/* The errors of messages, each at its place with the caret under it. */
+static void message_errors(void)
+{
+    HexImage img;
+    CHECK_EQ(compile("proc main() is array a[2]; 1 ! a[0 for 0]", &img), 1);
+    CHECK_STR(messages, "t.x:1:40: error: a message must have from 1 to 65,536 words, not 0\n"
+              "    1 | proc main() is array a[2]; 1 ! a[0 for 0]\n"
+              "      |                                        ^\n");
+    CHECK_EQ(compile("proc main() is array a[2];\n  0 ? a[1 for (65536 + 1)]", &img), 1);
+    CHECK_STR(messages, "t.x:2:16: error: a message must have from 1 to 65,536 words, "
+              "not 65537\n"
+              "    2 |   0 ? a[1 for (65536 + 1)]\n"
+              "      |                ^\n");
+    CHECK_EQ(compile("proc main() is array a[2]; 0 ? a[1 for -1]", &img), 1);
+    CHECK_CONTAINS(messages, "t.x:1:40: error: a message must have from 1 to 65,536 words, "
+                   "not -1\n");
+    CHECK_EQ(compile("proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]", &img), 1);
+    CHECK_STR(messages, "t.x:1:59: error: a message must have from 1 to 65,536 words, not 0\n"
+              "    1 | proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]\n"
+              "      |                                                           ^\n");
+    CHECK_EQ(compile("proc main() is var x; { 1 ! x[0 for 2]; 0 ? y[0 for 1] }", &img), 2);
+    CHECK_STR(messages, "t.x:1:29: error: 'x' is a variable, not an array, so it cannot be "
+              "indexed\n"
+              "    1 | proc main() is var x; { 1 ! x[0 for 2]; 0 ? y[0 for 1] }\n"
+              "      |                             ^\n"
+              "t.x:1:45: error: 'y' is not declared\n"
+              "    1 | proc main() is var x; { 1 ! x[0 for 2]; 0 ? y[0 for 1] }\n"
+              "      |                                             ^\n");
+    CHECK_EQ(compile("proc main() is { 16777216 ! [1]; 0 : 256 ! [1, 2] }", &img), 2);
+    CHECK_STR(messages, "t.x:1:18: error: destination processor 16777216 is out of range: it "
+              "must be from 0 to 16777215\n"
+              "    1 | proc main() is { 16777216 ! [1]; 0 : 256 ! [1, 2] }\n"
+              "      |                  ^\n"
+              "t.x:1:38: error: port 256 is out of range: it must be from 0 to 255\n"
+              "    1 | proc main() is { 16777216 ! [1]; 0 : 256 ! [1, 2] }\n"
+              "      |                                      ^\n");
+    CHECK_EQ(compile("proc main() is 1 ! []", &img), 1);
+    CHECK_STR(messages, "t.x:1:21: error: expected a word before ']' (a message has at least "
+              "one word: 'd ! [e1, e2]')\n"
+              "    1 | proc main() is 1 ! []\n"
+              "      |                     ^\n");
+    CHECK_EQ(compile("proc main() is [1, 2] ! [3]", &img), 1);
+    CHECK_CONTAINS(messages, "t.x:1:25: error: expected a value before '[' (a multicast sends "
+                   "one word; a message of several words goes to one processor: "
+                   "'d ! [e1, e2]')\n");
+    CHECK_EQ(compile("proc main() is array a[2]; var x; x := a[0 for 2]", &img), 1);
+    CHECK_CONTAINS(messages, "t.x:1:44: error: expected ']' before 'for' (only a send to one "
+                   "processor or a receive takes the words a[i for n]: 'd ! a[i for n]', "
+                   "'k ? a[i for n]')\n");
+    /* A list of 65,536 words compiles; one more word is an error at its '['. */
+    enum { WORDS = 65537 };
+    char *src = malloc(2 * WORDS + 64), *p = src;
+    p += sprintf(p, "proc main() is\n  1 ! [");
+    for (int i = 0; i < WORDS - 1; i++)
+        p += sprintf(p, i ? ",1" : "1");
+    strcpy(p, "]\n");
+    CHECK_EQ(compile(src, &img), 0);
+    CHECK_EQ(img.records[0].length > 4 * 65536, 1);
+    hex_free(&img);
+    strcpy(p, ",1]\n");
+    CHECK_EQ(compile(src, &img), 1);
+    CHECK_CONTAINS(messages, "t.x:2:7: error: a message may have at most 65,536 words, not "
+                   "65537\n");
+    CHECK_CONTAINS(messages, "\n      |       ^\n");
+    free(src);
+}
+
 /* Arguments go straight into the callee's frame (sp - F + 2 + j) unless a
  * later argument makes a call; a func's result comes back in areg. */
 static void calls(void)
@@ -595,6 +749,10 @@ int main(void)
     RUN(sends_and_receives);
     RUN(list_sends);
     RUN(broadcasts);
+    RUN(message_lists);
+    RUN(message_slices);
+    RUN(message_receives);
+    RUN(message_errors);
     RUN(calls);
     RUN(network_images);
     RUN(processor_count);

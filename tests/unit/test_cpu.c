@@ -12,7 +12,7 @@
 enum { WORDS = 4096 };
 
 /* A test double of the adapter: one queue of words per port, an output slot
- * that can be set full, and a record of the last OUT and PRINT. */
+ * that can be set full, and a record of the last OUT, MOUT, SEND and PRINT. */
 typedef struct Double {
     uint32_t port_words[4][4];
     int port_count[4];
@@ -23,6 +23,8 @@ typedef struct Double {
     int32_t printed;
     int mouts;
     uint32_t mout_list, mout_word;
+    int sends;
+    uint32_t send_dest, send_port, send_first, send_length;
 } Double;
 
 static bool dbl_in(void *ctx, uint32_t proc, uint32_t port, uint32_t *word)
@@ -63,6 +65,21 @@ static bool dbl_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
     return true;
 }
 
+static bool dbl_send(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t first,
+                     uint32_t length)
+{
+    Double *d = ctx;
+    (void)proc;
+    if (d->slot_full)
+        return false;
+    d->sends++;
+    d->send_dest = dest;
+    d->send_port = port;
+    d->send_first = first;
+    d->send_length = length;
+    return true;
+}
+
 static void dbl_print(void *ctx, uint32_t proc, int32_t value)
 {
     Double *d = ctx;
@@ -89,7 +106,8 @@ static Rig *rig_new(const uint8_t *code, size_t n)
     cpu_boot(&r->cpu, 0, 0, (uint32_t)n);
     r->bus = (CpuBus){ .mem = &r->mem, .timestep = 7, .nprocs = 8, .nports = 4,
                        .ctx = &r->dbl, .in = dbl_in, .out = dbl_out, .mout = dbl_mout,
-                       .print = dbl_print };
+                       .print = dbl_print, .send = dbl_send,
+                       .longest_message = CPU_LONGEST_MESSAGE };
     return r;
 }
 
@@ -438,6 +456,141 @@ static void mout_faults(void)
     }
 }
 
+/* The bytes before SEND's last in send_rig's code: steps to run to it. */
+static int before_send;
+
+/* LDC address; LDC desc; SEND (messages.md), on processor 0 of 8 with 4
+ * ports, with the descriptor's two words L and w written at `desc` (when
+ * inside memory). */
+static Rig *send_rig(uint32_t address, uint32_t desc, uint32_t length, uint32_t first)
+{
+    uint8_t code[3 * ISA_MAX_LENGTH], *c = code;
+    c += isa_encode(OP_LDC, address, c);
+    c += isa_encode(OP_LDC, desc, c);
+    c += isa_encode(OP_OPR, OPR_SEND, c);
+    before_send = (int)(c - code) - 1;
+    Rig *r = rig_new(code, (size_t)(c - code));
+    if (desc < WORDS)
+        *mem_word(&r->mem, 0, desc) = length;
+    if ((uint64_t)desc + 1 < WORDS)
+        *mem_word(&r->mem, 0, desc + 1) = first;
+    return r;
+}
+
+/* SEND checks its descriptor and message, then sends as OUT does (one
+ * request: destination, port, first word, length), or stalls on a full
+ * slot, with pc and oreg kept, and reads everything again when it tries
+ * again. A message of one word and one as long as the buffer are sent. */
+static void send_and_its_stall(void)
+{
+    Rig *r = send_rig(2 | 3u << 24, 100, 3, 200);
+    r->dbl.slot_full = 1;
+    run(r, before_send);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    CHECK_EQ(r->cpu.wait, WAIT_OUT);
+    CHECK_EQ(r->cpu.pc, (uint32_t)before_send);
+    CHECK_EQ(r->cpu.oreg, 0x10);
+    CHECK_EQ(r->dbl.sends, 0);
+    *mem_word(&r->mem, 0, 100) = 0;             /* now a bad length */
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    CHECK_EQ(r->cpu.fault, FAULT_MESSAGE_LENGTH);
+    rig_free(r);
+    r = send_rig(2 | 3u << 24, 100, 3, 200);
+    r->dbl.slot_full = 1;
+    run(r, before_send);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_STALLED);
+    r->dbl.slot_full = 0;
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_EXECUTED);
+    CHECK_EQ(r->dbl.sends, 1);
+    CHECK_EQ(r->dbl.send_dest, 2);
+    CHECK_EQ(r->dbl.send_port, 3);
+    CHECK_EQ(r->dbl.send_first, 200);
+    CHECK_EQ(r->dbl.send_length, 3);
+    CHECK_EQ(r->cpu.wait, WAIT_NONE);
+    CHECK_EQ(r->cpu.pc, (uint32_t)before_send + 1);
+    CHECK_EQ(r->cpu.oreg, 0);
+    rig_free(r);
+    r = send_rig(7, 100, 1, WORDS - 1);         /* L = 1, the last word of memory */
+    run(r, before_send + 1);
+    CHECK_EQ(r->dbl.sends, 1);
+    CHECK_EQ(r->dbl.send_first, WORDS - 1);
+    CHECK_EQ(r->dbl.send_length, 1);
+    rig_free(r);
+    r = send_rig(7, WORDS - 2, 4, 10);          /* L = B, the descriptor at the top */
+    r->bus.longest_message = 4;
+    run(r, before_send + 1);
+    CHECK_EQ(r->dbl.sends, 1);
+    CHECK_EQ(r->dbl.send_length, 4);
+    rig_free(r);
+}
+
+/* SEND's faults, in the order messages.md checks them: each case is also
+ * wrong in every way checked after its own, so that it shows which comes
+ * first. Each names the bad value (and the descriptor and the word at
+ * fault), and the processor stays on the SEND even with a full slot. */
+static void send_faults(void)
+{
+    static const struct {
+        uint32_t address, desc, length, first, longest;
+        CpuFault why;
+        uint32_t value, entry;
+        const char *text;
+    } cases[] = {
+        { 8, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 8, 0,
+          "bad network address 0x00000008 (processor 8, port 0)" },
+        { 1 | 4u << 24, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 1 | 4u << 24, 0, NULL },
+        { 1, WORDS, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 0,
+          "message descriptor at word 4096: word 4096 outside [0, 4096)" },
+        { 1, WORDS - 1, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 1,
+          "message descriptor at word 4095: word 4096 outside [0, 4096)" },
+        { 1, UINT32_MAX, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, UINT32_MAX, 0, NULL },
+        { 1, 10, 0, WORDS, 4, FAULT_MESSAGE_LENGTH, 0, 0,
+          "message descriptor at word 10: length 0, not from 1 to 65536" },
+        { 1, 10, 65537, WORDS, 4, FAULT_MESSAGE_LENGTH, 65537, 0,
+          "message descriptor at word 10: length 65537, not from 1 to 65536" },
+        { 1, 10, 0xFFFFFFFFu, WORDS, 4, FAULT_MESSAGE_LENGTH, 0xFFFFFFFFu, 0, NULL },
+        { 1, 10, 65536, 0, 4, FAULT_MESSAGE_ADDRESS, WORDS, WORDS,
+          "message described at word 10: its word 4096 is at 4096, outside [0, 4096)" },
+        { 1, 10, 5, WORDS, 4, FAULT_MESSAGE_ADDRESS, WORDS, 0,
+          "message described at word 10: its word 0 is at 4096, outside [0, 4096)" },
+        { 1, 10, 5, WORDS - 2, 4, FAULT_MESSAGE_ADDRESS, WORDS, 2, NULL },
+        /* w + 1 wraps to word 0, inside memory: w itself is the fault. */
+        { 1, 10, 5, UINT32_MAX, 4, FAULT_MESSAGE_ADDRESS, UINT32_MAX, 0, NULL },
+        { 1, 10, 5, 20, 4, FAULT_MESSAGE_BUFFER, 5, 4,
+          "message of 5 words longer than the buffer (--buffer 4); --switching wormhole "
+          "sends it" },
+        { 1, 10, 9, 20, 8, FAULT_MESSAGE_BUFFER, 9, 8, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Rig *r = send_rig(cases[i].address, cases[i].desc, cases[i].length, cases[i].first);
+        r->bus.longest_message = cases[i].longest;
+        r->dbl.slot_full = 1;
+        run(r, before_send);
+        CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+        CHECK_EQ(r->cpu.fault, cases[i].why);
+        CHECK_EQ(r->cpu.fault_value, cases[i].value);
+        if (cases[i].why != FAULT_NETWORK_ADDRESS) {
+            CHECK_EQ(r->cpu.fault_list, cases[i].desc);
+            CHECK_EQ(r->cpu.fault_entry, cases[i].entry);
+        }
+        CHECK_EQ(r->cpu.pc, (uint32_t)before_send);
+        CHECK_EQ(r->dbl.sends, 0);
+        if (cases[i].text) {
+            char buf[256];
+            cpu_describe_fault(&r->cpu, &r->mem, NULL, buf, sizeof buf);
+            CHECK_CONTAINS(buf, cases[i].text);
+            CHECK_CONTAINS(buf, ": SEND");
+        }
+        if (cases[i].why != FAULT_NETWORK_ADDRESS)
+            CHECK_STR(cpu_fault_name(cases[i].why), cases[i].why == FAULT_DESCRIPTOR_ADDRESS ?
+                      "message descriptor outside memory" : cases[i].why ==
+                      FAULT_MESSAGE_LENGTH ? "bad message length" : cases[i].why ==
+                      FAULT_MESSAGE_ADDRESS ? "message outside memory" :
+                      "message longer than the buffer");
+        rig_free(r);
+    }
+}
+
 static void in_and_its_stall(void)
 {
     RIG(0x32,                   /* LDC 2 */
@@ -538,8 +691,8 @@ static void faults(void)
     expect_fault(illegal_opr, 1, 0, FAULT_ILLEGAL, 0, 0);
     static const uint8_t illegal_opr2[] = { 0xd1, 0xd0, 0xf0 };   /* OPR 0x100 */
     expect_fault(illegal_opr2, 3, 2, FAULT_ILLEGAL, 2, 0);
-    static const uint8_t opr_1a[] = { 0xd1, 0xfa };          /* OPR 0x1A */
-    expect_fault(opr_1a, 2, 1, FAULT_ILLEGAL, 1, 0);
+    static const uint8_t opr_1b[] = { 0xd1, 0xfb };          /* OPR 0x1B */
+    expect_fault(opr_1b, 2, 1, FAULT_ILLEGAL, 1, 0);
     /* LDWSP past the end of memory: sp = 0, operand WORDS. */
     uint8_t ld[ISA_MAX_LENGTH];
     uint32_t n = isa_encode(OP_LDWSP, WORDS, ld);
@@ -732,7 +885,7 @@ static void lockstep_operations(void)
 {
     for (uint32_t n = 0; n < 64; n++) {
         bool outside = n == OPR_IN || n == OPR_OUT || n == OPR_PRINT || n == OPR_HALT ||
-                       n == OPR_TIME || n == OPR_MOUT;
+                       n == OPR_TIME || n == OPR_MOUT || n == OPR_SEND;
         CHECK_EQ(cpu_opr_is_external(n), outside || !isa_opr_defined(n));
     }
     CHECK(!cpu_opr_is_external(OPR_ADD));
@@ -787,6 +940,8 @@ int main(void)
     RUN(out_and_its_stall);
     RUN(mout_and_its_stall);
     RUN(mout_faults);
+    RUN(send_and_its_stall);
+    RUN(send_faults);
     RUN(in_and_its_stall);
     RUN(next_in_is_seen);
     RUN(interleaved_memories);

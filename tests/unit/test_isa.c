@@ -12,8 +12,13 @@ static void table_matches_spec(void)
     CHECK_STR(isa_opr[0x11].name, "OUT");
     CHECK_STR(isa_opr[0x18].name, "NPROC");
     CHECK_STR(isa_opr[0x19].name, "MOUT");
+    CHECK_STR(isa_opr[0x1A].name, "SEND");
+    CHECK_EQ(isa_opr[0x1A].pops, 2);
+    CHECK_EQ(isa_opr[0x1A].pushes, 0);
+    CHECK_EQ(ISA_OPR_LIMIT, 0x1B);
     CHECK(!isa_opr_defined(0x0F));
-    CHECK(!isa_opr_defined(0x1A));
+    CHECK(isa_opr_defined(0x1A));
+    CHECK(!isa_opr_defined(0x1B));
     CHECK(!isa_opr_defined(0xFFFFFFFFu));
     for (uint32_t n = 0; n < ISA_OPR_LIMIT; n++)
         CHECK(isa_opr_defined(n) == (n != 0x0F));
@@ -121,6 +126,14 @@ static void format_instructions(void)
     isa_decode(out, 2, 0, &insn);
     isa_format(&insn, buf, sizeof buf);
     CHECK_STR(buf, "OUT");
+    static const uint8_t send[] = { 0xd1, 0xfa };
+    isa_decode(send, 2, 0, &insn);
+    isa_format(&insn, buf, sizeof buf);
+    CHECK_STR(buf, "SEND");
+    static const uint8_t past[] = { 0xd1, 0xfb };
+    isa_decode(past, 2, 0, &insn);
+    isa_format(&insn, buf, sizeof buf);
+    CHECK_STR(buf, "OPR 27  ; illegal");
     static const uint8_t bad[] = { 0xff };
     isa_decode(bad, 1, 0, &insn);
     isa_format(&insn, buf, sizeof buf);
