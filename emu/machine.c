@@ -109,6 +109,40 @@ static bool bus_mout(void *ctx, uint32_t proc, uint32_t list, uint32_t word)
     return true;
 }
 
+/* SEND: as OUT, a message of `length` words from word `first` of the
+ * processor's memory (messages.md), read now, into the share's words
+ * (run_share points the request at them, as at MOUT's members). */
+static bool bus_send(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uint32_t first,
+                     uint32_t length)
+{
+    ShareContext *c = ctx;
+    Net *net = c->m->net;
+    if (!net_out_free(net, proc))
+        return false;
+    Share *s = c->share;
+    if (s->nmembers + length > s->members_cap) {
+        size_t cap = s->members_cap ? 2 * s->members_cap : 1024;
+        while (cap < s->nmembers + length)
+            cap *= 2;
+        uint32_t *grown = realloc(s->members, cap * sizeof *grown);
+        if (!grown)
+            return false;           /* (out of memory: it stalls) */
+        s->members = grown;
+        s->members_cap = cap;
+    }
+    const CpuMemory *mem = &c->m->mem;
+    for (uint32_t i = 0; i < length; i++)
+        s->members[s->nmembers + i] = *mem_word(mem, proc, first + i);
+    uint32_t i = s->nrequests++;
+    s->members_at[i] = s->nmembers;
+    s->nmembers += length;
+    net_reserve_out(net, proc);
+    s->requests[i] = (RouteRequest){ proc, dest, port, net_count_request(net, proc), NULL,
+                                     length };
+    s->words[i] = s->members[s->members_at[i]];
+    return true;
+}
+
 static void bus_print(void *ctx, uint32_t proc, int32_t value)
 {
     Share *s = ((ShareContext *)ctx)->share;
@@ -237,6 +271,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     m->due = calloc((size_t)DUE_SLOTS * m->due_words, sizeof *m->due);
     m->requests = malloc((size_t)m->nprocs * sizeof *m->requests);
     m->request_words = malloc((size_t)m->nprocs * sizeof *m->request_words);
+    m->request_message = malloc((size_t)m->nprocs * sizeof *m->request_message);
     m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
     m->net = net_new(&nc);
     m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
@@ -278,7 +313,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     /* And the router's two planes, for batches of distinct terminals. */
     if (shares_ok && threads > 1 && m->router)
         shares_ok = router_use_runner(m->router, run_on_workers, m, cfg->parallel_min) == 0;
-    if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->routes ||
+    if (!m->cpus || !m->due || !m->requests || !m->request_words || !m->request_message ||
+        !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
         char network[64] = "";
@@ -311,6 +347,7 @@ void machine_free(Machine *m)
     free(m->due);
     free(m->requests);
     free(m->request_words);
+    free(m->request_message);
     free(m->routes);
     workers_free(m->workers);
     for (unsigned i = 0; m->shares && i < (m->cfg.threads ? m->cfg.threads : 1); i++) {
@@ -361,7 +398,8 @@ static void run_share(void *arg, unsigned index)
     Share *sh = &m->shares[index];
     ShareContext ctx = { m, sh };
     CpuBus bus = { &m->mem, m->t, m->nprocs, m->cfg.ports, &ctx, bus_in, bus_out, bus_mout,
-                   bus_print, NULL, 0 };     /* (no SEND yet: every message faults) */
+                   bus_print, bus_send,
+                   m->cfg.switching == SWITCHING_WORMHOLE ? 65536u : m->cfg.buffer };
     const CpuMemory mem = m->mem;   /* by value: the geometry stays in registers */
     Cpu *const cpus = m->cpus;
     const uint64_t t = m->t;
@@ -465,6 +503,9 @@ static void stage_processors(Machine *m)
         Share *sh = &m->shares[i];
         memcpy(m->requests + m->nrequests, sh->requests, sh->nrequests * sizeof *sh->requests);
         memcpy(m->request_words + m->nrequests, sh->words, sh->nrequests * sizeof *sh->words);
+        for (uint32_t j = 0; j < sh->nrequests; j++)        /* (bus_send) */
+            m->request_message[m->nrequests + j] =
+                sh->requests[j].length ? sh->members + sh->members_at[j] : NULL;
         m->nrequests += sh->nrequests;
         for (uint32_t j = 0; j < sh->ntaken; j++)
             net_release_read(m->net, sh->taken[j]);
@@ -520,7 +561,8 @@ static void stage_route_and_inject(Machine *m)
             m->obs.route(m->obs.ctx, m->t, net_next_id(m->net) + i, &m->requests[i], &m->routes[i]);
     }
     for (uint32_t i = 0; i < m->nrequests; i++)
-        net_inject(m->net, &m->requests[i], &m->routes[i], &m->request_words[i], m->t);
+        net_inject(m->net, &m->requests[i], &m->routes[i],
+                   m->request_message[i] ? m->request_message[i] : &m->request_words[i], m->t);
 }
 
 MachineEnd machine_step(Machine *m)

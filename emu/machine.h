@@ -163,6 +163,7 @@ typedef struct Machine {
     uint32_t waiting_out;      /* they wait, off the bitmaps, until woken */
     RouteRequest *requests;    /* this timestep's send requests (stage 1) */
     uint32_t *request_words;
+    const uint32_t **request_message;  /* a SEND's words, or NULL (by request) */
     Route *routes;
     uint32_t nrequests;
     bool executed;             /* some processor executed a byte this timestep */
