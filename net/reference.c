@@ -328,16 +328,6 @@ void reference_inject(Reference *r, uint64_t id, const RouteRequest *req, const 
     r->next_id = id + 1;
 }
 
-/* Names a flit as reports do (messages.md, "Words"): "#id.i", or "#id"
- * for a message of one word. */
-void reference_flit_name(char *buf, size_t size, uint64_t id, uint32_t flit, uint32_t length)
-{
-    if (length > 1)
-        snprintf(buf, size, "#%llu.%u", (unsigned long long)id, flit);
-    else
-        snprintf(buf, size, "#%llu", (unsigned long long)id);
-}
-
 int reference_read(Reference *r, uint32_t p, uint32_t port, const NetPacket *taken, char *err,
                    size_t size)
 {
@@ -345,10 +335,12 @@ int reference_read(Reference *r, uint32_t p, uint32_t port, const NetPacket *tak
     uint32_t x = q->count ? queue_at(q, 0, r->cfg.port_depth) : REF_NONE;
     if (x == REF_NONE || message_of(r, x)->id != taken->id || r->flit[x].flit != taken->flit) {
         char a[48], b[48] = "none";
-        reference_flit_name(a, sizeof a, taken->id, taken->flit, taken->length);
-        if (x != REF_NONE)
-            reference_flit_name(b, sizeof b, message_of(r, x)->id, r->flit[x].flit,
-                                message_of(r, x)->length);
+        net_packet_name(taken, a, sizeof a);
+        if (x != REF_NONE) {
+            NetPacket there = { .id = message_of(r, x)->id, .flit = r->flit[x].flit,
+                                .length = message_of(r, x)->length };
+            net_packet_name(&there, b, sizeof b);
+        }
         snprintf(err, size, "an IN of p%u read %s from port %u, where the reference stage "
                  "has %s", p, a, port, b);
         return -1;

@@ -114,10 +114,6 @@ void reference_inject(Reference *ref, uint64_t id, const RouteRequest *req, cons
 int reference_read(Reference *ref, uint32_t p, uint32_t port, const NetPacket *taken,
                    char *err, size_t size);
 
-/* Names a flit as reports do (messages.md, "Words"): "#id.i", or "#id"
- * for a message of one word. */
-void reference_flit_name(char *buf, size_t size, uint64_t id, uint32_t flit, uint32_t length);
-
 /* Stage 4, sub-stages a to e, of timestep t. */
 void reference_step(Reference *ref, uint64_t t);
 

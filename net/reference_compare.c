@@ -51,13 +51,13 @@ static void place_name(const Reference *r, const Net *net, const Place *at, char
     }
 }
 
-/* The fast stage's flit pk, or the reference's flit x: "#5", "#5.2", or
- * "nothing". */
+/* The fast stage's flit pk, or the reference's flit x, named as reports
+ * name them: "#5", "#5.2", or "nothing". */
 static const char *fast_text(char *buf, size_t size, bool any, const NetPacket *pk)
 {
     if (!any)
         return "nothing";
-    reference_flit_name(buf, size, pk->id, pk->flit, pk->length);
+    net_packet_name(pk, buf, size);
     return buf;
 }
 
@@ -66,7 +66,8 @@ static const char *ref_text(const Reference *r, char *buf, size_t size, uint32_t
     if (x == REF_NONE)
         return "nothing";
     const RefMessage *m = &r->message[r->flit[x].msg];
-    reference_flit_name(buf, size, m->id, r->flit[x].flit, m->length);
+    NetPacket named = { .id = m->id, .flit = r->flit[x].flit, .length = m->length };
+    net_packet_name(&named, buf, size);
     return buf;
 }
 
