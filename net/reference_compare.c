@@ -1,17 +1,15 @@
 /* The comparison of the reference stage (reference.c) with the fast one
  * (step.c), after every timestep of a run with --check: every flit's
  * place, its order in its buffer or port and its route, and every
- * statistic. A flit is known by its message's id and its index
- * (messages.md: "#id.i", "#id" for a message of one word); an output slot
- * by the flit it offers next. It reads the fast network through net.h
- * only, and names the first place where the two differ.
- *
- * net.h does not describe which message owns a buffer or an input port,
- * so ownership is compared only through what it decides: who enters
- * where, which the places of the flits show. */
+ * statistic, and which message owns each buffer and input port. A flit
+ * is known by its message's id and its index (messages.md: "#id.i", "#id"
+ * for a message of one word); an output slot by the flit it offers next.
+ * It reads the fast network through net.h only, and names the first place
+ * where the two differ. */
 #include "net/reference.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- the comparison ---------------------------------------------------------- */
 
@@ -20,7 +18,8 @@ typedef enum { AT_SLOT, AT_LANE, AT_BUFFER, AT_PORT } PlaceKind;
 
 typedef struct Place {
     PlaceKind kind;
-    uint32_t index, port, position;   /* processor, lane or buffer; port; from 1 */
+    uint32_t index, port, position;   /* processor, lane or buffer; port; from 1
+                                         (0: the buffer or port as a whole) */
 } Place;
 
 static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
@@ -43,11 +42,15 @@ static void place_name(const Reference *r, const Net *net, const Place *at, char
     }
     case AT_BUFFER:
         net_buffer_name(net, at->index, name, sizeof name);
-        snprintf(buf, size, "buffer %s, place %u", name, at->position);
-        return;
+        snprintf(buf, size, "buffer %s", name);
+        break;
     case AT_PORT:
-        snprintf(buf, size, "input port %u of p%u, place %u", at->port, at->index, at->position);
-        return;
+        snprintf(buf, size, "input port %u of p%u", at->port, at->index);
+        break;
+    }
+    if (at->position != 0) {                /* (0: the buffer or port as a whole) */
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, ", place %u", at->position);
     }
 }
 
@@ -153,6 +156,27 @@ static int same_queue(const Comparison *c, const Queue *q, unsigned places, uint
     return 0;
 }
 
+/* Which message owns a buffer or an input port (at) in both stages: the
+ * fast one's (owned, id) and the reference's message m. Ownership runs
+ * from a head's entry to its tail's (messages.md), so it says where a
+ * message is still coming in even when none of its flits is there. */
+static int same_owner(const Comparison *c, bool owned, uint64_t id, uint32_t m, const Place *at)
+{
+    const Reference *r = c->r;
+    bool ref_owned = m != REF_NONE;
+    if (owned == ref_owned && (!owned || id == r->message[m].id))
+        return 0;
+    char place[128], a[32] = "nothing", b[32] = "nothing";
+    place_name(r, c->net, at, place, sizeof place);
+    if (owned)
+        snprintf(a, sizeof a, "#%llu", (unsigned long long)id);
+    if (ref_owned)
+        snprintf(b, sizeof b, "#%llu", (unsigned long long)r->message[m].id);
+    snprintf(c->err, c->size, "%s is owned by %s in the fast stage, by %s in the reference "
+             "stage", place, a, b);
+    return -1;
+}
+
 static int same_count(const char *what, uint64_t fast, uint64_t ref, char *err, size_t size)
 {
     if (fast == ref)
@@ -231,14 +255,25 @@ int reference_compare(const Reference *r, Net *net, char *err, size_t size)
     }
     for (uint32_t b = 0; b < r->buffers * r->V; b++) {
         Place at = { AT_BUFFER, b, 0, 0 };
+        uint64_t id = 0;
+        bool owned = net_buffer_owner(net, b, &id);
         if (same_queue(&c, &r->buffer[b], r->cfg.buffer, net_buffer_count(net, b), &at) != 0)
+            return -1;
+        at.position = 0;
+        if (same_owner(&c, owned, id, r->owner[b], &at) != 0)
             return -1;
     }
     for (uint32_t p = 0; p < r->n; p++)
         for (uint32_t port = 0; port < r->cfg.ports; port++) {
             Place at = { AT_PORT, p, port, 0 };
-            if (same_queue(&c, &r->port[(size_t)p * r->cfg.ports + port], r->cfg.port_depth,
-                           net_port_count(net, p, port), &at) != 0)
+            size_t pn = (size_t)p * r->cfg.ports + port;
+            uint64_t id = 0;
+            bool owned = net_port_owner(net, p, port, &id);
+            if (same_queue(&c, &r->port[pn], r->cfg.port_depth, net_port_count(net, p, port),
+                           &at) != 0)
+                return -1;
+            at.position = 0;
+            if (same_owner(&c, owned, id, r->port_owner[pn], &at) != 0)
                 return -1;
         }
     if (same_stats(r, net_stats(net), err, size) != 0)
