@@ -18,8 +18,8 @@ typedef enum { AT_SLOT, AT_LANE, AT_BUFFER, AT_PORT } PlaceKind;
 
 typedef struct Place {
     PlaceKind kind;
-    uint32_t index, port, position;   /* processor, lane or buffer; port; from 1
-                                         (0: the buffer or port as a whole) */
+    uint32_t index, port, position;   /* processor, lane or channel buffer; port;
+                                         from 1 (0: the buffer or port as a whole) */
 } Place;
 
 static void place_name(const Reference *r, const Net *net, const Place *at, char *buf,
@@ -40,10 +40,14 @@ static void place_name(const Reference *r, const Net *net, const Place *at, char
                  !r->cfg.full_duplex ? "" : c % 2 == DIR_UP ? " up" : " down", vc);
         return;
     }
-    case AT_BUFFER:
-        net_buffer_name(net, at->index, name, sizeof name);
-        snprintf(buf, size, "buffer %s", name);
+    case AT_BUFFER: {
+        char vc[16] = "";                       /* (a channel buffer of it) */
+        if (r->V > 1)
+            snprintf(vc, sizeof vc, " vc%u", at->index % r->V);
+        net_buffer_name(net, at->index / r->V, name, sizeof name);
+        snprintf(buf, size, "buffer %s%s", name, vc);
         break;
+    }
     case AT_PORT:
         snprintf(buf, size, "input port %u of p%u", at->port, at->index);
         break;
