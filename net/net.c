@@ -343,8 +343,10 @@ void net_release_read(Net *net, uint32_t x)
     if (net->reference) {
         char err[400];
         const Packet *pk = &net->lay.pool[x];
+        NetPacket taken;
+        net_taken_packet(net, x, &taken);
         if (reference_read(net->reference, pk->info.dst, pk->at % net->lay.cfg.ports,
-                           pk->info.id, err, sizeof err) != 0)
+                           &taken, err, sizeof err) != 0)
             reference_failed(net, err);
     }
     uint32_t port = adapter_release(net, x);
