@@ -140,6 +140,9 @@ void net_describe_fields(const Net *net, uint32_t x, NetPacket *pk)
         .place = (PacketPlace)p->place, .at = p->at, .dir = p->dir, .layer = p->layer,
         .links = p->links,
     };
+    uint32_t m = flit_message(&net->lay, x);
+    if (m != 0 && net->lay.cfg.adaptive)      /* (a flit's route is its message's) */
+        pk->route.routing = net->lay.message[m].routing;
     pk->multicast = mc_describe(net, x, &pk->set);
 }
 

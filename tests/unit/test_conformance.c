@@ -235,8 +235,8 @@ static int run_case(int n)
 }
 
 /* Cases 061-070 use multicast, 071-090 virtual channels (--vcs), some
- * both. */
-enum { CASES = 90 };
+ * both, 091-110 messages of several words (SEND, --switching). */
+enum { CASES = 110 };
 
 int main(void)
 {

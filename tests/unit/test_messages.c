@@ -1,8 +1,9 @@
 /* Unit tests of messages of several words (spec/messages.md) in the fast
  * network stage, through net.h: a lone message's timing under the three
  * switchings (every turn layer, both duplex modes, L up to 64, N up to
- * 1,024), its words read in order, and the counts of messages and flits.
- * Routes are of the test's choosing (no router). */
+ * 1,024), its words read in order, the counts of messages and flits, and
+ * random messages; the reference stage runs beside and must agree after
+ * every timestep. Routes are of the test's choosing (no router). */
 #include <stdlib.h>
 
 #include "net/net.h"
@@ -13,13 +14,20 @@ static Net *make(unsigned k, bool full, unsigned buffer, unsigned depth, NetSwit
     NetConfig cfg = { k, 1, full, buffer, 4, depth, false, 1, sw };
     Net *net = net_new(&cfg);
     CHECK(net != NULL);
+    CHECK_EQ(net_compare_with_reference(net), 0);
     return net;
 }
 
+/* A timestep, after which the reference stage must agree and the
+ * invariants hold. */
 static void step(Net *net, uint64_t t)
 {
     char err[256];
     net_step(net, t);
+    if (net_reference_error(net)) {
+        printf("  t=%llu: %s\n", (unsigned long long)t, net_reference_error(net));
+        CHECK(!"the fast stage agrees with the reference stage");
+    }
     if (net_check(net, err, sizeof err) != 0) {
         printf("  t=%llu: %s\n", (unsigned long long)t, err);
         CHECK(!"network invariants hold");
@@ -206,6 +214,7 @@ static void random_messages(unsigned k, bool full, unsigned vcs, NetSwitching sw
 {
     NetConfig cfg = { k, 2, full, buffer, 4, 1 + rnd(4), false, vcs, sw };
     Net *net = net_new(&cfg);
+    CHECK_EQ(net_compare_with_reference(net), 0);
     uint32_t n = 1u << k, longest = sw == SWITCHING_WORMHOLE || buffer > 8 ? 8 : buffer;
     uint64_t t = 1, quiet = 0;
     for (; t < 4000 && quiet < 50; t++) {
