@@ -11,9 +11,12 @@
  *             [--load L]   (L one of the table's loads: that row only)
  *             [--vcs V]    (virtual channels, spec/channels.md)
  *             [--buffer B] (places per buffer; 5)
+ *             [--length W] (messages of W words under wormhole switching,
+ *                          spec/messages.md; hops count their flits)
  *
- * Load L means each processor with an empty output slot sends a packet in
- * a timestep with probability L, to a uniformly random destination. */
+ * Load L means each processor with an empty output slot sends a packet (or
+ * a message) in a timestep with probability L, to a uniformly random
+ * destination. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,7 @@ int main(int argc, char **argv)
     uint64_t steps = 2000;
     double only_load = 0;
     unsigned vcs = 1, buffer = 5;
+    uint32_t length = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--procs")) n = (uint32_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--duplex")) full = !strcmp(argv[i + 1], "full");
@@ -46,6 +50,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--load")) only_load = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--vcs")) vcs = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--buffer")) buffer = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--length")) length = (uint32_t)atol(argv[i + 1]);
     }
     unsigned k = 0;
     while ((1u << k) < n)
@@ -61,7 +66,7 @@ int main(int argc, char **argv)
         Router *router = router_new(alg, k, 2, 1);
         RouteRequest *reqs = malloc(n * sizeof *reqs);
         Route *routes = malloc(n * sizeof *routes);
-        uint32_t *words = malloc(n * sizeof *words);
+        uint32_t *words = malloc((size_t)n * length * sizeof *words);
         uint32_t threshold = (uint32_t)(loads[li] * 1000000);
         /* The processors whose ports the last timestep filled (net_woken
          * lists them, with those whose output slot emptied): reading only
@@ -83,13 +88,16 @@ int main(int argc, char **argv)
                 if (net_out_free(net, p) && draw(1000000) < threshold) {
                     net_reserve_out(net, p);
                     uint32_t dst = draw(n), port = draw(cfg.ports);   /* (in this order) */
-                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p), NULL, 0 };
-                    words[batch++] = p;
+                    reqs[batch] = (RouteRequest){ p, dst, port, net_count_request(net, p), NULL,
+                                                  length > 1 ? length : 0 };
+                    for (uint32_t w = 0; w < length; w++)
+                        words[batch * length + w] = p + w;
+                    batch++;
                 }
             }
             router_route(router, reqs, batch, routes);
             for (size_t i = 0; i < batch; i++)
-                net_inject(net, &reqs[i], &routes[i], &words[i], t);
+                net_inject(net, &reqs[i], &routes[i], &words[i * length], t);
             double stage_start = bench_now();
             net_step(net, t);
             in_stage += bench_now() - stage_start;

@@ -7,29 +7,10 @@
 
 printed() { grep -E '^p[0-9]+: -?[0-9]+$' "$1"; }
 
-# Messages (spec/messages.md) reach bin/emu only once its machine gives the
-# processors a send (the CpuBus's send): until then every SEND faults
-# there, so a program with a message is compiled but not run here, and a
-# NOTE says how many were left to the machine double (unit/test_programs.c,
-# unit/test_docs.c). As soon as bin/emu sends, they all run here.
-printf 'proc main() is\n  var x;\n  { 0 ! [5]; 0 ? x; print x }\n' >"$TMP/send.x"
-run "$XC" -o "$TMP/send.hex" "$TMP/send.x"
-run "$EMU" -q "$TMP/send.hex"
-emu_sends=0
-if [ "$STATUS" -eq 0 ] && grep -qx 'p0: 5' "$TMP/out"; then emu_sends=1; fi
-not_run=0
-# has_messages FILE: whether the program sends a message, d ! [..] or d ! a[i for n].
-has_messages() { grep -Eq '![[:space:]]*\[|[[:alnum:]_]\[[^]]* for ' "$1"; }
-left_to_the_double() {
-    if [ "$emu_sends" -eq 0 ] && has_messages "$1"; then not_run=$((not_run + 1)); return 0; fi
-    return 1
-}
-
 for x in tests/programs/*.x; do
     name=program_$(basename "$x" .x)_on_emu
     run "$XC" -o "$TMP/p.hex" "$x"
     if [ "$STATUS" -ne 0 ]; then fail "$name" "does not compile" "$(head -c 600 "$TMP/err")"; continue; fi
-    if left_to_the_double "$x"; then continue; fi
     run "$EMU" -q "$TMP/p.hex"
     printed "$TMP/out" >"$TMP/printed"
     if [ "$STATUS" -ne 0 ]; then fail "$name" "exit status $STATUS" "$(tail -n 5 "$TMP/out")"
@@ -57,7 +38,6 @@ for x in "$TMP"/ex_*.x; do
     n=$(basename "$x" .x)
     run "$XC" -o "$TMP/ex.hex" "$x"
     if [ "$STATUS" -ne 0 ]; then fail "docs_${n}_compiles" "$(head -c 600 "$TMP/err")"; continue; fi
-    if left_to_the_double "$x"; then continue; fi
     if [ -f "$TMP/$n.output" ]; then
         run "$EMU" -q "$TMP/ex.hex"
         printed "$TMP/out" >"$TMP/printed"
@@ -74,6 +54,3 @@ for x in "$TMP"/ex_*.x; do
         expect_status docs_full_duplex_gets_through 0
     fi
 done
-if [ "$not_run" -ne 0 ]; then
-    echo "NOTE messages_on_emu: $not_run programs with messages not run on bin/emu, which does not send them yet"
-fi
