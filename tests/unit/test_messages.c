@@ -5,6 +5,7 @@
  * random messages; the reference stage runs beside and must agree after
  * every timestep. Routes are of the test's choosing (no router). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/net.h"
 #include "tests/check.h"
@@ -256,6 +257,55 @@ static void random_messages(unsigned k, bool full, unsigned vcs, NetSwitching sw
     net_free(net);
 }
 
+/* The same random one-word traffic, made once by OUT (length 0) and once
+ * by SEND of one word: everything is the same but the count of messages
+ * (messages.md, "SEND with L = 1 is OUT in every respect except the
+ * messages statistic"). */
+static void send_of_one_is_out(void)
+{
+    NetStats got[2];
+    uint64_t moved[2][400];
+    for (unsigned as_send = 0; as_send < 2; as_send++) {
+        rnd_state = 7;
+        NetConfig cfg = { 5, 2, false, 2, 4, 1, false, 2, SWITCHING_STORE_FORWARD };
+        Net *net = net_new(&cfg);
+        CHECK_EQ(net_compare_with_reference(net), 0);
+        for (uint64_t t = 1; t <= 400; t++) {
+            net_begin_timestep(net, t);
+            uint32_t word;
+            for (uint32_t p = 0; p < 32; p++)
+                if (rnd(2) == 0)
+                    net_in_take(net, p, rnd(4), &word);
+            for (uint32_t p = 0; t < 300 && p < 32; p++) {
+                if (!net_out_free(net, p) || rnd(3) != 0)
+                    continue;
+                uint32_t dst = rnd(32), c = meet(p, dst) + rnd(5 - meet(p, dst) + 1);
+                RouteRequest req = { p, dst, rnd(4), 0, NULL, as_send };
+                Route r = { (uint8_t)rnd(2), (uint8_t)c, rnd(1u << (c - 1)), dst & ((1u << c) - 1) };
+                net_reserve_out(net, p);
+                net_inject(net, &req, &r, &p, t);
+            }
+            step(net, t);
+            moved[as_send][t - 1] = net_stats(net)->links_crossed;
+        }
+        got[as_send] = *net_stats(net);
+        net_free(net);
+    }
+    CHECK_EQ(got[0].messages, 0);
+    CHECK_EQ(got[1].messages, got[1].sent);
+    CHECK(got[1].sent > 100);
+    CHECK(memcmp(moved[0], moved[1], sizeof moved[0]) == 0);
+    CHECK_EQ(got[0].sent, got[1].sent);
+    CHECK_EQ(got[0].delivered, got[1].delivered);
+    CHECK_EQ(got[0].flits_sent, got[1].flits_sent);
+    CHECK_EQ(got[0].flits_delivered, got[1].flits_delivered);
+    CHECK_EQ(got[0].link_total, got[1].link_total);
+    CHECK_EQ(got[0].buffer_total, got[1].buffer_total);
+    CHECK_EQ(got[0].port_waits, got[1].port_waits);
+    CHECK_EQ(got[0].latency_sum, got[1].latency_sum);
+    CHECK_EQ(got[0].max_buffer, got[1].max_buffer);
+}
+
 /* make test runs every switching and duplex mode with V = 1 and 3;
  * make check (TEST_FULL) V = 1 to 4, and two networks of 1,024. */
 static void random_traffic(void)
@@ -278,5 +328,6 @@ int main(void)
     RUN(to_itself_half_duplex);
     RUN(buffer_of_one);
     RUN(random_traffic);
+    RUN(send_of_one_is_out);
     return CHECK_EXIT();
 }
