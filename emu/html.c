@@ -79,7 +79,29 @@ typedef struct Seen {
     char *set;             /* a multicast's destinations as last recorded (a
                               split leaves each copy part of the set) */
     bool known;            /* its details are in `packets` */
+    struct Seen *flits;    /* a message of several words: each of its flits,
+                              the page's packets "id.i" (messages.md) */
 } Seen;
+
+/* Which packet the recorder means in its lists: a packet's id and, for
+ * a flit of a message of several words, its index + 1 in the low bits. */
+enum { FLIT_BITS = 17 };
+
+static uint64_t key_of(const NetPacket *pk)
+{
+    return pk->id << FLIT_BITS | (pk->length > 1 ? pk->flit + 1 : 0);
+}
+
+/* A packet as the page names it: its id, or "id.i" for a flit. */
+static void write_key(Text *t, uint64_t key)
+{
+    uint64_t flit = key & ((1u << FLIT_BITS) - 1);
+    if (flit == 0)
+        text_printf(t, "%llu", (unsigned long long)(key >> FLIT_BITS));
+    else
+        text_printf(t, "\"%llu.%llu\"", (unsigned long long)(key >> FLIT_BITS),
+                    (unsigned long long)(flit - 1));
+}
 
 #define NOWHERE UINT64_MAX
 
@@ -132,8 +154,10 @@ void html_free(HtmlRecorder *rec)
                       &rec->counts, &rec->step_moves, &rec->step_events, &rec->step_routes };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         free(texts[i]->s);
-    for (size_t i = 0; i < rec->nseen; i++)
+    for (size_t i = 0; i < rec->nseen; i++) {
         free(rec->seen[i].set);
+        free(rec->seen[i].flits);
+    }
     free(rec->seen);
     free(rec->present);
     free(rec->next_present);
@@ -179,8 +203,9 @@ void html_event(HtmlRecorder *rec, const NetEvent *ev)
     /* (The link or buffer of a lane or channel buffer: the page marks it.) */
     bool laned = kind == HTML_EV_LINK_COLLISION || kind == HTML_EV_BUFFER_FULL ||
                  kind == HTML_EV_QUEUED;
-    text_printf(&rec->step_events, "%s%d,%llu,%u,%llu", rec->step_events.len ? "," : "",
-                kind, (ull)ev->packet->id, laned ? ev->place / rec->vcs : ev->place,
+    text_printf(&rec->step_events, "%s%d,", rec->step_events.len ? "," : "", kind);
+    write_key(&rec->step_events, key_of(ev->packet));
+    text_printf(&rec->step_events, ",%u,%llu", laned ? ev->place / rec->vcs : ev->place,
                 ev->kind == EV_SPLIT ? (ull)ev->copy->id : 0ull);
 }
 
@@ -217,10 +242,30 @@ static int grow(HtmlRecorder *rec, uint64_t id)
     if (!seen)
         return -1;
     for (size_t i = rec->nseen; i < n; i++)
-        seen[i] = (Seen){ NOWHERE, 0, { 0 }, NULL, false };
+        seen[i] = (Seen){ NOWHERE, 0, { 0 }, NULL, false, NULL };
     rec->seen = seen;
     rec->nseen = n;
     return 0;
+}
+
+/* What the recorder remembers of the packet of `key`, or NULL if memory
+ * cannot be had: a flit's among its message's (`length` of them). */
+static Seen *seen_of(HtmlRecorder *rec, uint64_t key, uint32_t length)
+{
+    uint64_t id = key >> FLIT_BITS, flit = key & ((1u << FLIT_BITS) - 1);
+    if (grow(rec, id) != 0)
+        return NULL;
+    Seen *s = &rec->seen[id];
+    if (flit == 0)
+        return s;
+    if (!s->flits) {
+        s->flits = malloc((size_t)length * sizeof *s->flits);
+        if (!s->flits)
+            return NULL;
+        for (uint32_t i = 0; i < length; i++)
+            s->flits[i] = (Seen){ NOWHERE, 0, { 0 }, NULL, false, NULL };
+    }
+    return &s->flits[flit - 1];
 }
 
 static int note_present(HtmlRecorder *rec, uint64_t id)
@@ -252,11 +297,12 @@ static void write_dst(Text *t, const NetPacket *pk, const char *set)
 static void visit_packet(void *ctx, const NetPacket *pk)
 {
     HtmlRecorder *rec = ctx;
-    if (grow(rec, pk->id) != 0 || note_present(rec, pk->id) != 0) {
+    uint64_t key = key_of(pk);
+    Seen *s = seen_of(rec, key, pk->length);
+    if (!s || note_present(rec, key) != 0) {
         rec->failed = true;
         return;
     }
-    Seen *s = &rec->seen[pk->id];
     const Route *r = &pk->route;
     char dst[160];
     if (pk->multicast)
@@ -269,8 +315,9 @@ static void visit_packet(void *ctx, const NetPacket *pk)
         rec->failed |= pk->multicast && !s->set;
     }
     if (!s->known) {
-        text_printf(&rec->packets, "%s[%llu,%u,", rec->packets.len ? ",\n" : "",
-                    (ull)pk->id, pk->src);
+        text_printf(&rec->packets, "%s[", rec->packets.len ? ",\n" : "");
+        write_key(&rec->packets, key);
+        text_printf(&rec->packets, ",%u,", pk->src);
         write_dst(&rec->packets, pk, dst);
         text_printf(&rec->packets, ",%u,%d,%llu,%u,%u,%u,%u]", pk->port, (int32_t)pk->data,
                     (ull)pk->created, (unsigned)r->plane, (unsigned)r->count,
@@ -278,16 +325,19 @@ static void visit_packet(void *ctx, const NetPacket *pk)
         s->known = true;
         s->route = *r;
     } else if (!same_route(&s->route, r) || set_changed) {
-        text_printf(&rec->step_routes, "%s%llu,%u,%u,%u,%u,", rec->step_routes.len ? "," : "",
-                    (ull)pk->id, (unsigned)r->plane, (unsigned)r->count,
+        text_printf(&rec->step_routes, "%s", rec->step_routes.len ? "," : "");
+        write_key(&rec->step_routes, key);
+        text_printf(&rec->step_routes, ",%u,%u,%u,%u,", (unsigned)r->plane, (unsigned)r->count,
                     (unsigned)r->routing, (unsigned)r->addressing);
         write_dst(&rec->step_routes, pk, dst);
         s->route = *r;
     }
     uint64_t place = place_code(pk, rec->vcs);
-    if (s->place != place)
-        text_printf(&rec->step_moves, "%s%llu,%llu", rec->step_moves.len ? "," : "",
-                    (ull)pk->id, (ull)place);
+    if (s->place != place) {
+        text_printf(&rec->step_moves, "%s", rec->step_moves.len ? "," : "");
+        write_key(&rec->step_moves, key);
+        text_printf(&rec->step_moves, ",%llu", (ull)place);
+    }
     s->place = place;
     s->stamp = rec->stamp;
 }
@@ -369,10 +419,11 @@ void html_timestep(HtmlRecorder *rec, Machine *m)
     net_for_each_in_flight(m->net, visit_packet, rec);
     net_for_each_unread(m->net, visit_packet, rec);
     for (size_t i = 0; i < rec->npresent; i++) {
-        Seen *s = &rec->seen[rec->present[i]];
+        Seen *s = seen_of(rec, rec->present[i], 0);     /* (met before: it exists) */
         if (s->stamp != rec->stamp) {
-            text_printf(&rec->step_moves, "%s%llu,-1", rec->step_moves.len ? "," : "",
-                        (ull)rec->present[i]);
+            text_printf(&rec->step_moves, "%s", rec->step_moves.len ? "," : "");
+            write_key(&rec->step_moves, rec->present[i]);
+            text_printf(&rec->step_moves, ",-1");
             s->place = NOWHERE;
         }
     }
