@@ -15,6 +15,7 @@
  * comment above its test, not read off the code. */
 #include <stdlib.h>
 
+#include "net/net.h"
 #include "net/reference.h"
 #include "net/route.h"
 #include "net/topology.h"
@@ -936,6 +937,161 @@ static void random_traffic_keeps_messages_whole_and_conserves_flits(void)
     CHECK(deadlocks < runs / 2);
 }
 
+/* ---- the fast stage beside -------------------------------------------------------- */
+
+static uint64_t events;
+
+static void count_event(void *ctx, const NetEvent *ev)
+{
+    (void)ctx, (void)ev;
+    events++;
+}
+
+/* One run of random traffic with messages through the network (net.h),
+ * the reference stage beside it: after every timestep both stages must
+ * hold every flit in the same place and order, with the same route, and
+ * the same statistics (net_compare_with_reference), and the network's
+ * invariants hold. Sends are SENDs of 1 to `longest` words (at most B
+ * under cut-through and store-and-forward), OUTs and, with `mcast`,
+ * multicasts, for `steps` timesteps; routes come from the router, or are
+ * random of any count (alg = ROUTING_COUNT); ports are read now and then,
+ * and all of them once the sends stop. Returns whether the run ended in a
+ * deadlock. */
+static bool fast_and_reference_agree(unsigned k, unsigned planes, bool full, unsigned buffer,
+                                     unsigned depth, unsigned vcs, NetSwitching sw,
+                                     unsigned alg, unsigned longest, bool mcast, bool observe,
+                                     uint64_t steps)
+{
+    uint32_t n = 1u << k, words[64] = { 0 };
+    NetConfig cfg = { k, planes, full, buffer, 4, depth, alg == ROUTING_ADAPTIVE, vcs, sw };
+    Net *net = net_new(&cfg);
+    Router *router = router_new(alg == ROUTING_COUNT ? ROUTING_BENES : (RoutingAlgorithm)alg, k,
+                                planes, 1 + rnd(1000));
+    if (!net || !router || net_compare_with_reference(net) != 0) {
+        CHECK(!"a network with the reference stage beside it");
+        net_free(net);
+        router_free(router);
+        return false;
+    }
+    if (observe)
+        net_observe(net, count_event, NULL);
+    RouteRequest *reqs = malloc(n * sizeof *reqs);
+    Route *routes = malloc(n * sizeof *routes);
+    DestSet *sets = malloc(n * sizeof *sets);
+    uint32_t *lists = malloc(8 * n * sizeof *lists);
+    bool stuck = false, differ = false;
+    char err[256];
+    for (uint64_t t = 1; t < 5000; t++) {
+        bool sending = t <= steps;
+        net_begin_timestep(net, t);
+        size_t batch = 0;
+        for (uint32_t p = 0; p < n; p++) {
+            uint32_t w;
+            for (uint32_t port = 0; port < cfg.ports; port++)
+                if (!sending || rnd(3) == 0)
+                    net_in_take(net, p, port, &w);
+            if (!sending || !net_out_free(net, p) || rnd(full ? 3 : 12) != 0)
+                continue;
+            net_reserve_out(net, p);
+            uint32_t most = sw == SWITCHING_WORMHOLE ? longest
+                            : longest < buffer ? longest : buffer;
+            RouteRequest *req = &reqs[batch];
+            *req = (RouteRequest){ p, rnd(n), rnd(cfg.ports), net_count_request(net, p), NULL,
+                                   rnd(most + 1) };
+            if (mcast && rnd(6) == 0) {
+                uint32_t m = 0, *list = lists + 8 * batch;
+                for (uint32_t d = 0; d < n && m < 8; d++)
+                    if (rnd(3) == 0 || d == req->dst)
+                        list[m++] = d;
+                sets[batch] = (DestSet){ list, m, 0, 0, DEST_NONE, false };
+                req->set = &sets[batch];
+                req->dst = list[0];
+                req->length = 0;
+            }
+            batch++;
+        }
+        router_route(router, reqs, batch, routes);
+        for (size_t i = 0; i < batch; i++) {
+            if (alg == ROUTING_COUNT) {
+                unsigned cmin = reqs[i].set ? dest_set_count(reqs[i].set, reqs[i].src)
+                                            : topo_cmin(reqs[i].src, reqs[i].dst);
+                routes[i] = route_to(reqs[i].dst, rnd(planes), cmin + rnd(k - cmin + 1),
+                                     rnd(1u << k));
+            }
+            net_inject(net, &reqs[i], &routes[i], words, t);
+        }
+        net_step(net, t);
+        const char *differs = net_reference_error(net);
+        if (differs || net_check(net, err, sizeof err) != 0) {
+            if (reported++ < 5)
+                printf("  N=%u planes=%u %s B=%u D=%u V=%u %s %s%s: t=%llu: %s\n", n, planes,
+                       full ? "full" : "half", buffer, depth, vcs, switching[sw],
+                       alg == ROUTING_COUNT ? "explicit" : routing_name((RoutingAlgorithm)alg),
+                       observe ? " observed" : "", (unsigned long long)t,
+                       differs ? differs : err);
+            CHECK(!"the fast stage agrees with the reference stage");
+            differ = true;
+            break;
+        }
+        if (!sending && !net_busy(net) && net_unread(net) == 0)
+            break;
+        if (!sending && net_busy(net) && !net_moved(net)) {   /* (every port read: never) */
+            stuck = true;
+            CHECK(!full);               /* full duplex cannot deadlock by itself */
+            break;
+        }
+    }
+    const NetStats *st = net_stats(net);
+    CHECK(st->messages > 0);            /* there were messages to compare */
+    if (!stuck && !differ) {
+        CHECK_EQ(st->flits_delivered, st->flits_sent + st->copies);
+        CHECK_EQ(st->read, st->sent + st->copies);
+    }
+    free(reqs);
+    free(routes);
+    free(sets);
+    free(lists);
+    router_free(router);
+    net_free(net);
+    return stuck;
+}
+
+/* The fast stage against the reference under messages: every routing but
+ * adaptive, and explicit routes, the three switchings, both duplex
+ * modes, one or two planes, V = 1 to 3, buffers of 1 to 8 and ports of 1
+ * to 4 words, messages of up to 4 to 16 words, multicasts among them in
+ * turn, watched by an observer in turn; N = 2 to 64, then N = 1,024.
+ * (Adaptive routing is compared once the fast stage describes a body
+ * flit's route as its message's, the up ports its head chose: it gives
+ * the ports the flit itself took.) */
+static void fast_stage_agrees_with_the_reference(void)
+{
+    unsigned runs = 0, deadlocks = 0, turn = 0;
+    for (unsigned k = 1; k <= 6; k++)
+        for (unsigned alg = 0; alg <= ROUTING_COUNT; alg++)
+            for (unsigned sw = 0; sw < SWITCHING_COUNT && alg != ROUTING_ADAPTIVE; sw++, turn++) {
+                bool full = turn % 2 == 0;
+                deadlocks += fast_and_reference_agree(k, 1 + turn % 3 % 2, full, 1 + rnd(8),
+                                                      1 + rnd(4), 1 + turn % 5 % 3,
+                                                      (NetSwitching)sw, alg, 4 << rnd(3),
+                                                      turn % 4 == 1, turn % 7 == 3, 200);
+                runs++;
+            }
+    for (unsigned sw = 0; sw < SWITCHING_COUNT; sw++)
+        for (int full = 0; full <= 1; full++) {
+            if (!test_full() && full == (int)(sw % 2))
+                continue;           /* (make test: one duplex mode for each switching) */
+            deadlocks += fast_and_reference_agree(10, 2, full, 4, 2, 1 + sw, (NetSwitching)sw,
+                                                  full ? ROUTING_VALIANT : ROUTING_BENES, 8,
+                                                  sw == 1, false, 30);
+            runs++;
+        }
+    printf("  %u runs, %u ended in a deadlock; %llu events observed\n", runs, deadlocks,
+           (unsigned long long)events);
+    CHECK(deadlocks > 0);
+    CHECK(events > 0);
+}
+
 int main(void)
 {
     RUN(lone_message_arrives_on_time);
@@ -952,5 +1108,6 @@ int main(void)
     RUN(multicast_waits_for_owned_buffers);
     RUN(statistics_count_messages_and_flits);
     RUN(random_traffic_keeps_messages_whole_and_conserves_flits);
+    RUN(fast_stage_agrees_with_the_reference);
     return CHECK_EXIT();
 }
