@@ -282,9 +282,8 @@ void reference_free(Reference *r)
     free(r);
 }
 
-/* Gives the message of multicast packet x the n members at `from` of its
- * set: a unicast to the one there is, or a multicast to a copy of their
- * own. */
+/* Gives multicast message m the n members at `from` of its set: a
+ * unicast to the one there is, or a multicast to a copy of their own. */
 static void set_members(RefMessage *m, const uint32_t *from, uint32_t n)
 {
     m->dst = from[0];
