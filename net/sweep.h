@@ -1,0 +1,145 @@
+/* The sweep of stages d and e (step.c): the context its functions share,
+ * where it appends, and what it asks the memory system for ahead of use.
+ * Private to step.c, which alone includes it. */
+#ifndef NET_SWEEP_H
+#define NET_SWEEP_H
+
+#include "common/hot.h"
+#include "net/layout.h"
+#include "net/shares.h"
+
+/* Where stages d and e append, held in locals while their loops run: the
+ * ends of the share's next lists of claimants and of packets on links, and
+ * of its list of packets right behind a head. Through the share, every push
+ * would load and store the list's length again (the compiler cannot tell
+ * those stores from the loop's stores to buffers); here they are on the
+ * stack, where no store to a buffer can reach them. Everything stages d
+ * and e push goes through them, between appends_open and appends_close. */
+typedef struct Appends {
+    uint32_t *claimant[LIST_LAYERS];                     /* [layer] */
+    OnLink *on_link[ARRIVAL_CLASSES * LIST_LAYERS];     /* [class * LIST_LAYERS + layer] */
+    Behind *behind;
+} Appends;
+
+static inline void appends_open(Appends *a, const Net *net, NetShare *sh)
+{
+    a->claimant[0] = sh->next_claimants[0].items + sh->next_claimants[0].n;
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+        a->claimant[l] = sh->next_claimants[l].items + sh->next_claimants[l].n;
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            a->on_link[c * LIST_LAYERS + l] =
+                sh->next_on_links[c][l].items + sh->next_on_links[c][l].n;
+    }
+    a->behind = sh->behind.items + sh->behind.n;
+}
+
+static inline void appends_close(const Appends *a, const Net *net, NetShare *sh)
+{
+    sh->next_claimants[0].n = (size_t)(a->claimant[0] - sh->next_claimants[0].items);
+    for (unsigned l = 1; l <= net->lay.cfg.k; l++) {
+        sh->next_claimants[l].n = (size_t)(a->claimant[l] - sh->next_claimants[l].items);
+        for (unsigned c = 0; c < ARRIVAL_CLASSES; c++)
+            sh->next_on_links[c][l].n =
+                (size_t)(a->on_link[c * LIST_LAYERS + l] - sh->next_on_links[c][l].items);
+    }
+    sh->behind.n = (size_t)(a->behind - sh->behind.items);
+}
+
+/* The sweep of stages d and e (sweep_layers) goes through a share's lists
+ * one after another, each a run: the packets on links arriving on port
+ * `kind` (0-3) of the switches of a layer, or the claimants of a layer
+ * (CLAIMANTS). */
+enum { CLAIMANTS = 4 };
+
+typedef struct SweepList {
+    const void *items;     /* OnLink, or claimants' senders */
+    size_t n;
+    unsigned kind, layer;
+} SweepList;
+
+/* What the sweep of one share works with, one pointer for every function
+ * of stages d and e. `lay` is the sweep's view of the network's layout:
+ * with the options of a common network made constants (Variant), so that
+ * the compiler drops what tests them; nothing in it changes while the
+ * sweep runs (the pool, which copies would grow, is reserved before). */
+typedef struct Sweep {
+    Net *net;
+    const Layout *lay;
+    NetShare *sh;
+    Appends out;
+    const SweepList *run;      /* the run being swept */
+    uint32_t *claim_end;       /* out.claimant[run->layer], while a run is swept */
+    uint32_t max_count;        /* the fullest buffer entered (stats.max_buffer) */
+} Sweep;
+
+/* Asks for what stage e reads of sender h: its record, or with V > 1 its
+ * PortTurn (one line for up to four channels). */
+HOT void prefetch_sender(const Layout *lay, uint32_t h)
+{
+    if (lay->cfg.vcs == 1) {
+        PREFETCH(&lay->senders[h]);
+        return;
+    }
+    const char *turn = (const char *)turn_of(lay, h);
+    for (unsigned at = 0; at < lay->turn_size; at += 64)
+        PREFETCH(turn + at);
+}
+
+/* Asks for what stage d will read first of a packet on a link: the
+ * buffer it enters and its route word (for the port of its place word). */
+HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
+{
+    if (lay->cfg.vcs == 1)
+        PREFETCH(&lay->senders[e->target]);
+    else
+        PREFETCH(turn_of(lay, target_of(e->target, lay->vshift)));
+    if (lay->multicast && (target_of(e->target, lay->vshift) & 3) < 2)  /* going down: whether it splits (its */
+        PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
+    else
+        PREFETCH(&lay->routes[e->packet]);
+}
+
+/* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
+ * PREFETCH_DISTANCE entries on, and as it starts, for the first PREFETCH_DISTANCE of the run after
+ * it, so that no run starts with a wait for memory (runs are many, and
+ * short under light traffic; a run's lines stay in the cache while the run
+ * before it goes by). */
+HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
+{
+    if (j >= run->n)
+        return;
+    if (run->kind == CLAIMANTS)
+        prefetch_sender(lay, ((const uint32_t *)run->items)[j]);
+    else
+        prefetch_on_link(lay, (const OnLink *)run->items + j);
+}
+
+/* With --duplex half, a claim reads its channel's temp slot and, going up,
+ * the slot kept by the port it enters above: lines of their own, which
+ * the claimant's buffer line says where to find once it is in the cache
+ * (its hop word): so commit_run asks for them half its look-ahead on, for
+ * the buffers it asked for then. (Not for adapters, which have no hop
+ * word, nor buffers that have not sent yet. Unlike a prefetch, reading
+ * the hop word is an access: it is made only for the run's own entries,
+ * not for the room after them, which may name another share's buffer.) */
+HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
+{
+    if (is_adapter(lay, h) || !lay->compact)
+        return;
+    uint32_t hop = lay->cfg.vcs == 1 ? lay->senders[h].hop : turn_of(lay, h)->hop;
+    if (hop == 0)
+        return;
+    unsigned class = hop_class(hop);
+    uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
+    if (class < 2) {                             /* up, into down port `class` of s */
+        if (lay->cfg.vcs == 1)                   /* (its lanes' state) */
+            PREFETCH(&lay->senders[4 * s + class]);
+        else
+            PREFETCH(turn_of(lay, 4 * s + class));
+        PREFETCH(&lay->temp_slots[2 * s + class]);
+    } else {
+        PREFETCH(&lay->temp_slots[2 * (h >> 2) + (h & 3)]);
+    }
+}
+
+#endif
