@@ -60,7 +60,8 @@ uint32_t adapter_release(Net *net, uint32_t x)
         NetEvent ev = { EV_READ, net->timestep, &read, pk->info.dst, PLACE_PORT, 0, 0, NULL };
         net->event(net->event_ctx, &ev);
     }
-    message_read(net, x);
+    if (net->lay.messages)
+        message_read(net, x);
     pool_release(net, x);
     return port;
 }
