@@ -32,6 +32,12 @@ echo "== bench --procs 4096 --duplex full (the network target)"
 flood=$("$BUILD/bench/bench" --only flood --procs 4096 --duplex full) || exit 1
 printf '%s\n' "$flood" | tail -n +2    # (its rows, under the header above)
 
+# Messages of 8 words under wormhole switching, the network alone at heavy
+# load (messages.md): its stage hops/s count flits, to set beside the
+# one-word packets' row of net_bench above.
+echo "== net_bench --load 1.0 --length 8 (messages)"
+"$BUILD/bench/net_bench" --load 1.0 --length 8 || exit 1
+
 # The thesis's baseline: compile and run a program of over 1,000 lines.
 baseline=bench/programs/baseline.x
 echo "== baseline"
