@@ -48,22 +48,31 @@ static int compare_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Room for n more words in the share's words (MOUT's members, SEND's
+ * messages); false if memory cannot be had. */
+static bool reserve_words(Share *s, size_t n)
+{
+    if (s->nmembers + n <= s->members_cap)
+        return true;
+    size_t cap = s->members_cap ? 2 * s->members_cap : 1024;
+    while (cap < s->nmembers + n)
+        cap *= 2;
+    uint32_t *grown = realloc(s->members, cap * sizeof *grown);
+    if (!grown)
+        return false;
+    s->members = grown;
+    s->members_cap = cap;
+    return true;
+}
+
 /* The destinations of the list at word `list` (checked by the processor)
  * into the share's lists: ascending, each once. Returns how many, or 0
  * if memory cannot be had. */
 static uint32_t copy_members(Share *s, const CpuMemory *mem, uint32_t proc, uint32_t list,
                              uint32_t n)
 {
-    if (s->nmembers + n > s->members_cap) {
-        size_t cap = s->members_cap ? 2 * s->members_cap : 1024;
-        while (cap < s->nmembers + n)
-            cap *= 2;
-        uint32_t *grown = realloc(s->members, cap * sizeof *grown);
-        if (!grown)
-            return 0;
-        s->members = grown;
-        s->members_cap = cap;
-    }
+    if (!reserve_words(s, n))
+        return 0;
     uint32_t *m = s->members + s->nmembers, kept = 0;
     for (uint32_t i = 0; i < n; i++)
         m[i] = *mem_word(mem, proc, list + 1 + i);
@@ -120,16 +129,8 @@ static bool bus_send(void *ctx, uint32_t proc, uint32_t dest, uint32_t port, uin
     if (!net_out_free(net, proc))
         return false;
     Share *s = c->share;
-    if (s->nmembers + length > s->members_cap) {
-        size_t cap = s->members_cap ? 2 * s->members_cap : 1024;
-        while (cap < s->nmembers + length)
-            cap *= 2;
-        uint32_t *grown = realloc(s->members, cap * sizeof *grown);
-        if (!grown)
-            return false;           /* (out of memory: it stalls) */
-        s->members = grown;
-        s->members_cap = cap;
-    }
+    if (!reserve_words(s, length))
+        return false;               /* (out of memory: it stalls) */
     const CpuMemory *mem = &c->m->mem;
     for (uint32_t i = 0; i < length; i++)
         s->members[s->nmembers + i] = *mem_word(mem, proc, first + i);

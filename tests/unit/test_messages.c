@@ -9,6 +9,7 @@
 
 #include "net/net.h"
 #include "tests/check.h"
+#include "tests/unit/net_send.h"
 
 static Net *make(unsigned k, bool full, unsigned buffer, unsigned depth, NetSwitching sw)
 {
@@ -19,21 +20,7 @@ static Net *make(unsigned k, bool full, unsigned buffer, unsigned depth, NetSwit
     return net;
 }
 
-/* A timestep, after which the reference stage must agree and the
- * invariants hold. */
-static void step(Net *net, uint64_t t)
-{
-    char err[256];
-    net_step(net, t);
-    if (net_reference_error(net)) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, net_reference_error(net));
-        CHECK(!"the fast stage agrees with the reference stage");
-    }
-    if (net_check(net, err, sizeof err) != 0) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, err);
-        CHECK(!"network invariants hold");
-    }
-}
+static void step(Net *net, uint64_t t) { step_checked(net, t, true); }
 
 /* Injects a message of `length` words src->dst at timestep t, turning at
  * layer `count` by up ports `routing`; word i is 100 * src + i. */

@@ -25,19 +25,7 @@ static Net *make(unsigned k, unsigned planes, bool full, unsigned buffer, unsign
 /* Timesteps between two invariant checks (random_traffic sets it). */
 static unsigned check_period = 1;
 
-static void step(Net *net, uint64_t t)
-{
-    char err[256];
-    net_step(net, t);
-    if (net_reference_error(net)) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, net_reference_error(net));
-        CHECK(!"the fast stage agrees with the reference stage");
-    }
-    if (t % check_period == 0 && net_check(net, err, sizeof err) != 0) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, err);
-        CHECK(!"network invariants hold");
-    }
-}
+static void step(Net *net, uint64_t t) { step_checked(net, t, t % check_period == 0); }
 
 static const char *place(Net *net, uint64_t id)
 {

@@ -12,6 +12,7 @@
 #include "net/layout.h"
 #include "net/places.h"
 #include "tests/check.h"
+#include "tests/unit/net_send.h"
 
 static Net *make(bool full, unsigned vcs, unsigned buffer, NetEventFn *observe, void *ctx)
 {
@@ -24,23 +25,11 @@ static Net *make(bool full, unsigned vcs, unsigned buffer, NetEventFn *observe, 
     return net;
 }
 
-static void step(Net *net, uint64_t t)
-{
-    char err[256];
-    net_step(net, t);
-    if (net_reference_error(net)) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, net_reference_error(net));
-        CHECK(!"the channel stage agrees with the reference stage");
-    }
-    if (net_check(net, err, sizeof err) != 0) {
-        printf("  t=%llu: %s\n", (unsigned long long)t, err);
-        CHECK(!"network invariants hold");
-    }
-}
+static void step(Net *net, uint64_t t) { step_checked(net, t, true); }
 
 /* Sends from src to dst's port `port` along up port 0, if src's slot is
  * free; returns whether it sent. */
-static bool send(Net *net, uint32_t src, uint32_t dst, uint32_t port, uint64_t t)
+static bool send_routed(Net *net, uint32_t src, uint32_t dst, uint32_t port, uint64_t t)
 {
     if (!net_out_free(net, src))
         return false;
@@ -87,9 +76,9 @@ static unsigned worst_port1_latency(unsigned vcs, bool full)
         if (t >= 300)
             net_in_take(net, 2, 0, &w);
         if (t < 250)
-            send(net, 0, 2, 0, t);
+            send_routed(net, 0, 2, 0, t);
         /* (With one channel its slot is soon stuck behind the blocked link.) */
-        if (t >= 40 && t < 250 && t % 20 == 0 && !send(net, 1, 3, 1, t))
+        if (t >= 40 && t < 250 && t % 20 == 0 && !send_routed(net, 1, 3, 1, t))
             CHECK(vcs == 1);
         step(net, t);
     }
@@ -147,8 +136,8 @@ static void two_saturating_channels_share_a_link_in_turn(void)
             uint32_t w;
             net_in_take(net, 2, 0, &w);
             net_in_take(net, 2, 1, &w);
-            send(net, 0, 2, 0, t);
-            send(net, 1, 2, 1, t);
+            send_routed(net, 0, 2, 0, t);
+            send_routed(net, 1, 2, 1, t);
             step(net, t);
         }
         CHECK(tu.claims[0] >= 499 && tu.claims[0] <= 501);
@@ -168,7 +157,7 @@ static void check_names_the_broken_channel_state(void)
 {
     char err[256];
     Net *net = make(true, 2, 2, NULL, NULL);
-    CHECK(send(net, 0, 2, 1, 0));                   /* channel 1 */
+    CHECK(send_routed(net, 0, 2, 1, 0));                   /* channel 1 */
     step(net, 1);                                   /* on link p0.cpu0, going up */
     OnLinkList *l = &net->share[0].on_links[0][1];  /* (arriving on d0 at layer 1) */
     CHECK_EQ(l->n, 1);
