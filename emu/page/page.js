@@ -301,10 +301,22 @@
            "\nage " + (now - pk.created) + " timesteps\nnow: " + place + "\nbefore: " + before;
   }
 
+  // A message of several words is drawn as a worm: a line through its
+  // flits ("id.i") in index order, under them, its head ringed.
+  function drawWorms(worms, flitsOf) {
+    for (const [m, f] of flitsOf) {
+      if (f.at.length < 2) continue;
+      f.at.sort(function (a, b) { return a[0] - b[0]; });
+      el(worms, "polyline", { class: "worm", stroke: colour(f.src), "data-message": m,
+        points: f.at.map(function (e) { return e[1][0].toFixed(1) + "," + e[1][1].toFixed(1); }).join(" ") });
+    }
+  }
+
   function drawPackets(s) {
     layerPackets.textContent = "";
     const q = queues(s);
-    const slotOf = new Map();
+    const slotOf = new Map(), flitsOf = new Map();
+    const worms = el(layerPackets, "g", {});
     for (const [id, v] of s.at) {
       const pk = packets.get(id), w = decode(v.code);
       let position = 1, queued = 1;
@@ -318,8 +330,14 @@
       let xy = packetXY(w, position, queued);
       if (w.kind === 0) xy = [procX(pk.src), TOP - PH / 2 + 18];
       if (w.kind === 3) slotOf.set(id, true);
+      const flit = typeof id === "string" ? id.split(".") : null;
+      if (flit) {
+        if (!flitsOf.has(flit[0])) flitsOf.set(flit[0], { src: pk.src, at: [] });
+        flitsOf.get(flit[0]).at.push([+flit[1], xy]);
+      }
       const c = el(layerPackets, "circle", {
-        class: "pk" + (pk.copy ? " copy" : "") + (chosen === id ? " chosen" : ""),
+        class: "pk" + (pk.copy ? " copy" : "") + (chosen === id ? " chosen" : "") +
+               (flit && flit[1] === "0" ? " head" : ""),
         cx: xy[0].toFixed(1), cy: xy[1].toFixed(1), r: w.kind === 3 ? 2.5 : 4.5,
         fill: colour(pk.src), "data-id": id, "data-place": place,
         "data-line": "#" + id + " p" + pk.src + "->" + destName(cur.dst) + " port " + pk.port +
@@ -332,6 +350,7 @@
         show(now);
       });
     }
+    drawWorms(worms, flitsOf);
     // Buffers: the fraction of their places that are taken, channel by channel.
     for (let i = 0; i < fills.length; i++) {
       if (!fills[i]) continue;

@@ -15,3 +15,8 @@ expect_same browser_messages_flits_where_state_says "$TMP/want" "$TMP/got"
 if grep -q '^#0\.17 ' "$TMP/got" && [ "$(wc -l <"$TMP/got")" -gt 20 ]; then
     pass browser_messages_flits_named
 else fail browser_messages_flits_named "$(head -n 5 "$TMP/got")"; fi
+# Each message of several words with two flits or more drawn is one worm,
+# a line through its flits; here both messages are spread out.
+worms=$(grep -o 'class="worm"[^>]*data-message="[0-9]*"' "$TMP/dom" | sed 's/.*data-message=//' | sort -u | tr '\n' ' ')
+if [ "$worms" = '"0" "1" ' ]; then pass browser_messages_drawn_as_worms
+else fail browser_messages_drawn_as_worms "worms of messages: $worms"; fi
