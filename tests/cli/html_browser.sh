@@ -8,9 +8,20 @@
 # timestep 19 is written; HTML_SCREENSHOT=FILE keeps it (docs/emulator.md
 # shows docs/html_appendix_c.png, made so).
 #
+# Every page is opened in one chromium (browse_pages), which takes seconds
+# to start: the pages are made first, then opened together, then checked.
+#
 # Without chromium this prints one line saying so, and nothing is counted.
 . tests/lib.sh
 . tests/browser.sh
+
+# A run stopped by SIGTERM (as timeout and batch schedulers stop one)
+# leaves a whole page, which opens without an error. The run starts first,
+# so that its second passes while the other pages are made.
+"$EMU" -q --html "$TMP/term.html" tests/data/hex/loop.hex >/dev/null 2>&1 &
+term_pid=$!
+sleep 1 &
+sleep_pid=$!
 
 # same_as_state NAME T OPTIONS...: the page in $TMP/dom shows timestep T as
 # --state T does: its packets, the processors' status, the counts.
@@ -30,18 +41,40 @@ same_as_state() {
     expect_same "${name}_counts" "$TMP/want" "$TMP/got"
 }
 
+# The pages: Appendix C under dmodk; head_of_line.x, whose p0's packets
+# wait on p2's full input port, with one channel and with two; a page whose
+# script fails; the page of the stopped run.
 "$EMU" -q --routing dmodk --html "$TMP/c.html" programs/appendix_c.x >/dev/null
+"$EMU" -q --html "$TMP/h1.html" programs/head_of_line.x >/dev/null
+"$EMU" -q --vcs 2 --duplex full --html "$TMP/h2.html" programs/head_of_line.x >/dev/null
+sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
+wait $sleep_pid
+kill -TERM $term_pid
+wait $term_pid
 
-browse "$TMP/c.html" t=19
+# The first page is the one of the screenshot.
+cat >"$TMP/list" <<LIST
+c19 $TMP/c.html t=19
+keys $TMP/c.html t=22&keys=right,right,left,right
+space $TMP/c.html t=5&keys=space
+last $TMP/c.html t=36
+h1 $TMP/h1.html t=400
+h2 $TMP/h2.html t=400
+broken $TMP/broken.html t=1
+term $TMP/term.html t=3
+LIST
+browse_pages "$TMP/list"
+
+use_page c19
 no_errors browser_appendix_c_no_errors
 same_as_state browser_appendix_c_t19 19 --routing dmodk
-browse "$TMP/c.html" "t=22&keys=right,right,left,right"
+use_page keys
 same_as_state browser_keys_step 24 --routing dmodk
-browse "$TMP/c.html" "t=5&keys=space"
+use_page space
 expect_grep browser_space_plays 'data-playing="yes"' "$TMP/dom"
 
 # At the last timestep the counts are the report's.
-browse "$TMP/c.html" t=36
+use_page last
 "$EMU" --routing dmodk programs/appendix_c.x >"$TMP/report"
 sed -n 's/^link collisions: //p; s/^buffer collisions: //p; s/^collisions: //p
         s/^packets: \([0-9]*\) sent, \([0-9]*\) delivered.*/\1 \2/p' "$TMP/report" | tr '\n' ' ' >"$TMP/want"
@@ -76,37 +109,23 @@ marks_in_place() {
 }
 
 # A timestep with link collisions and port waits, with one channel and with
-# two (head_of_line.x: p0's packets wait on p2's full input port).
-"$EMU" -q --html "$TMP/h1.html" programs/head_of_line.x >/dev/null
-browse "$TMP/h1.html" t=400
+# two.
+use_page h1
 marks_in_place browser_event_marks
-"$EMU" -q --vcs 2 --duplex full --html "$TMP/h2.html" programs/head_of_line.x >/dev/null
-browse "$TMP/h2.html" t=400
+use_page h2
 marks_in_place browser_event_marks_vcs2
 expect_grep browser_port_wait_marked 'class="ev port-wait"' "$TMP/dom"
 
 # A page whose script fails is caught.
-sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
-browse "$TMP/broken.html" t=1
+use_page broken
 if grep -q 'data-errors=' "$TMP/dom" || grep -q Uncaught "$TMP/log"; then pass browser_errors_are_caught
 else fail browser_errors_are_caught "a broken recording raised no error"; fi
 
-# A run stopped by SIGTERM (as timeout and batch schedulers stop one)
-# leaves a whole page, which opens without an error.
-"$EMU" -q --html "$TMP/term.html" tests/data/hex/loop.hex >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
-browse "$TMP/term.html" t=3
+use_page term
 no_errors browser_page_of_a_stopped_run
 expect_grep browser_page_of_a_stopped_run_drawn 'data-status=' "$TMP/dom"
 
-# The screenshot of the docs.
-cd "$TMP" && "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
-    --user-data-dir="$TMP/profile" --hide-scrollbars --virtual-time-budget=1000 \
-    --window-size=1400,860 --screenshot="$TMP/shot.png" "file://$TMP/c.html#t=19" >/dev/null 2>&1
-cd "$HERE" || exit 1
+# The screenshot of the docs: Appendix C at timestep 19.
 if [ "$(od -An -c -N4 "$TMP/shot.png" 2>/dev/null | tr -d ' ')" = "211PNG" ]; then
     pass browser_screenshot
     if [ -n "$HTML_SCREENSHOT" ]; then cp "$TMP/shot.png" "$HTML_SCREENSHOT"; fi
