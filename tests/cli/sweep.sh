@@ -128,15 +128,23 @@ expect_status collect_status 0
 # from its JSON by name (the first member of that name is the top level's).
 tail -n +2 "$D/results.csv" >"$TMP/rows"
 keys=$(head -n 1 "$D/results.csv" | cut -d, -f4- | tr , ' ')
+# (one awk a run, not a grep, head and sed a key and run: a process costs)
 while IFS=, read -r prog routing duplex rest; do
-    "$EMU" --json --routing "$routing" --duplex "$duplex" "$prog" | tail -n 1 >"$TMP/single.json"
-    row=$prog,$routing,$duplex
-    for key in $keys; do
-        v=$(grep -o "\"$key\": [^,}]*" "$TMP/single.json" | head -n 1 |
-            sed 's/^[^:]*: //; s/"//g; s/^null$//')
-        row="$row,$v"
-    done
-    echo "$row"
+    "$EMU" --json --routing "$routing" --duplex "$duplex" "$prog" |
+        awk -v keys="$keys" -v row="$prog,$routing,$duplex" '
+            { json = $0 }
+            END {
+                n = split(keys, key, " ")
+                for (i = 1; i <= n; i++) {
+                    v = ""
+                    if (match(json, "\"" key[i] "\": [^,}]*")) {
+                        v = substr(json, RSTART, RLENGTH)
+                        sub(/^[^:]*: /, "", v); gsub(/"/, "", v); sub(/^null$/, "", v)
+                    }
+                    row = row "," v
+                }
+                print row
+            }'
 done <"$TMP/rows" >"$TMP/singles"
 if [ "$(wc -l <"$TMP/rows")" -eq 14 ]; then pass collect_a_row_a_run; else fail collect_a_row_a_run; fi
 expect_same collect_rows_equal_single_runs "$TMP/singles" "$TMP/rows"
