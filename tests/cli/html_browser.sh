@@ -2,7 +2,8 @@
 # page of Appendix C at timesteps the test chooses (by the URL's #t= and by
 # pressing keys), and the packets it draws, the processors' status and the
 # counts it shows are read back from its DOM and compared with --state T
-# and the report. Any script error fails (the page writes errors into the
+# and the report; so are the flits of a run with messages of several words
+# (contention.x), each named #id.i. Any script error fails (the page writes errors into the
 # DOM, and chromium's log is searched for "Uncaught"). (How fast a large
 # page opens and plays is html_timing.sh's.) A screenshot of Appendix C at
 # timestep 19 is written; HTML_SCREENSHOT=FILE keeps it (docs/emulator.md
@@ -48,11 +49,13 @@ same_as_state() {
 
 # The pages: Appendix C under dmodk; head_of_line.x, whose p0's packets
 # wait on p2's full input port, with one channel and with two; a page whose
-# script fails; the page of the stopped run.
+# script fails; contention.x, whose messages are of several words; the page
+# of the stopped run.
 "$EMU" -q --routing dmodk --html "$TMP/c.html" programs/appendix_c.x >/dev/null
 "$EMU" -q --html "$TMP/h1.html" programs/head_of_line.x >/dev/null
 "$EMU" -q --vcs 2 --duplex full --html "$TMP/h2.html" programs/head_of_line.x >/dev/null
 sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
+"$EMU" -q --html "$TMP/m.html" programs/contention.x >/dev/null
 wait $sleep_pid
 kill -TERM $term_pid
 wait $term_pid
@@ -66,6 +69,7 @@ last $TMP/c.html t=36
 h1 $TMP/h1.html t=400
 h2 $TMP/h2.html t=400
 broken $TMP/broken.html t=1
+msgs $TMP/m.html t=840
 term $TMP/term.html t=3
 LIST
 browse_pages "$TMP/list"
@@ -125,6 +129,18 @@ expect_grep browser_port_wait_marked 'class="ev port-wait"' "$TMP/dom"
 use_page broken
 if grep -q 'data-errors=' "$TMP/dom" || grep -q Uncaught "$TMP/log"; then pass browser_errors_are_caught
 else fail browser_errors_are_caught "a broken recording raised no error"; fi
+
+# At a timestep where a wormhole message is spread over several switches,
+# the page draws every flit, named #id.i, where --state shows it.
+use_page msgs
+no_errors browser_messages_no_errors
+"$EMU" --state 840 programs/contention.x >"$TMP/state" 2>/dev/null
+sed -n 's/^  \(#.*\)/\1/p' "$TMP/state" | sort >"$TMP/want"
+dom_attr data-line | grep -v ": input port " | sort >"$TMP/got"   # (state lists ports apart)
+expect_same browser_messages_flits_where_state_says "$TMP/want" "$TMP/got"
+if grep -q '^#0\.17 ' "$TMP/got" && [ "$(wc -l <"$TMP/got")" -gt 20 ]; then
+    pass browser_messages_flits_named
+else fail browser_messages_flits_named "$(head -n 5 "$TMP/got")"; fi
 
 use_page term
 no_errors browser_page_of_a_stopped_run
