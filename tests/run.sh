@@ -44,7 +44,7 @@ fi
 
 # The groups that take longest start first, so that the others fill in
 # around them; TIMED run last, alone.
-FIRST="cli/html_browser test_reference cli/sweep test_conformance cli/emu cli/programs test_benes_network cli/channels fuzz/fuzz_codegen cli/docs cli/mutant"
+FIRST="test_reference cli/sweep cli/channels cli/html_browser test_ref_messages cli/emu cli/programs test_benes_network test_conformance cli/docs cli/html test_route_conflicts test_messages cli/outputs fuzz/fuzz_codegen"
 TIMED="cli/html_timing"
 
 jobs=$TEST_JOBS
