@@ -28,21 +28,23 @@ export BUILD BIN FUZZ_ITERATIONS TEST_FULL
 cd "$(dirname "$0")/.." || exit 1
 
 # --one NAME CMD...: runs one group, keeping its output, status and time in
-# $RESULTS/NAME.* (a group's name has no space; '/' becomes '_').
+# $RESULTS/NAME.* (a group's name has no space and at most one '/', which
+# becomes '_'), then says so in $RESULTS/wake.
 if [ "$1" = --one ]; then
-    file=$RESULTS/$(printf '%s' "$2" | tr / _)
+    case $2 in */*) file=$RESULTS/${2%%/*}_${2#*/} ;; *) file=$RESULTS/$2 ;; esac
+    name=$2
     shift 2
     start=$(date +%s)
     "$@" >"$file.log" 2>&1
     rc=$?
-    echo $(( $(date +%s) - start )) >"$file.secs"
-    echo $rc >"$file.rc.part" && mv "$file.rc.part" "$file.rc"    # (last: it says done)
+    echo "$rc $(( $(date +%s) - start ))" >"$file.part" && mv "$file.part" "$file.rc"  # (says done)
+    echo "$name" >"$RESULTS/wake"
     exit 0
 fi
 
 # The groups that take longest start first, so that the others fill in
 # around them; TIMED run last, alone.
-FIRST="cli/html_browser test_reference cli/sweep test_conformance cli/emu cli/programs test_benes_network cli/channels fuzz/fuzz_codegen cli/docs cli/mutant"
+FIRST="test_reference cli/sweep cli/channels cli/html_browser test_ref_messages cli/emu cli/programs test_benes_network test_conformance cli/docs cli/html test_route_conflicts test_messages cli/outputs fuzz/fuzz_codegen"
 TIMED="cli/html_timing"
 
 jobs=$TEST_JOBS
@@ -61,13 +63,14 @@ trap 'rm -rf "$RESULTS"' EXIT
 # The list of groups: "name command...", one a line.
 {
     for t in "$BUILD"/tests/*; do
-        [ -x "$t" ] && [ -f "$t" ] && echo "$(basename "$t") $t"
+        [ -x "$t" ] && [ -f "$t" ] && echo "${t##*/} $t"
     done
     for f in "$BUILD"/fuzz/*; do
-        [ -x "$f" ] && [ -f "$f" ] && echo "fuzz/$(basename "$f") $f --iterations $FUZZ_ITERATIONS"
+        [ -x "$f" ] && [ -f "$f" ] && echo "fuzz/${f##*/} $f --iterations $FUZZ_ITERATIONS"
     done
     for s in tests/cli/*.sh; do
-        [ -f "$s" ] && echo "cli/$(basename "$s" .sh) sh $s"
+        s=${s##*/}
+        [ -f "tests/cli/$s" ] && echo "cli/${s%.sh} sh tests/cli/$s"
     done
 } >"$RESULTS/all"
 awk -v first="$FIRST" -v timed="$TIMED" '
@@ -80,36 +83,47 @@ awk -v first="$FIRST" -v timed="$TIMED" '
         for (r = 1; r <= NR; r++) if (name[r] in alone) print line[r] > "/dev/stderr"
     }' "$RESULTS/all" >"$RESULTS/parallel" 2>"$RESULTS/alone"
 
+# Each group that ends writes a line into this pipe, which wakes the loop
+# below (opened for reading and writing, so that neither end waits for the
+# other).
+mkfifo "$RESULTS/wake"
+exec 3<>"$RESULTS/wake"
 {
     xargs -P "$jobs" -L 1 sh tests/run.sh --one <"$RESULTS/parallel"
     xargs -L 1 sh tests/run.sh --one <"$RESULTS/alone"
     touch "$RESULTS/finished"
+    echo finished >"$RESULTS/wake"
 } &
 
 # Each group's summary as soon as it and those before it in the list are
-# done.
+# done: its passes, or its failures and what it printed but passes (60
+# lines at most), then its NOTE lines; a group that exited non-zero
+# without a FAIL line counts as one failure. (One awk a group.)
 passed=0
 failed=0
 while read -r name cmd; do
-    file=$RESULTS/$(printf '%s' "$name" | tr / _)
-    while [ ! -e "$file.rc" ] && [ ! -e "$RESULTS/finished" ]; do sleep 0.2; done
-    rc=$(cat "$file.rc" 2>/dev/null || echo 127)
-    secs=$(cat "$file.secs" 2>/dev/null || echo 0)
-    p=$(grep -c '^PASS ' "$file.log")
-    f=$(grep -c '^FAIL ' "$file.log")
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "FAIL $name (exit status $rc, no test reported a failure)" >>"$file.log"
-        f=1
-    fi
+    case $name in */*) file=$RESULTS/${name%%/*}_${name#*/} ;; *) file=$RESULTS/$name ;; esac
+    while [ ! -e "$file.rc" ] && [ ! -e "$RESULTS/finished" ]; do read -r _ <&3; done
+    rc=127 secs=0
+    [ -e "$file.rc" ] && read -r rc secs <"$file.rc"
+    [ -e "$file.log" ] || : >"$file.log"
+    awk -v name="$name" -v rc="$rc" -v secs="$secs" -v counts="$file.counts" '
+        { line[NR] = $0 }
+        /^PASS / { p++ }
+        /^FAIL / { f++ }
+        END {
+            if (rc != 0 && f == 0) { line[++NR] = "FAIL " name " (exit status " rc ", no test reported a failure)"; f = 1 }
+            if (f) {
+                printf "== %s: %d failed (%s s)\n", name, f, secs
+                for (i = 1; i <= NR && shown < 60; i++) if (line[i] !~ /^PASS /) { print line[i]; shown++ }
+            } else
+                printf "== %s: %d passed (%s s)\n", name, p, secs
+            for (i = 1; i <= NR; i++) if (line[i] ~ /^NOTE /) print line[i]
+            print p + 0, f + 0 > counts
+        }' "$file.log"
+    read -r p f <"$file.counts"
     passed=$((passed + p))
     failed=$((failed + f))
-    if [ "$f" -ne 0 ]; then
-        echo "== $name: $f failed (${secs} s)"
-        grep -v '^PASS ' "$file.log" | head -n 60
-    else
-        echo "== $name: $p passed (${secs} s)"
-    fi
-    grep '^NOTE ' "$file.log"
 done <"$RESULTS/all"
 
 wait

@@ -72,33 +72,47 @@ fi
 
 # ---- signals: each ends the run as Ctrl-C does, with its own exit status -------------
 # The loop runs until the signal comes; the trace and the page must be
-# complete (the CSV ends with a whole line, the page with </html>).
-for sig in TERM:143 HUP:129 QUIT:131 INT:130; do
+# complete (the CSV ends with a whole line, the page with </html>). The four
+# runs go side by side, so that the second each is given passes once.
+SIGNALS="TERM:143 HUP:129 QUIT:131 INT:130"
+pids=""
+for sig in $SIGNALS; do
+    name=${sig%%:*}
+    "$EMU" --json --trace "$TMP/o/s.$name.csv" --html "$TMP/o/s.$name.html" $LOOP \
+        >"$TMP/out.$name" 2>"$TMP/err.$name" &
+    pids="$pids $!"
+done
+sleep 1
+set -- $pids
+for sig in $SIGNALS; do
+    kill -${sig%%:*} $1
+    shift
+done
+# (an emulator that does not stop is killed, and its checks fail)
+( sleep 20; kill -KILL $pids 2>/dev/null ) &
+watchdog=$!
+set -- $pids
+for sig in $SIGNALS; do
     name=${sig%%:*}; want=${sig#*:}
-    rm -f "$TMP/o/s.csv" "$TMP/o/s.html"
-    "$EMU" --json --trace "$TMP/o/s.csv" --html "$TMP/o/s.html" $LOOP >"$TMP/out" 2>"$TMP/err" &
-    pid=$!
-    sleep 1
-    kill -$name $pid
-    # (an emulator that does not stop is killed, and the check fails)
-    ( sleep 20; kill -KILL $pid 2>/dev/null ) &
-    watchdog=$!
-    wait $pid
+    wait $1
     STATUS=$?
-    kill $watchdog 2>/dev/null
+    shift
     expect_status signal_${name}_status $want
-    expect_grep signal_${name}_report '"end": "interrupted"' "$TMP/out"
-    expect_grep signal_${name}_json_status "\"exit_status\": $want" "$TMP/out"
-    if [ "$(tail -c 8 "$TMP/o/s.html")" = "</html>" ] || [ "$(tail -n 1 "$TMP/o/s.html")" = "</html>" ]; then
-        pass signal_${name}_page_complete; else fail signal_${name}_page_complete "$(tail -c 100 "$TMP/o/s.html")"; fi
-    if [ "$(head -n 1 "$TMP/o/s.csv")" = "timestep,event,packet,src,dst,port,place,detail" ] &&
-       [ "$(tail -c 1 "$TMP/o/s.csv" | od -An -c | tr -d ' ')" = '\n' ]; then
+    expect_grep signal_${name}_report '"end": "interrupted"' "$TMP/out.$name"
+    expect_grep signal_${name}_json_status "\"exit_status\": $want" "$TMP/out.$name"
+    page=$TMP/o/s.$name.html
+    if [ "$(tail -c 8 "$page")" = "</html>" ] || [ "$(tail -n 1 "$page")" = "</html>" ]; then
+        pass signal_${name}_page_complete; else fail signal_${name}_page_complete "$(tail -c 100 "$page")"; fi
+    csv=$TMP/o/s.$name.csv
+    if [ "$(head -n 1 "$csv")" = "timestep,event,packet,src,dst,port,place,detail" ] &&
+       [ "$(tail -c 1 "$csv" | od -An -c | tr -d ' ')" = '\n' ]; then
         pass signal_${name}_trace_complete; else fail signal_${name}_trace_complete; fi
     case $name in
-    INT) expect_empty signal_INT_no_note "$TMP/err" ;;
-    *) expect_grep signal_${name}_note "emu: stopped by SIG$name at timestep" "$TMP/err" ;;
+    INT) expect_empty signal_INT_no_note "$TMP/err.$name" ;;
+    *) expect_grep signal_${name}_note "emu: stopped by SIG$name at timestep" "$TMP/err.$name" ;;
     esac
 done
+kill $watchdog 2>/dev/null
 
 # ---- inputs that never end are not read into memory ------------------------------------
 # (The place named is line 1 of /dev/zero; of /dev/urandom, whatever line
