@@ -13,8 +13,9 @@
  * output, the whole text report and the JSON -- must be byte-identical to the
  * run with one thread. The threaded runs set parallel_min to 1, so that even
  * in these small machines the processor stage (and, with two planes, the
- * network's and the router's two planes) is split across the threads. Every
- * run checks the network's invariants after every timestep. */
+ * network's and the router's two planes) is split across the threads
+ * (make test: those of a quarter of the cases, run_case). Every run checks
+ * the network's invariants after every timestep. */
 #include <stdlib.h>
 
 #include "cpu/hex.h"
@@ -209,7 +210,13 @@ static int run_case_with(int n, unsigned threads, bool run_ahead, Output *result
 }
 
 /* Runs case n with one thread, then the variants that must print the same.
- * Returns 0, or -1 when some run of it could not start. */
+ * Returns 0, or -1 when some run of it could not start. make test runs the
+ * threaded variants of every fourth case only, 2 threads and 3 in turn
+ * (cases 1, 9, 17, ... with 2, 5, 13, 21, ... with 3): the threads of a run
+ * wait for each other every timestep, which on a busy machine of two cores
+ * takes a thousand times as long as the timestep, and both variants of every
+ * case took half a minute there. make check runs both of every case
+ * (TEST_FULL). */
 static int run_case(int n)
 {
     Output one, many;
@@ -218,6 +225,8 @@ static int run_case(int n)
     int rc = 0;
     /* variant 1: lockstep; 2, 3: threads */
     for (unsigned variant = 1; variant <= 3; variant++) {
+        if (variant > 1 && !test_full() && (n % 4 != 1 || variant != 2 + (unsigned)(n % 8 == 5)))
+            continue;
         unsigned threads = variant == 1 ? 1 : variant;
         if (run_case_with(n, threads, variant != 1, &many) != 0) {
             rc = -1;
