@@ -7,6 +7,10 @@ XC="$BIN/xc"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# wait_alone: in a group that tests/run.sh runs alone (its TIMED), waits
+# until the other groups have ended; what comes before runs beside them.
+wait_alone() { [ -z "$TEST_ALONE" ] || read -r _ <"$TEST_ALONE"; }
+
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1"; shift; for line in "$@"; do echo "  $line"; done; }
 
