@@ -218,13 +218,16 @@ if grep -qF "$(tr '\n' '\001' <$R/tables.md)" "$(tr '\n' '\001' <docs/results.md
 then pass results_tables_in_the_doc; else fail results_tables_in_the_doc "docs/results.md does not hold $R/tables.md as it is"; fi
 # (make test: the first seed of the three, a third of the runs; make check:
 # all three, TEST_FULL.) The sweep's runs, its jobs' bin/emu commands, run
-# one after the other in one shell, each writing its report: its make and
-# each job's renaming of its report, tested above, would start four more
-# processes a run, at about 10 ms each.
+# in two shells side by side (the sweep's -j 2), each writing its report:
+# its make and each job's renaming of its report, tested above, would start
+# four more processes a run, at about 10 ms each.
 if [ "${TEST_FULL:-0}" != 0 ]; then seeds=1..3; nseeds=3; else seeds=1; nseeds=1; fi
 "$SWEEP" programs/*.x --routing $ROUTINGS --duplex half,full --procs 32 --seed $seeds --out "$TMP/d32" \
     --emu "$EMU" --plan-only >/dev/null
-sed 's/ >\$o\.part 2>\$o\.err; case .*/ >$o/' "$TMP/d32/jobs.txt" | sh
+sed 's/ >\$o\.part 2>\$o\.err; case .*/ >$o/' "$TMP/d32/jobs.txt" |
+    awk -v d="$TMP/d32" '{ print > (d "/runs." NR % 2) }'
+sh "$TMP/d32/runs.0" & sh "$TMP/d32/runs.1"
+wait $!
 run "$COLLECT" "$TMP/d32"
 awk -F, -v n=$nseeds '$4 == 32 && $5 <= n' $R/programs.csv >"$TMP/want32"
 awk -F, '$4 == 32' "$TMP/d32/results.csv" >"$TMP/got32"
