@@ -291,8 +291,11 @@ static void virtual_channels_agree(void)
             }
     for (unsigned v = 2; v <= 8; v++)
         for (int full = 0; full <= 1; full++) {
-            if (!test_full() && ((v > 4 && v != 8) || full == (int)(v % 2)))
-                continue;           /* (make test: V = 2, 3, 4 and 8, one duplex mode each) */
+            /* (make test: V = 2, 4 and 8 in full duplex and 7 in half, adaptive;
+             * V = 3, with multicasts, takes five seconds in half duplex and
+             * twenty-five in full, and runs in make check) */
+            if (!test_full() && (v % 2 ? v != 7 || full : v == 6 || !full))
+                continue;
             Traffic big = { 10, 2, full, 1 + v % 3, 1, v % 2 ? ROUTING_ADAPTIVE : ROUTING_BENES,
                             40, 0, v == 3, v };
             run(&big, PLAIN);
