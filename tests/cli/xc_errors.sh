@@ -5,14 +5,23 @@
 . tests/lib.sh
 XC_ABS="$(cd "$(dirname "$XC")" && pwd)/$(basename "$XC")"
 
+# want FILE: writes its standard input (a here-document) to FILE, in the
+# shell: a cat a case was 71 processes.
+want() {
+    while IFS= read -r want_line || [ -n "$want_line" ]; do
+        printf '%s\n' "$want_line"
+    done >"$1"
+}
+
 # check_error NAME [OPTION...]: compiles $TMP/NAME.x from inside $TMP (so
 # that messages name NAME.x) and compares stderr with $TMP/NAME.want.
 check_error() {
     name=$1
     shift
-    (cd "$TMP" && "$XC_ABS" "$@" "$name.x" >"$name.out" 2>"$name.err"; echo $? >"$name.status")
-    if [ "$(cat "$TMP/$name.status")" -ne 1 ]; then
-        fail "error_$name" "exit status $(cat "$TMP/$name.status"), expected 1"
+    (cd "$TMP" && exec "$XC_ABS" "$@" "$name.x" >"$name.out" 2>"$name.err")
+    status=$?
+    if [ "$status" -ne 1 ]; then
+        fail "error_$name" "exit status $status, expected 1"
     elif [ -s "$TMP/$name.out" ] || [ -e "$TMP/$name.hex" ]; then
         fail "error_$name" "wrote output on an error"
     elif cmp -s "$TMP/$name.want" "$TMP/$name.err"; then
@@ -23,7 +32,7 @@ check_error() {
 }
 
 printf '%b' 'proc main() is print 1 @ 2\n' >"$TMP/invalid_character.x"
-cat >"$TMP/invalid_character.want" <<'EOF'
+want "$TMP/invalid_character.want" <<'EOF'
 invalid_character.x:1:24: error: invalid character '@'
     1 | proc main() is print 1 @ 2
       |                        ^
@@ -31,7 +40,7 @@ EOF
 check_error invalid_character
 
 printf '%b' 'proc main() is\n  var n;\n  print n\0303\0251\0303\0251 \0342\0200\0224 1\n' >"$TMP/non_ascii_character.x"
-cat >"$TMP/non_ascii_character.want" <<'EOF'
+want "$TMP/non_ascii_character.want" <<'EOF'
 non_ascii_character.x:3:10: error: invalid character 'é' (U+00E9): a name has only ASCII letters, digits and '_'
     3 |   print néé — 1
       |          ^
@@ -49,7 +58,7 @@ printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 | 
 check_error invalid_byte
 
 printf '%b' 'proc main() is\n  var n;\n  print n ^ 1\n' >"$TMP/caret_for_xor.x"
-cat >"$TMP/caret_for_xor.want" <<'EOF'
+want "$TMP/caret_for_xor.want" <<'EOF'
 caret_for_xor.x:3:11: error: invalid character '^' (exclusive or is 'xor')
     3 |   print n ^ 1
       |           ^
@@ -57,7 +66,7 @@ EOF
 check_error caret_for_xor
 
 printf '%b' 'proc main() is print 4294967296\n' >"$TMP/number_too_large.x"
-cat >"$TMP/number_too_large.want" <<'EOF'
+want "$TMP/number_too_large.want" <<'EOF'
 number_too_large.x:1:22: error: number '4294967296' is too large (a number must be below 2^32)
     1 | proc main() is print 4294967296
       |                      ^
@@ -65,7 +74,7 @@ EOF
 check_error number_too_large
 
 printf '%b' 'proc main() is print #\n' >"$TMP/hex_without_digits.x"
-cat >"$TMP/hex_without_digits.want" <<'EOF'
+want "$TMP/hex_without_digits.want" <<'EOF'
 hex_without_digits.x:1:22: error: expected hex digits after '#'
     1 | proc main() is print #
       |                      ^
@@ -73,7 +82,7 @@ EOF
 check_error hex_without_digits
 
 printf '%b' 'proc main() is print #100000000\n' >"$TMP/hex_too_large.x"
-cat >"$TMP/hex_too_large.want" <<'EOF'
+want "$TMP/hex_too_large.want" <<'EOF'
 hex_too_large.x:1:22: error: number '#100000000' is too large (a number must be below 2^32)
     1 | proc main() is print #100000000
       |                      ^
@@ -81,7 +90,7 @@ EOF
 check_error hex_too_large
 
 printf '%b' 'proc main() is print 12ab\n' >"$TMP/invalid_number.x"
-cat >"$TMP/invalid_number.want" <<'EOF'
+want "$TMP/invalid_number.want" <<'EOF'
 invalid_number.x:1:22: error: invalid number '12ab'
     1 | proc main() is print 12ab
       |                      ^
@@ -89,7 +98,7 @@ EOF
 check_error invalid_number
 
 printf '%b' 'proc main() is print '\''\\q'\''\n' >"$TMP/bad_escape.x"
-cat >"$TMP/bad_escape.want" <<'EOF'
+want "$TMP/bad_escape.want" <<'EOF'
 bad_escape.x:1:23: error: unknown escape '\q' in a character (use \n \t \\ \' or \0)
     1 | proc main() is print '\q'
       |                       ^
@@ -97,7 +106,7 @@ EOF
 check_error bad_escape
 
 printf '%b' 'proc main() is print '\''a\n' >"$TMP/unterminated_character.x"
-cat >"$TMP/unterminated_character.want" <<'EOF'
+want "$TMP/unterminated_character.want" <<'EOF'
 unterminated_character.x:1:22: error: missing closing ' of a character
     1 | proc main() is print 'a
       |                      ^
@@ -105,7 +114,7 @@ EOF
 check_error unterminated_character
 
 printf '%b' 'proc main() is print '\'''\''\n' >"$TMP/empty_character.x"
-cat >"$TMP/empty_character.want" <<'EOF'
+want "$TMP/empty_character.want" <<'EOF'
 empty_character.x:1:22: error: empty character ''
     1 | proc main() is print ''
       |                      ^
@@ -113,7 +122,7 @@ EOF
 check_error empty_character
 
 printf '%b' 'proc main() is\n  var in\n  in := 1\n' >"$TMP/expected_token.x"
-cat >"$TMP/expected_token.want" <<'EOF'
+want "$TMP/expected_token.want" <<'EOF'
 expected_token.x:2:9: error: expected ';' before 'in'
     2 |   var in
       |         ^
@@ -121,7 +130,7 @@ EOF
 check_error expected_token
 
 printf '%b' 'proc main() is { print 1; ) }\n' >"$TMP/expected_statement.x"
-cat >"$TMP/expected_statement.want" <<'EOF'
+want "$TMP/expected_statement.want" <<'EOF'
 expected_statement.x:1:27: error: expected a statement before ')'
     1 | proc main() is { print 1; ) }
       |                           ^
@@ -129,7 +138,7 @@ EOF
 check_error expected_statement
 
 printf '%b' 'proc main() is {\n  print 1;\n' >"$TMP/missing_close.x"
-cat >"$TMP/missing_close.want" <<'EOF'
+want "$TMP/missing_close.want" <<'EOF'
 missing_close.x:2:11: error: expected '}' at end of input
     2 |   print 1;
       |           ^
@@ -137,7 +146,7 @@ EOF
 check_error missing_close
 
 printf '%b' 'proc main() is print 1 + 2 * 3\n' >"$TMP/mixed_operators.x"
-cat >"$TMP/mixed_operators.want" <<'EOF'
+want "$TMP/mixed_operators.want" <<'EOF'
 mixed_operators.x:1:28: error: '*' after '+' needs parentheses (X has no operator precedence): write '(a + b) * c' or 'a + (b * c)'
     1 | proc main() is print 1 + 2 * 3
       |                            ^
@@ -145,7 +154,7 @@ EOF
 check_error mixed_operators
 
 printf '%b' 'proc main() is print 1 - 2 - 3\n' >"$TMP/repeated_minus.x"
-cat >"$TMP/repeated_minus.want" <<'EOF'
+want "$TMP/repeated_minus.want" <<'EOF'
 repeated_minus.x:1:28: error: '-' cannot be repeated without parentheses: write '(a - b) - c' or 'a - (b - c)'
     1 | proc main() is print 1 - 2 - 3
       |                            ^
@@ -153,7 +162,7 @@ EOF
 check_error repeated_minus
 
 printf '%b' 'proc main() is print 1 < 2 < 3\n' >"$TMP/chained_comparison.x"
-cat >"$TMP/chained_comparison.want" <<'EOF'
+want "$TMP/chained_comparison.want" <<'EOF'
 chained_comparison.x:1:28: error: comparisons cannot be chained: write '(a < b) and (b < c)'
     1 | proc main() is print 1 < 2 < 3
       |                            ^
@@ -161,7 +170,7 @@ EOF
 check_error chained_comparison
 
 printf '%b' 'proc main() is print -1 + 2\n' >"$TMP/unary_then_binary.x"
-cat >"$TMP/unary_then_binary.want" <<'EOF'
+want "$TMP/unary_then_binary.want" <<'EOF'
 unary_then_binary.x:1:25: error: '-' applies to one element only: write '(-a) + b' or '-(a + b)'
     1 | proc main() is print -1 + 2
       |                         ^
@@ -169,7 +178,7 @@ EOF
 check_error unary_then_binary
 
 printf '%b' 'proc main() is print 2 + -1\n' >"$TMP/binary_then_unary.x"
-cat >"$TMP/binary_then_unary.want" <<'EOF'
+want "$TMP/binary_then_unary.want" <<'EOF'
 binary_then_unary.x:1:26: error: '-' after '+' needs parentheses: write 'a + (-b)'
     1 | proc main() is print 2 + -1
       |                          ^
@@ -177,7 +186,7 @@ EOF
 check_error binary_then_unary
 
 printf '%b' 'proc main() is\n  var x;\n  x = 1\n' >"$TMP/assignment_with_equals.x"
-cat >"$TMP/assignment_with_equals.want" <<'EOF'
+want "$TMP/assignment_with_equals.want" <<'EOF'
 assignment_with_equals.x:3:5: error: expected ':=', '!', '?' or a procedure call before '=' (assignment is ':='; '=' compares)
     3 |   x = 1
       |     ^
@@ -185,7 +194,7 @@ EOF
 check_error assignment_with_equals
 
 printf '%b' 'proc main() is {\n  if true then print 1; else print 2\n}\n' >"$TMP/semicolon_before_else.x"
-cat >"$TMP/semicolon_before_else.want" <<'EOF'
+want "$TMP/semicolon_before_else.want" <<'EOF'
 semicolon_before_else.x:2:25: error: expected a statement before 'else' (there is no ';' before 'else')
     2 |   if true then print 1; else print 2
       |                         ^
@@ -193,7 +202,7 @@ EOF
 check_error semicolon_before_else
 
 printf '%b' 'proc main() is\n  var in;\n  network { 2 ! 22; 0 ? in & skip }\n' >"$TMP/network_branch_sequence.x"
-cat >"$TMP/network_branch_sequence.want" <<'EOF'
+want "$TMP/network_branch_sequence.want" <<'EOF'
 network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch of several statements is a block: { s1; s2 })
     3 |   network { 2 ! 22; 0 ? in & skip }
       |                   ^
@@ -203,7 +212,7 @@ check_error network_branch_sequence
 # C's operators: each message names the X form, at the operator, and the
 # rest is read as meant, so that the errors after it are found too.
 printf '%b' 'proc main() is\n  var a;\n  if a == 1 then print 1\n' >"$TMP/c_equals.x"
-cat >"$TMP/c_equals.want" <<'EOF'
+want "$TMP/c_equals.want" <<'EOF'
 c_equals.x:3:8: error: X has no '==': use '=' to compare (':=' assigns)
     3 |   if a == 1 then print 1
       |        ^
@@ -211,7 +220,7 @@ EOF
 check_error c_equals
 
 printf '%b' 'proc main() is\n  var a;\n  if a != 1 then print 1\n' >"$TMP/c_not_equal.x"
-cat >"$TMP/c_not_equal.want" <<'EOF'
+want "$TMP/c_not_equal.want" <<'EOF'
 c_not_equal.x:3:8: error: X has no '!=': use '~=' (not equal)
     3 |   if a != 1 then print 1
       |        ^
@@ -219,7 +228,7 @@ EOF
 check_error c_not_equal
 
 printf '%b' 'proc main() is\n  var a;\n  if (a > 0) && (a < 9) then print 1\n' >"$TMP/c_logical_and.x"
-cat >"$TMP/c_logical_and.want" <<'EOF'
+want "$TMP/c_logical_and.want" <<'EOF'
 c_logical_and.x:3:14: error: X has no '&&': use 'and', which works on every bit and evaluates both sides (see the traps in docs/language.md)
     3 |   if (a > 0) && (a < 9) then print 1
       |              ^
@@ -227,7 +236,7 @@ EOF
 check_error c_logical_and
 
 printf '%b' 'proc main() is\n  var a;\n  if (a < 0) || (a > 9) then print 1\n' >"$TMP/c_logical_or.x"
-cat >"$TMP/c_logical_or.want" <<'EOF'
+want "$TMP/c_logical_or.want" <<'EOF'
 c_logical_or.x:3:13: error: expected 'then' at end of input ('|' starts a comment: for C's '||' write 'or', which works on every bit)
     3 |   if (a < 0) || (a > 9) then print 1
       |             ^
@@ -235,7 +244,7 @@ EOF
 check_error c_logical_or
 
 printf '%b' 'proc main() is\n  var done;\n  while !done do done := true\n' >"$TMP/c_logical_not.x"
-cat >"$TMP/c_logical_not.want" <<'EOF'
+want "$TMP/c_logical_not.want" <<'EOF'
 c_logical_not.x:3:9: error: X has no '!': for C's '!done' write 'done = false' ('~' flips every bit, and '~1' is -2, which is true)
     3 |   while !done do done := true
       |         ^
@@ -243,7 +252,7 @@ EOF
 check_error c_logical_not
 
 printf '%b' 'proc main() is\n  var a; var b;\n  if a and !(b = 2) then print 1\n' >"$TMP/c_logical_not_operand.x"
-cat >"$TMP/c_logical_not_operand.want" <<'EOF'
+want "$TMP/c_logical_not_operand.want" <<'EOF'
 c_logical_not_operand.x:3:12: error: X has no '!': for C's '!(b = 2)' write '((b = 2) = false)' ('~' flips every bit, and '~1' is -2, which is true)
     3 |   if a and !(b = 2) then print 1
       |            ^
@@ -251,7 +260,7 @@ EOF
 check_error c_logical_not_operand
 
 printf '%b' 'proc main() is\n  var i;\n  { i++; ++i; i-- }\n' >"$TMP/c_increment.x"
-cat >"$TMP/c_increment.want" <<'EOF'
+want "$TMP/c_increment.want" <<'EOF'
 c_increment.x:3:6: error: X has no '++': write 'i := i + 1'
     3 |   { i++; ++i; i-- }
       |      ^
@@ -265,7 +274,7 @@ EOF
 check_error c_increment
 
 printf '%b' 'proc main() is\n  var i; array a[4];\n  a[i++] := 0\n' >"$TMP/c_increment_in_expression.x"
-cat >"$TMP/c_increment_in_expression.want" <<'EOF'
+want "$TMP/c_increment_in_expression.want" <<'EOF'
 c_increment_in_expression.x:3:6: error: X has no '++': write 'i := i + 1' in a statement of its own
     3 |   a[i++] := 0
       |      ^
@@ -273,7 +282,7 @@ EOF
 check_error c_increment_in_expression
 
 printf '%b' 'proc main() is\n  var i; array a[4];\n  { a[1] += 2; i *= a[0] + 1; i &= 7 }\n' >"$TMP/c_compound_assignment.x"
-cat >"$TMP/c_compound_assignment.want" <<'EOF'
+want "$TMP/c_compound_assignment.want" <<'EOF'
 c_compound_assignment.x:3:10: error: X has no '+=': write 'a[1] := a[1] + 2'
     3 |   { a[1] += 2; i *= a[0] + 1; i &= 7 }
       |          ^
@@ -287,7 +296,7 @@ EOF
 check_error c_compound_assignment
 
 printf '%b' 'proc main() is\n  var a;\n  { if a == 1 then a += 1; print b }\n' >"$TMP/c_habits_then_other_errors.x"
-cat >"$TMP/c_habits_then_other_errors.want" <<'EOF'
+want "$TMP/c_habits_then_other_errors.want" <<'EOF'
 c_habits_then_other_errors.x:3:10: error: X has no '==': use '=' to compare (':=' assigns)
     3 |   { if a == 1 then a += 1; print b }
       |          ^
@@ -301,7 +310,7 @@ EOF
 check_error c_habits_then_other_errors
 
 { echo "proc main() is print"; i=0; while [ $i -lt 1200 ]; do echo "("; i=$((i+1)); done; echo 1; i=0; while [ $i -lt 1200 ]; do printf ")"; i=$((i+1)); done; echo; } >"$TMP/nesting.x"
-cat >"$TMP/nesting.want" <<'EOF'
+want "$TMP/nesting.want" <<'EOF'
 nesting.x:1001:1: error: nesting deeper than 1,000 levels
  1001 | (
       | ^
@@ -309,7 +318,7 @@ EOF
 check_error nesting
 
 printf '%b' 'proc main() is print x\n' >"$TMP/undeclared.x"
-cat >"$TMP/undeclared.want" <<'EOF'
+want "$TMP/undeclared.want" <<'EOF'
 undeclared.x:1:22: error: 'x' is not declared
     1 | proc main() is print x
       |                      ^
@@ -317,7 +326,7 @@ EOF
 check_error undeclared
 
 printf '%b' 'val a = b;\nval b = 1;\nproc main() is skip\n' >"$TMP/used_before_declaration.x"
-cat >"$TMP/used_before_declaration.want" <<'EOF'
+want "$TMP/used_before_declaration.want" <<'EOF'
 used_before_declaration.x:1:9: error: 'b' is used before its declaration at line 2 (globals must be declared before use)
     1 | val a = b;
       |         ^
@@ -325,7 +334,7 @@ EOF
 check_error used_before_declaration
 
 printf '%b' 'var a;\nvar a;\nproc main() is skip\n' >"$TMP/redeclared_global.x"
-cat >"$TMP/redeclared_global.want" <<'EOF'
+want "$TMP/redeclared_global.want" <<'EOF'
 redeclared_global.x:2:5: error: redeclaration of 'a' (already declared at 1:5)
     2 | var a;
       |     ^
@@ -333,7 +342,7 @@ EOF
 check_error redeclared_global
 
 printf '%b' 'proc p(val x) is\n  var x;\n  skip\nproc main() is p(1)\n' >"$TMP/redeclared_local.x"
-cat >"$TMP/redeclared_local.want" <<'EOF'
+want "$TMP/redeclared_local.want" <<'EOF'
 redeclared_local.x:2:7: error: redeclaration of 'x' (already declared at 1:12)
     2 |   var x;
       |       ^
@@ -341,7 +350,7 @@ EOF
 check_error redeclared_local
 
 printf '%b' 'var v;\nval c = v + 1;\nproc main() is skip\n' >"$TMP/val_not_constant.x"
-cat >"$TMP/val_not_constant.want" <<'EOF'
+want "$TMP/val_not_constant.want" <<'EOF'
 val_not_constant.x:2:9: error: a val must be a constant, and 'v' is a variable (use numbers, characters, true, false, vals and operators)
     2 | val c = v + 1;
       |         ^
@@ -349,7 +358,7 @@ EOF
 check_error val_not_constant
 
 printf '%b' 'val c = 1 / (2 - 2);\nproc main() is skip\n' >"$TMP/val_division_by_zero.x"
-cat >"$TMP/val_division_by_zero.want" <<'EOF'
+want "$TMP/val_division_by_zero.want" <<'EOF'
 val_division_by_zero.x:1:11: error: division by zero in a val
     1 | val c = 1 / (2 - 2);
       |           ^
@@ -357,7 +366,7 @@ EOF
 check_error val_division_by_zero
 
 printf '%b' 'val c = 1;\nproc main() is c := 2\n' >"$TMP/assign_to_val.x"
-cat >"$TMP/assign_to_val.want" <<'EOF'
+want "$TMP/assign_to_val.want" <<'EOF'
 assign_to_val.x:2:16: error: cannot assign to 'c': it is a val constant
     2 | proc main() is c := 2
       |                ^
@@ -365,7 +374,7 @@ EOF
 check_error assign_to_val
 
 printf '%b' 'proc p(val x) is x := 2\nproc main() is p(1)\n' >"$TMP/assign_to_val_parameter.x"
-cat >"$TMP/assign_to_val_parameter.want" <<'EOF'
+want "$TMP/assign_to_val_parameter.want" <<'EOF'
 assign_to_val_parameter.x:1:18: error: cannot assign to 'x': it is a val parameter
     1 | proc p(val x) is x := 2
       |                  ^
@@ -373,7 +382,7 @@ EOF
 check_error assign_to_val_parameter
 
 printf '%b' 'array a[2];\nproc main() is a := 2\n' >"$TMP/assign_to_array.x"
-cat >"$TMP/assign_to_array.want" <<'EOF'
+want "$TMP/assign_to_array.want" <<'EOF'
 assign_to_array.x:2:16: error: cannot assign to the array 'a' as a whole: assign its elements, 'a[i]'
     2 | proc main() is a := 2
       |                ^
@@ -381,7 +390,7 @@ EOF
 check_error assign_to_array
 
 printf '%b' 'var n;\narray a[n];\nproc main() is skip\n' >"$TMP/array_size_not_constant.x"
-cat >"$TMP/array_size_not_constant.want" <<'EOF'
+want "$TMP/array_size_not_constant.want" <<'EOF'
 array_size_not_constant.x:2:9: error: an array size must be a constant, and 'n' is a variable (use numbers, characters, true, false, vals and operators)
     2 | array a[n];
       |         ^
@@ -389,7 +398,7 @@ EOF
 check_error array_size_not_constant
 
 printf '%b' 'array a[0];\nproc main() is skip\n' >"$TMP/array_size_zero.x"
-cat >"$TMP/array_size_zero.want" <<'EOF'
+want "$TMP/array_size_zero.want" <<'EOF'
 array_size_zero.x:1:9: error: an array size must be at least 1, not 0
     1 | array a[0];
       |         ^
@@ -397,7 +406,7 @@ EOF
 check_error array_size_zero
 
 printf '%b' 'proc main() is\n  var n;\n  network i for n do skip\n' >"$TMP/network_count_not_constant.x"
-cat >"$TMP/network_count_not_constant.want" <<'EOF'
+want "$TMP/network_count_not_constant.want" <<'EOF'
 network_count_not_constant.x:3:17: error: the count of a network must be a constant, and 'n' is a variable (use numbers, characters, true, false, vals and operators)
     3 |   network i for n do skip
       |                 ^
@@ -405,7 +414,7 @@ EOF
 check_error network_count_not_constant
 
 printf '%b' 'proc main() is network i for 1048577 do skip\n' >"$TMP/network_count_too_large.x"
-cat >"$TMP/network_count_too_large.want" <<'EOF'
+want "$TMP/network_count_too_large.want" <<'EOF'
 network_count_too_large.x:1:30: error: the count of a network must be from 1 to 1,048,576, not 1048577
     1 | proc main() is network i for 1048577 do skip
       |                              ^
@@ -413,7 +422,7 @@ EOF
 check_error network_count_too_large
 
 printf '%b' 'proc main() is while true do network { skip & skip }\n' >"$TMP/network_in_loop.x"
-cat >"$TMP/network_in_loop.want" <<'EOF'
+want "$TMP/network_in_loop.want" <<'EOF'
 network_in_loop.x:1:30: error: a network statement may only be main's body or one of the statements of its body block (not inside a loop, a conditional, a nested block or another network)
     1 | proc main() is while true do network { skip & skip }
       |                              ^
@@ -421,7 +430,7 @@ EOF
 check_error network_in_loop
 
 printf '%b' 'proc p() is network { skip & skip }\nproc main() is p()\n' >"$TMP/network_in_other_procedure.x"
-cat >"$TMP/network_in_other_procedure.want" <<'EOF'
+want "$TMP/network_in_other_procedure.want" <<'EOF'
 network_in_other_procedure.x:1:13: error: a network statement may only be in 'main'
     1 | proc p() is network { skip & skip }
       |             ^
@@ -429,7 +438,7 @@ EOF
 check_error network_in_other_procedure
 
 printf '%b' 'proc start() is skip\n' >"$TMP/no_main.x"
-cat >"$TMP/no_main.want" <<'EOF'
+want "$TMP/no_main.want" <<'EOF'
 no_main.x:1:21: error: the program has no 'main' (it must have 'proc main() is ...')
     1 | proc start() is skip
       |                     ^
@@ -437,7 +446,7 @@ EOF
 check_error no_main
 
 printf '%b' 'proc main(val x) is skip\n' >"$TMP/main_with_parameters.x"
-cat >"$TMP/main_with_parameters.want" <<'EOF'
+want "$TMP/main_with_parameters.want" <<'EOF'
 main_with_parameters.x:1:6: error: 'main' must be 'proc main()', without parameters
     1 | proc main(val x) is skip
       |      ^
@@ -445,7 +454,7 @@ EOF
 check_error main_with_parameters
 
 printf '%b' 'proc p() is main()\nproc main() is p()\n' >"$TMP/main_called.x"
-cat >"$TMP/main_called.want" <<'EOF'
+want "$TMP/main_called.want" <<'EOF'
 main_called.x:1:13: error: 'main' cannot be called
     1 | proc p() is main()
       |             ^
@@ -453,7 +462,7 @@ EOF
 check_error main_called
 
 printf '%b' 'func f() is return 1\nproc main() is f()\n' >"$TMP/func_as_statement.x"
-cat >"$TMP/func_as_statement.want" <<'EOF'
+want "$TMP/func_as_statement.want" <<'EOF'
 func_as_statement.x:2:16: error: 'f' is a func: use its value (for example 'x := f(...)')
     2 | proc main() is f()
       |                ^
@@ -461,7 +470,7 @@ EOF
 check_error func_as_statement
 
 printf '%b' 'proc p() is skip\nproc main() is print p()\n' >"$TMP/proc_in_expression.x"
-cat >"$TMP/proc_in_expression.want" <<'EOF'
+want "$TMP/proc_in_expression.want" <<'EOF'
 proc_in_expression.x:2:22: error: 'p' is a proc, which gives no value: only a func can be used in an expression
     2 | proc main() is print p()
       |                      ^
@@ -469,7 +478,7 @@ EOF
 check_error proc_in_expression
 
 printf '%b' 'array a[2];\nproc main() is print a + 1\n' >"$TMP/array_as_value.x"
-cat >"$TMP/array_as_value.want" <<'EOF'
+want "$TMP/array_as_value.want" <<'EOF'
 array_as_value.x:2:22: error: 'a' is an array: use one of its elements, 'a[i]'
     2 | proc main() is print a + 1
       |                      ^
@@ -477,7 +486,7 @@ EOF
 check_error array_as_value
 
 printf '%b' 'proc p(array a) is skip\nproc main() is p(3)\n' >"$TMP/value_for_array_parameter.x"
-cat >"$TMP/value_for_array_parameter.want" <<'EOF'
+want "$TMP/value_for_array_parameter.want" <<'EOF'
 value_for_array_parameter.x:2:18: error: argument 1 of 'p' must be an array name (its parameter is 'array a')
     2 | proc main() is p(3)
       |                  ^
@@ -485,7 +494,7 @@ EOF
 check_error value_for_array_parameter
 
 printf '%b' 'var x;\nproc main() is print x[0]\n' >"$TMP/index_non_array.x"
-cat >"$TMP/index_non_array.want" <<'EOF'
+want "$TMP/index_non_array.want" <<'EOF'
 index_non_array.x:2:22: error: 'x' is a variable, not an array, so it cannot be indexed
     2 | proc main() is print x[0]
       |                      ^
@@ -493,7 +502,7 @@ EOF
 check_error index_non_array
 
 printf '%b' 'proc main() is return 1\n' >"$TMP/return_outside_func.x"
-cat >"$TMP/return_outside_func.want" <<'EOF'
+want "$TMP/return_outside_func.want" <<'EOF'
 return_outside_func.x:1:16: error: 'return' outside a func (a proc ends at the end of its body)
     1 | proc main() is return 1
       |                ^
@@ -501,7 +510,7 @@ EOF
 check_error return_outside_func
 
 printf '%b' 'func f(val x) is if x then return 1\nproc main() is print f(1)\n' >"$TMP/missing_return.x"
-cat >"$TMP/missing_return.want" <<'EOF'
+want "$TMP/missing_return.want" <<'EOF'
 missing_return.x:1:6: error: not every path through func 'f' ends in 'return'
     1 | func f(val x) is if x then return 1
       |      ^
@@ -509,7 +518,7 @@ EOF
 check_error missing_return
 
 printf '%b' 'proc p(val a, val b) is skip\nproc main() is p(1)\n' >"$TMP/wrong_argument_count.x"
-cat >"$TMP/wrong_argument_count.want" <<'EOF'
+want "$TMP/wrong_argument_count.want" <<'EOF'
 wrong_argument_count.x:2:16: error: wrong number of arguments to 'p': expected 2, found 1
     2 | proc main() is p(1)
       |                ^
@@ -517,7 +526,7 @@ EOF
 check_error wrong_argument_count
 
 printf '%b' 'proc main() is 16777216 ! 1\n' >"$TMP/destination_out_of_range.x"
-cat >"$TMP/destination_out_of_range.want" <<'EOF'
+want "$TMP/destination_out_of_range.want" <<'EOF'
 destination_out_of_range.x:1:16: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
     1 | proc main() is 16777216 ! 1
       |                ^
@@ -525,7 +534,7 @@ EOF
 check_error destination_out_of_range
 
 printf '%b' 'proc main() is 0 : 256 ! 1\n' >"$TMP/port_out_of_range.x"
-cat >"$TMP/port_out_of_range.want" <<'EOF'
+want "$TMP/port_out_of_range.want" <<'EOF'
 port_out_of_range.x:1:20: error: port 256 is out of range: it must be from 0 to 255
     1 | proc main() is 0 : 256 ! 1
       |                    ^
@@ -533,7 +542,7 @@ EOF
 check_error port_out_of_range
 
 printf '%b' 'proc main() is [1, 16777216] ! 1\n' >"$TMP/list_destination_out_of_range.x"
-cat >"$TMP/list_destination_out_of_range.want" <<'EOF'
+want "$TMP/list_destination_out_of_range.want" <<'EOF'
 list_destination_out_of_range.x:1:20: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
     1 | proc main() is [1, 16777216] ! 1
       |                    ^
@@ -541,7 +550,7 @@ EOF
 check_error list_destination_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do [0, i + 16777215] ! 1\n' >"$TMP/list_index_destination_out_of_range.x"
-cat >"$TMP/list_index_destination_out_of_range.want" <<'EOF'
+want "$TMP/list_index_destination_out_of_range.want" <<'EOF'
 list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
     1 | proc main() is network i for 2 do [0, i + 16777215] ! 1
       |                                       ^
@@ -549,7 +558,7 @@ EOF
 check_error list_index_destination_out_of_range
 
 printf '%b' 'proc main() is [1] : 256 ! 1\n' >"$TMP/list_port_out_of_range.x"
-cat >"$TMP/list_port_out_of_range.want" <<'EOF'
+want "$TMP/list_port_out_of_range.want" <<'EOF'
 list_port_out_of_range.x:1:22: error: port 256 is out of range: it must be from 0 to 255
     1 | proc main() is [1] : 256 ! 1
       |                      ^
@@ -557,7 +566,7 @@ EOF
 check_error list_port_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do all : (i + 255) ! 1\n' >"$TMP/all_port_out_of_range.x"
-cat >"$TMP/all_port_out_of_range.want" <<'EOF'
+want "$TMP/all_port_out_of_range.want" <<'EOF'
 all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255
     1 | proc main() is network i for 2 do all : (i + 255) ! 1
       |                                          ^
@@ -566,7 +575,7 @@ check_error all_port_out_of_range
 
 { printf 'proc main() is\n  [0,\n'; awk 'BEGIN { for (i = 0; i < 65535; i++) print "0," }'
   printf '0] ! 1\n'; } >"$TMP/list_too_long.x"
-cat >"$TMP/list_too_long.want" <<'EOF'
+want "$TMP/list_too_long.want" <<'EOF'
 list_too_long.x:2:3: error: a multicast list may name at most 65,536 destinations, not 65537
     2 |   [0,
       |   ^
@@ -574,7 +583,7 @@ EOF
 check_error list_too_long
 
 printf '%b' 'proc main() is [] ! 1\n' >"$TMP/list_empty.x"
-cat >"$TMP/list_empty.want" <<'EOF'
+want "$TMP/list_empty.want" <<'EOF'
 list_empty.x:1:17: error: expected a destination before ']' (a list names at least one processor: '[d1, d2] ! e')
     1 | proc main() is [] ! 1
       |                 ^
@@ -582,7 +591,7 @@ EOF
 check_error list_empty
 
 printf '%b' 'var all;\nproc main() is\n  { all := 1; print all; 0 ? all }\n' >"$TMP/all_as_a_name.x"
-cat >"$TMP/all_as_a_name.want" <<'EOF'
+want "$TMP/all_as_a_name.want" <<'EOF'
 all_as_a_name.x:1:5: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
     1 | var all;
       |     ^
@@ -599,7 +608,7 @@ EOF
 check_error all_as_a_name
 
 printf '%b' 'proc all() is skip\nfunc f(val all) is return 1\nproc main() is network all for 2 do skip\n' >"$TMP/all_as_a_declared_name.x"
-cat >"$TMP/all_as_a_declared_name.want" <<'EOF'
+want "$TMP/all_as_a_declared_name.want" <<'EOF'
 all_as_a_declared_name.x:1:6: error: 'all' is a keyword (a broadcast: all ! e) and cannot be a name
     1 | proc all() is skip
       |      ^
@@ -613,7 +622,7 @@ EOF
 check_error all_as_a_declared_name
 
 printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
-cat >"$TMP/globals_do_not_fit.want" <<'EOF'
+want "$TMP/globals_do_not_fit.want" <<'EOF'
 globals_do_not_fit.x:1:7: error: the globals need 200 words, which with the program and 64 words of stack do not fit in --mem 256
     1 | array a[200];
       |       ^
@@ -621,7 +630,7 @@ EOF
 check_error globals_do_not_fit --mem 256
 
 printf '%b' 'array a[180];\nproc main() is { print 100000; print 100000; print 100000; print 100000; print 100000 }\n' >"$TMP/program_does_not_fit.x"
-cat >"$TMP/program_does_not_fit.want" <<'EOF'
+want "$TMP/program_does_not_fit.want" <<'EOF'
 program_does_not_fit.x:2:6: error: the program (14 words on processor 0) and its globals (180 words) leave fewer than 64 words of stack in --mem 256
     2 | proc main() is { print 100000; print 100000; print 100000; print 100000; print 100000 }
       |      ^
@@ -629,7 +638,7 @@ EOF
 check_error program_does_not_fit --mem 256
 
 printf '%b' 'var a;\nvar a;\nproc main() is {\n  print b;\n  a := 1 + 2 * 3;\n  c()\n}\n' >"$TMP/several_errors.x"
-cat >"$TMP/several_errors.want" <<'EOF'
+want "$TMP/several_errors.want" <<'EOF'
 several_errors.x:2:5: error: redeclaration of 'a' (already declared at 1:5)
     2 | var a;
       |     ^
