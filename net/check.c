@@ -127,15 +127,20 @@ static int check_places(Audit *a, uint32_t c, uint32_t count)
     return 0;
 }
 
-/* The packets that sleep until buffer b has room: one per port a of its
- * switch whose bit is set, each refused there and going there (with one
- * channel: nothing sleeps with more). */
+/* The packets that sleep until buffer b has room, or until the message
+ * that owns it lets it go: one per port a of its switch whose bit is set,
+ * each refused there and going there (with one channel: nothing sleeps
+ * with more); one that waits for an owner, a head, while another message
+ * owns it. */
 static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
 {
     uint32_t s = b >> 2;
     unsigned l = sw_layer(a->lay, s);
-    for (unsigned port = 0; port < 4; port++) {
-        if (!((buf->waiting >> port) & 1))
+    if ((buf->waiting & WAIT_ROOM) & (buf->waiting >> 4))
+        return broken_at(a, b, "a packet sleeps on both its room and its owner");
+    for (unsigned bit = 0; bit < 8; bit++) {
+        unsigned port = bit & 3;
+        if (!((buf->waiting >> bit) & 1))
             continue;
         const Sender *keeper = &a->lay->senders[arrival_keeper(a->lay, s, l, port)];
         if ((keeper->slot & (SLOT_BLOCKED | SLOT_ASLEEP)) != (SLOT_BLOCKED | SLOT_ASLEEP))
@@ -151,6 +156,18 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
         }
         if (!going_here)
             return broken_at(a, b, "a packet sleeps on it that is going elsewhere");
+        if (bit < 4 && takes_flit(a->lay, x, 0, buffer_count(a->lay, b), a->lay->cfg.buffer))
+            return broken_at(a, b, "a packet sleeps on it until it has room, but it has room "
+                             "for it");
+        if (bit >= 4 && (flit_index(a->lay, x) != 0 || a->lay->owner[b] == 0 ||
+                         a->lay->owner[b] == flit_message(a->lay, x)))
+            return broken_at(a, b, "a packet sleeps until another message lets it go, but it "
+                             "is not a head, or no other message owns it");
+        if ((keeper->slot & SLOT_QUIET) &&
+            (flit_index(a->lay, x) == 0 || buffer_count(a->lay, b) == 0 ||
+             !same_message(a->lay, x, place_packet(buffer_head_word(a->lay, b)))))
+            return broken_at(a, b, "a packet sleeps on it without collisions, but is not held "
+                             "up by its own message");
         a->asleep++;
     }
     return 0;
@@ -240,8 +257,6 @@ static int check_buffer(Audit *a, uint32_t c)
                       ring_capacity(lay, buf));
     if (a->net->entered[c])
         return broken_at(a, c, "entry count not reset");
-    if (buf->waiting && buf->count < lay->cfg.buffer)
-        return broken_at(a, c, "packets sleep on it, but it has room");
     if (check_places(a, c, count) != 0)
         return -1;
     if (lay->messages && check_flits_in_buffer(a, c, count) != 0)
@@ -305,6 +320,9 @@ static int check_slot(Audit *a, uint32_t c)
         return broken_at(a, c, "slot flags 0x%x without a refused packet", fl);
     if ((fl & (CLAIM_ASLEEP | CLAIM_UP_ASLEEP)) && !(fl & SLOT_ASLEEP))
         return broken_at(a, c, "a claim sleeps on a slot whose packet is awake");
+    if (((fl & SLOT_QUIET) && !(fl & SLOT_ASLEEP)) || ((fl & CLAIM_QUIET) && !(fl & CLAIM_ASLEEP)) ||
+        ((fl & CLAIM_UP_QUIET) && !(fl & CLAIM_UP_ASLEEP)))
+        return broken_at(a, c, "slot flags 0x%x: a quiet sleeper that does not sleep", fl);
     if ((fl & CLAIM_UP_ASLEEP) && a->lay->cfg.full_duplex)
         return broken_at(a, c, "an upward claim sleeps on it with --duplex full");
     if ((fl & SLOT_ASLEEP) && a->lay->cfg.vcs > 1)

@@ -29,7 +29,7 @@ static void deliver(Net *net, const OnLink *e)
         }
         Sender *ks = refuse(&net->lay, e, false);
         uint32_t ki = keeper_of(e->keeper);
-        if (may_sleep(net)) {
+        if (may_sleep(net) && !net->lay.messages) {    /* (ownership of ports: messages.md) */
             ks->slot |= SLOT_ASLEEP;
             net->lay.port_waits[x].keeper = ki;
             pk->asleep = ASLEEP_PORT;

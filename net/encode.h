@@ -154,11 +154,11 @@ static inline bool keeper_refused(uint32_t w) { return (w & KEEPER_REFUSED) != 0
 
 /* ---- a slot word: the state of a link's slot --------------------------------
  *
- *     7    5      4            3         2      1        0
- *   +-------+------------+----------+------+--------+---------+
- *   |   0   | CLAIM_UP_  |  CLAIM_  | SLOT_| SLOT_  |  SLOT_  |
- *   |       |  ASLEEP    |  ASLEEP  |  UP  | ASLEEP | BLOCKED |
- *   +-------+------------+----------+------+--------+---------+
+ *       7          6        5          4          3       2      1        0
+ *   +----------+--------+-------+------------+--------+------+--------+---------+
+ *   | CLAIM_UP_| CLAIM_ | SLOT_ | CLAIM_UP_  | CLAIM_ | SLOT_| SLOT_  |  SLOT_  |
+ *   |  QUIET   | QUIET  | QUIET |  ASLEEP    | ASLEEP |  UP  | ASLEEP | BLOCKED |
+ *   +----------+--------+-------+------------+--------+------+--------+---------+
  *
  * Sender.slot, kept by the slot's keeper. The slot holds a packet only
  * while the packet is refused, by a full buffer or input port: a packet
@@ -176,8 +176,13 @@ enum {
                               the keeper's own direction) */
     CLAIM_ASLEEP = 8,      /* the keeper's own packet claims this slot, and
                               sleeps until the slot's packet wakes */
-    CLAIM_UP_ASLEEP = 16   /* --duplex half: the sender below, which sends up
+    CLAIM_UP_ASLEEP = 16,  /* --duplex half: the sender below, which sends up
                               into this slot, sleeps so */
+    /* A sleeper held up only by its own message counts no collision while
+     * it sleeps (messages.md): the flit in the slot, or the claim. */
+    SLOT_QUIET = 32,
+    CLAIM_QUIET = 64,
+    CLAIM_UP_QUIET = 128
 };
 
 /* ---- a round-robin verdict: stage b of one port (virtual channels) ----------

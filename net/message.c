@@ -78,7 +78,7 @@ void message_make(Net *net, uint32_t x, const uint32_t *words, uint32_t length)
     net->lay.message[m] = (Message){ .id = net->lay.pool[x].info.id, .length = length, .made = 1, .routing = 0,
                                      .tail_buffer = NET_NO_CHANNEL, .tail_stamp = 0,
                                      .words = copy };
-    net->lay.flits[x] = (FlitOf){ m, 0 };
+    net->lay.flits[x] = (FlitOf){ m, 0, false };
     net->flits_waiting += length - 1;
 }
 
@@ -99,7 +99,8 @@ void message_continue(Net *net, uint32_t p, uint32_t x)
     pk->links = 0;
     pk->asleep = AWAKE;
     lay->routes[y] = packet_route_word(lay, pk);
-    lay->flits[y] = (FlitOf){ m, msg->made++ };
+    lay->flits[y] = (FlitOf){ m, msg->made, msg->made + 1 == msg->length };
+    msg->made++;
     lay->out_slot[p] = y;
     net->in_flight++;
     net->flits_waiting--;

@@ -35,7 +35,7 @@ static inline uint32_t flit_length(const Layout *lay, uint32_t x)
 static inline bool flit_is_tail(const Layout *lay, uint32_t x)
 {
     uint32_t m = flit_message(lay, x);
-    return m == 0 || lay->flits[x].index + 1 == lay->message[m].length;
+    return m == 0 || lay->flits[x].tail;
 }
 
 /* Whether packets x and y are flits of one message of several words: what
@@ -86,7 +86,7 @@ static inline void own_place(const Layout *lay, uint32_t x, uint32_t *owner)
         return;
     if (lay->flits[x].index == 0)
         *owner = m;
-    if (lay->flits[x].index + 1 == lay->message[m].length)
+    if (lay->flits[x].tail)
         *owner = 0;
 }
 

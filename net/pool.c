@@ -94,7 +94,7 @@ void pool_release(Net *net, uint32_t x)
 {
     net->lay.pool[x].place = PLACE_FREE;
     if (net->lay.messages)               /* (a packet made later is one word until told) */
-        net->lay.flits[x] = (FlitOf){ 0, 0 };
+        net->lay.flits[x] = (FlitOf){ 0, 0, false };
     net->free_stack[net->nfree++] = x;
     net->outstanding--;
 }

@@ -6,17 +6,27 @@
  * move. But a waiting packet's next attempt can succeed only
  * after a particular event, so it sleeps until that event, in the slot of
  * its link:
- *   - a packet refused by a full buffer is refused again until that
- *     buffer's head leaves, which happens in stage e: it is woken then, for
- *     the next timestep's stage d (the buffer keeps a bit for each port of
- *     its switch whose packet sleeps on it);
+ *   - a packet refused by a full buffer (or, a message's head under
+ *     cut-through and store-and-forward, by one without room for its whole
+ *     message) is refused again until that buffer's head leaves, which
+ *     happens in stage e: it is woken then, for the next timestep's stage
+ *     d (the buffer keeps a bit for each port of its switch whose packet
+ *     sleeps on it);
+ *   - a head refused by a buffer that another message owns is refused
+ *     again until that message's tail enters the buffer, in stage d: it is
+ *     woken then, to try in this stage d if its port comes after the
+ *     tail's in the spec's order, else in the next (a second bit a port);
  *   - a packet waiting on its last link for a full input port waits until
  *     the port is read, in stage 1: it is woken then, for this timestep's
- *     stage c (the port keeps a list of them);
+ *     stage c (the port keeps a list of them; not once messages of several
+ *     words are made, whose heads wait on the ports' ownership too);
  *   - a claimant whose link holds a sleeping packet fails again until that
  *     packet wakes: it is woken with it (a flag with the slot).
  * Each timestep, every sleeper would have failed once more: its collision
- * (or port wait) is added from counters kept by kind, direction and layer.
+ * (or port wait) is added from counters kept by kind, direction and layer
+ * -- but for a flit held up only by its own message, which counts none
+ * (messages.md; a "quiet" flag with the slot) -- and one woken to try in
+ * this timestep has its count for it taken back.
  * Sleepers are skipped where the spec's order looks at other packets, which
  * is exact because a sleeper can take no room. Adaptive packets never sleep
  * (which buffer they want changes), nothing sleeps with V > 1 channels
@@ -28,24 +38,35 @@
 #include "net/layout.h"
 #include "net/sleep.h"
 
-/* Wakes the claimants asleep on the slot that sender ki keeps (its Sender
- * ks): puts them in woken[] (at most two) and returns how many. */
-unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, uint32_t woken[2])
+/* A claimant asleep on a link of layer `layer` going `dir` wakes; if it
+ * tries again in this timestep (`now`), the failure count_sleepers
+ * counted for it in this timestep is taken back. */
+static void claim_wakes(Counters *st, unsigned dir, unsigned layer, bool quiet, bool now)
+{
+    st->asleep--;
+    if (quiet)
+        return;
+    st->asleep_link[dir][layer]--;
+    if (now) {
+        st->stats.link_collisions[dir][layer]--;
+        st->stats.link_total--;
+    }
+}
+
+unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, bool now, uint32_t woken[2])
 {
     unsigned layer, dir, n = 0;
     if (ks->slot & CLAIM_ASLEEP) {
         claim_heading(&net->lay, ki, &layer, &dir);
-        st->asleep_link[dir][layer]--;
-        st->asleep--;
+        claim_wakes(st, dir, layer, ks->slot & CLAIM_QUIET, now);
         woken[n++] = ki;
     }
     if (ks->slot & CLAIM_UP_ASLEEP) {       /* --duplex half: ki = 4S + x */
         layer = sw_layer(&net->lay, ki >> 2);
-        st->asleep_link[DIR_UP][layer]--;
-        st->asleep--;
+        claim_wakes(st, DIR_UP, layer, ks->slot & CLAIM_UP_QUIET, now);
         woken[n++] = up_sender(&net->lay, ki >> 2, layer, ki & 3);
     }
-    ks->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP);
+    ks->slot &= (uint8_t)~(CLAIM_ASLEEP | CLAIM_UP_ASLEEP | CLAIM_QUIET | CLAIM_UP_QUIET);
     return n;
 }
 
@@ -70,7 +91,7 @@ void net_wake_port(Net *net, uint32_t port)
         net_links_reserve(l, l->n + 1);
         links_push(l, ks->slot_packet, proc_on_plane(k, p, plane), ki | KEEPER_REFUSED);
         uint32_t woken[2];
-        for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, woken); i < n; i++) {
+        for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, false, woken); i < n; i++) {
             IndexList *claims = &sh->claimants[sender_list_layer(&net->lay, woken[i])];
             net_list_reserve(claims, claims->n + 1);
             list_push(claims, woken[i]);

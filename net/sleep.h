@@ -10,12 +10,10 @@
 #include "net/state.h"
 
 /* Whether packets may sleep: not when every event must be reported, nor
- * with V > 1 channels, where a claim depends on several lanes, nor once
- * messages of several words are made, whose flits wait on ownership too
- * (those asleep already wait for what they waited for). */
+ * with V > 1 channels, where a claim depends on several lanes. */
 static inline bool may_sleep(const Net *net)
 {
-    return net->event == NULL && net->lay.cfg.vcs == 1 && !net->lay.messages;
+    return net->event == NULL && net->lay.cfg.vcs == 1;
 }
 
 /* Each timestep, every sleeper fails once more: its collision or port
@@ -23,8 +21,9 @@ static inline bool may_sleep(const Net *net)
 void count_sleepers(Net *net);
 
 /* Wakes the claimants asleep on the slot that sender ki keeps (its Sender
- * ks): puts them in woken[] (at most two) and returns how many. */
-unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, uint32_t woken[2]);
+ * ks), to try again in the next timestep, or in this one (`now`): puts
+ * them in woken[] (at most two) and returns how many. */
+unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, bool now, uint32_t woken[2]);
 
 /* Wakes the packets asleep on input port `port` (an index into
  * net->lay.ports: processor * ports + port) after an IN read it. */

@@ -119,7 +119,9 @@ enum { INLINE_PLACES = 5 };
 typedef struct Sender {
     uint16_t count;        /* packets in its buffer */
     uint8_t waiting;       /* bit a: the packet arriving on port a of this
-                              switch sleeps until this buffer has room */
+                              switch sleeps until this buffer has room;
+                              bit 4 + a: a message's head sleeps until the
+                              message that owns it lets it go (WAIT_*) */
     uint8_t slot;          /* SLOT_* (encode.h): the state of the slot (lane) it keeps */
     uint32_t hop;          /* where the packets it sends go: a hop word
                               (encode.h), or 0 until it first sends */
@@ -134,6 +136,8 @@ typedef struct Sender {
         } ring;
     };
 } Sender;
+
+enum { WAIT_ROOM = 0x0f, WAIT_OWNER = 0xf0 };     /* Sender.waiting's halves */
 
 _Static_assert(sizeof(Sender) == 32, "two senders share a cache line");
 
@@ -208,9 +212,11 @@ typedef struct Message {
 } Message;
 
 /* Which message and flit a packet is (Layout.flits, by pool index):
- * message 0 for a one-word packet. */
+ * message 0 for a one-word packet; whether it is its message's tail is
+ * kept here too, so that a hop reads one line, not the message's. */
 typedef struct FlitOf {
-    uint32_t message, index;
+    uint32_t message;
+    unsigned index : 31, tail : 1;
 } FlitOf;
 
 /* A part of a multicast's set (mc_split): its members below one down port

@@ -88,29 +88,69 @@
 #include "net/step.h"
 #include "net/sweep.h"
 
-/* Stage e: the head of buffer b left, so the packets asleep on it (one per
- * port of its switch at most) try again in the next timestep's stage d, and
- * the claimants asleep on their links in its stage e. */
-HOT void wake_buffer(Sweep *sw, uint32_t b)
+/* The packet arriving on port a of the switch of buffer b (layer l),
+ * asleep on b, wakes, with the claimants asleep on its link: to try again
+ * in the next timestep, or in this one (`now`: it comes after what woke
+ * it in this stage d's order), in which count_sleepers has already
+ * counted its failure, taken back here. */
+static void wake_arrival(Sweep *sw, uint32_t b, unsigned l, unsigned a, bool now)
 {
     const Layout *lay = sw->lay;
     Counters *counts = sw->sh->counts;
-    Sender *buf = &lay->senders[b];
-    uint32_t s = b >> 2;
-    unsigned l = sw_layer(lay, s), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
-    for (unsigned a = 0; a < 4; a++) {
-        if (!((buf->waiting >> a) & 1))
-            continue;
-        uint32_t ki = arrival_keeper(lay, s, l, a), woken[2];
-        Sender *ks = &lay->senders[ki];
-        ks->slot &= (uint8_t)~SLOT_ASLEEP;
-        counts->asleep_buffer[dir][l]--;
-        counts->asleep--;
-        *sw->out.on_link[a * LIST_LAYERS + l]++ = (OnLink){ ks->slot_packet, b, ki | KEEPER_REFUSED };
-        for (unsigned i = 0, n = wake_claims(sw->net, counts, ki, ks, woken); i < n; i++)
-            *sw->out.claimant[sender_list_layer(lay, woken[i])]++ = woken[i];
+    uint32_t ki = arrival_keeper(lay, b >> 2, l, a), woken[2];
+    Sender *ks = &lay->senders[ki];
+    if (!(ks->slot & SLOT_QUIET)) {
+        counts->asleep_buffer[(b & 3) >= 2 ? DIR_UP : DIR_DOWN][l]--;
+        if (now)
+            count_buffer_collisions(lay, counts, b, 0, -1);
     }
-    buf->waiting = 0;
+    counts->asleep--;
+    ks->slot &= (uint8_t)~(SLOT_ASLEEP | SLOT_QUIET);
+    OnLink entry = { ks->slot_packet, b, ki | KEEPER_REFUSED };
+    if (now) {                          /* (its run, and its claimants', are still to come) */
+        OnLinkList *list = &sw->sh->on_links[a][l];
+        list->items[list->n++] = entry;
+    } else {
+        *sw->out.on_link[a * LIST_LAYERS + l]++ = entry;
+    }
+    for (unsigned i = 0, n = wake_claims(sw->net, counts, ki, ks, now, woken); i < n; i++) {
+        unsigned layer = sender_list_layer(lay, woken[i]);
+        if (now) {
+            IndexList *list = &sw->sh->claimants[layer];
+            list->items[list->n++] = woken[i];
+        } else {
+            *sw->out.claimant[layer]++ = woken[i];
+        }
+    }
+}
+
+/* Stage e: the head of buffer b left, so the packets asleep on its room
+ * (one per port of its switch at most) try again in the next timestep's
+ * stage d, and the claimants asleep on their links in its stage e. */
+HOT void wake_buffer(Sweep *sw, uint32_t b)
+{
+    Sender *buf = &sw->lay->senders[b];
+    unsigned l = sw_layer(sw->lay, b >> 2);
+    for (unsigned a = 0; a < 4; a++)
+        if ((buf->waiting >> a) & 1)
+            wake_arrival(sw, b, l, a, false);
+    buf->waiting &= (uint8_t)~WAIT_ROOM;
+}
+
+/* Stage d: a message's tail entered buffer b on arrival port q, so the
+ * message no longer owns it, and the heads asleep on it wake: those
+ * arriving on a port after q try in this stage d, as the spec's order of
+ * ports has them do, the others in the next. */
+static void wake_owned(Sweep *sw, uint32_t b, unsigned q)
+{
+    Sender *buf = &sw->lay->senders[b];
+    unsigned l = sw_layer(sw->lay, b >> 2), layer = sw->run->layer;
+    sw->out.claimant[layer] = sw->claim_end;        /* (it may list one there) */
+    for (unsigned a = 0; a < 4; a++)
+        if ((buf->waiting >> (4 + a)) & 1)
+            wake_arrival(sw, b, l, a, a > q);
+    sw->claim_end = sw->out.claimant[layer];
+    buf->waiting &= (uint8_t)~WAIT_OWNER;
 }
 
 /* ---- claims: what a sender sends, and its failures ----------------------- */
@@ -138,17 +178,20 @@ static void claim_failed(Net *net, NetShare *sh, uint32_t h, unsigned v)
  * no adaptive routing, no multicast so far -- in full or half duplex, get
  * their own, in which those options are constants, so that the compiler
  * drops what tests them for every packet; so do those of full duplex with
- * multicasts (broadcasts at scale) and those of four channels in full
- * duplex; any other network runs the copy that tests them. */
+ * multicasts (broadcasts at scale), with messages of several words, and
+ * with four channels; any other network runs the copy that tests them. */
 typedef enum Variant {
-    ANY_NETWORK, COMMON_FULL, COMMON_HALF, MULTICAST_FULL, FOUR_CHANNELS_FULL
+    ANY_NETWORK, COMMON_FULL, COMMON_HALF, MULTICAST_FULL, MESSAGES_FULL, FOUR_CHANNELS_FULL
 } Variant;
 
 static Variant variant_of(const Net *net)
 {
     const Layout *lay = &net->lay;
-    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive || lay->messages)
+    if (lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
         return ANY_NETWORK;
+    if (lay->messages)
+        return lay->cfg.vcs == 1 && lay->cfg.full_duplex && !lay->multicast ? MESSAGES_FULL
+                                                                             : ANY_NETWORK;
     if (lay->cfg.vcs > 1)
         return lay->cfg.vcs == 4 && lay->cfg.full_duplex && !lay->multicast ? FOUR_CHANNELS_FULL
                                                                               : ANY_NETWORK;
@@ -211,8 +254,9 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
     /* A body flit (it enters a buffer its message owns) refused by a full
      * one is held up by another message only if that one holds a flit of
      * another: the first, if any (messages.md). */
-    if (flit_index(lay, e->packet) == 0 ||
-        !same_message(lay, e->packet, place_packet(buffer_head_word(lay, c))))
+    bool head = flit_index(lay, e->packet) == 0;
+    bool quiet = !head && same_message(lay, e->packet, place_packet(buffer_head_word(lay, c)));
+    if (!quiet)
         count_buffer_collisions(lay, counts, b, channel_v(lay, c), 1);
     if (observed) {
         settle_listed(sw->net, e, q);
@@ -221,9 +265,15 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
     }
     Sender *keeper = refuse(lay, e, q < 2);
     if (sleeps) {
-        keeper->slot |= SLOT_ASLEEP;
-        lay->senders[c].waiting |= (uint8_t)(1u << q);
-        counts->asleep_buffer[dir][l]++;
+        /* A head refused by a buffer another message owns waits for that
+         * message's tail to enter it (wake_owned); any other, for room
+         * (wake_buffer). While it sleeps the buffer's head stays, so
+         * whether it counts a collision does too. */
+        bool owned = head && lay->messages && lay->owner[c] != 0;
+        keeper->slot |= (uint8_t)(SLOT_ASLEEP | (quiet ? SLOT_QUIET : 0));
+        lay->senders[c].waiting |= (uint8_t)(1u << (owned ? 4 + q : q));
+        if (!quiet)
+            counts->asleep_buffer[dir][l]++;
         counts->asleep++;
     } else {
         *sw->out.on_link[q * LIST_LAYERS + sw->run->layer]++ =
@@ -260,8 +310,11 @@ HOT void enter_buffer(Sweep *sw, uint32_t x, unsigned port, uint32_t c, bool obs
 {
     const Layout *lay = sw->lay;
     uint32_t count = buffer_push(sw->net, lay, c, place_word(x, port));
-    if (lay->messages)
+    if (lay->messages) {
         entered_as_flit(lay, x, c);
+        if ((lay->senders[c].waiting & WAIT_OWNER) && lay->owner[c] == 0)
+            wake_owned(sw, c, sw->run->kind);
+    }
     if (count != 0) {
         if (flit_index(lay, x) == 0) {   /* (the queueing rule counts heads only) */
             count_buffer_collisions(lay, sw->sh->counts, channel_sender(lay, c),
@@ -364,7 +417,7 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
      * packets, entering an empty buffer, need neither.) */
     if (!takes_flit(lay, e->packet, lay->messages ? lay->owner[c] : 0, buffer_count(lay, c),
                     lay->cfg.buffer)) {
-        bool sleeps = !observed && !choice && lay->cfg.vcs == 1 && !lay->messages;
+        bool sleeps = !observed && !choice && lay->cfg.vcs == 1;
         refused_by_buffer(sw, e, c, sleeps, observed);
         return false;
     }
@@ -475,23 +528,28 @@ HOT bool held_up(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool by
     Counters *counts = sw->sh->counts;
     uint32_t ki = to->keeper;
     Sender *keeper = &sw->lay->senders[channel_of(sw->lay, ki, v)];
+    bool quiet = false;
     if (sw->lay->messages) {
         /* What holds it up: the flit in its lane, or the one that took the
          * link; a flit of its own message is not a collision. */
         uint32_t by = by_lane ? keeper->slot_packet : to->holder;
-        if (same_message(sw->lay, claimant_packet(sw->lay, h, v), by))
-            return false;
+        quiet = same_message(sw->lay, claimant_packet(sw->lay, h, v), by);
     }
     if (by_lane && sw->lay->cfg.vcs == 1 && !observed && (keeper->slot & SLOT_ASLEEP)) {
         unsigned link_layer, dir;
         claim_heading(sw->lay, h, &link_layer, &dir);
-        count_link_collision(sw->lay, counts, dir, link_layer, v);
         keeper->slot |= ki == h ? CLAIM_ASLEEP : CLAIM_UP_ASLEEP;
-        counts->asleep_link[dir][link_layer]++;
+        if (quiet) {
+            keeper->slot |= ki == h ? CLAIM_QUIET : CLAIM_UP_QUIET;
+        } else {
+            count_link_collision(sw->lay, counts, dir, link_layer, v);
+            counts->asleep_link[dir][link_layer]++;
+        }
         counts->asleep++;
         return true;
     }
-    claim_failed(sw->net, sw->sh, h, v);
+    if (!quiet)
+        claim_failed(sw->net, sw->sh, h, v);
     return false;
 }
 
@@ -525,7 +583,7 @@ HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c)
      * (the list has room for one more: share_prepare). */
     *sw->claim_end = h;
     sw->claim_end += more;
-    if (lay->cfg.vcs == 1 && lay->senders[c].waiting) {    /* room: they try next timestep */
+    if (lay->cfg.vcs == 1 && (lay->senders[c].waiting & WAIT_ROOM)) {   /* room: they try next timestep */
         unsigned layer = sw->run->layer;
         sw->out.claimant[layer] = sw->claim_end;       /* (it may list one there) */
         wake_buffer(sw, h);
@@ -702,23 +760,23 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
         view.compact = true;
         view.rings = NULL;
         view.multicast = variant == MULTICAST_FULL;
-        view.messages = false;
+        view.messages = variant == MESSAGES_FULL;
     }
     SweepList runs[5 * LIST_LAYERS + 2];
     size_t nruns = 0;
     unsigned k = net->lay.cfg.k;
     for (unsigned l = 1; l <= k + 1; l++) {
         for (unsigned q = 0; q < 4 && l <= k; q++)                  /* d */
-            if (sh->on_links[q][l].n)
+            if (sh->on_links[q][l].n || lay->messages)      /* (wake_owned may list some) */
                 runs[nruns++] = (SweepList){ sh->on_links[q][l].items, sh->on_links[q][l].n, q, l };
 #ifndef NET_MUTANT
         unsigned e = l - 1;
 #else
         unsigned e = l;     /* a deliberate mistake: e(l) before d(l + 1) (tests/cli/mutant.ki) */
 #endif
-        if (e == 1 && sh->claimants[0].n)                            /* e: adapters */
+        if (e == 1 && (sh->claimants[0].n || lay->messages))         /* e: adapters */
             runs[nruns++] = (SweepList){ sh->claimants[0].items, sh->claimants[0].n, CLAIMANTS, 0 };
-        if (e >= 1 && e <= k && sh->claimants[e].n)                  /* e */
+        if (e >= 1 && e <= k && (sh->claimants[e].n || lay->messages))   /* e */
             runs[nruns++] = (SweepList){ sh->claimants[e].items, sh->claimants[e].n, CLAIMANTS, e };
     }
     runs[nruns] = (SweepList){ NULL, 0, CLAIMANTS, 0 };   /* (after the last) */
@@ -727,6 +785,9 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
     Sweep sw = { .net = net, .lay = lay, .sh = sh };
     appends_open(&sw.out, net, sh);
     for (size_t r = 0; r < nruns; r++) {
+        if (lay->messages)                  /* (what wake_owned listed since) */
+            runs[r].n = runs[r].kind == CLAIMANTS ? sh->claimants[runs[r].layer].n
+                                                  : sh->on_links[runs[r].kind][runs[r].layer].n;
         if (runs[r].kind == CLAIMANTS)
             commit_run(&sw, &runs[r], observed);
         else
@@ -750,6 +811,8 @@ static void share_sweep(Net *net, NetShare *sh)
         sweep_layers(net, sh, false, COMMON_HALF);
     else if (variant_of(net) == MULTICAST_FULL)
         sweep_layers(net, sh, false, MULTICAST_FULL);
+    else if (variant_of(net) == MESSAGES_FULL)
+        sweep_layers(net, sh, false, MESSAGES_FULL);
     else if (variant_of(net) == FOUR_CHANNELS_FULL)
         sweep_layers(net, sh, false, FOUR_CHANNELS_FULL);
     else

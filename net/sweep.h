@@ -97,6 +97,10 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
         PREFETCH(&lay->routes[e->packet]);
+    if (lay->messages) {             /* (head, body or tail; and who owns the buffer) */
+        PREFETCH(&lay->flits[e->packet]);
+        PREFETCH(&lay->owner[e->target]);
+    }
 }
 
 /* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
