@@ -547,6 +547,51 @@ static int check_ports(Audit *a)
     return 0;
 }
 
+/* A flit of a message in flight, where the audit found it. */
+typedef struct FlitSeen {
+    uint32_t message, index, links, packet;
+} FlitSeen;
+
+static int flit_order(const void *a, const void *b)
+{
+    const FlitSeen *x = a, *y = b;
+    if (x->message != y->message)
+        return x->message < y->message ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The flits of every message in path order along the network: none has
+ * crossed more links than the flit before it (messages.md: the body
+ * follows its head, in order). Every place the audit saw is settled, so
+ * each flit's record says how many links it has crossed. */
+static int check_path_order(Audit *a)
+{
+    const Layout *lay = a->lay;
+    if (!lay->messages)
+        return 0;
+    size_t n = 0;
+    for (uint32_t x = 0; x < a->net->pool_cap; x++)
+        n += a->seen[x] && lay->flits[x].message != 0;
+    FlitSeen *flits = malloc((n ? n : 1) * sizeof *flits);
+    if (!flits)
+        return broken(a, "out of memory");
+    n = 0;
+    for (uint32_t x = 0; x < a->net->pool_cap; x++)
+        if (a->seen[x] && lay->flits[x].message != 0)
+            flits[n++] = (FlitSeen){ lay->flits[x].message, lay->flits[x].index,
+                                     lay->pool[x].links, x };
+    qsort(flits, n, sizeof *flits, flit_order);
+    int rc = 0;
+    for (size_t i = 1; i < n && rc == 0; i++)
+        if (flits[i].message == flits[i - 1].message && flits[i].links > flits[i - 1].links)
+            rc = broken(a, "net: flit %u of message #%llu has crossed %u links, ahead of flit "
+                        "%u, which has crossed %u", flits[i].index,
+                        (unsigned long long)id_of(a, flits[i].packet), flits[i].links,
+                        flits[i - 1].index, flits[i - 1].links);
+    free(flits);
+    return rc;
+}
+
 static int check_totals(Audit *a)
 {
     const Net *net = a->net;
@@ -582,7 +627,7 @@ int net_check(Net *net, char *err, size_t size)
         net_settle(net);
         rc = check_output_slots(&a) || check_buffers(&a) || check_slots(&a) ||
              check_lists(&a) || check_claimants(&a) || check_cleared(&a) ||
-             check_ports(&a) || check_totals(&a) ? -1 : 0;
+             check_ports(&a) || check_path_order(&a) || check_totals(&a) ? -1 : 0;
     }
     free(a.seen);
     free(a.listed);

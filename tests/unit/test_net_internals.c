@@ -250,6 +250,61 @@ static void invariants_name_the_component(void)
     net_free(net);
 }
 
+/* The flit of message `id` with index i, or NET_NIL. */
+static uint32_t flit_of(Net *net, uint64_t id, uint32_t i)
+{
+    net_settle(net);
+    for (uint32_t x = 1; x < net->pool_cap; x++)
+        if (net->lay.pool[x].place != PLACE_FREE && net->lay.pool[x].info.id == id &&
+            net->lay.flits[x].index == i)
+            return x;
+    return NET_NIL;
+}
+
+/* ...and the invariants of messages (messages.md): a message's flits in
+ * order in every buffer, each buffer owned as its flits say, and the
+ * flits in path order along the network. */
+static void message_invariants_name_the_flit(void)
+{
+    char err[256];
+    Net *net = make(3, 1, true, 1, 1);  /* buffers of one place: a flit each */
+    uint32_t words[2] = { 7, 8 };
+    RouteRequest req = { 0, 7, 0, 0, NULL, 2 };
+    Route r = { 0, 3, 0, 7 };
+    net_reserve_out(net, 0);
+    uint64_t id = net_inject(net, &req, &r, words, 1);
+    uint32_t head = NET_NIL, tail = NET_NIL;
+    for (uint64_t t = 1; t <= 6; t++) {     /* until both are in buffers, one each */
+        step(net, t);
+        head = flit_of(net, id, 0);
+        tail = flit_of(net, id, 1);
+        if (tail != NET_NIL && net->lay.pool[head].place == PLACE_BUFFER &&
+            net->lay.pool[tail].place == PLACE_BUFFER)
+            break;
+    }
+    CHECK(tail != NET_NIL && net->lay.pool[tail].place == PLACE_BUFFER);
+    uint32_t ahead = net->lay.pool[head].at, behind = net->lay.pool[tail].at;
+    CHECK_EQ(net->lay.owner[ahead], net->lay.flits[head].message);
+    CHECK_EQ(net->lay.owner[behind], 0);
+    net->lay.owner[ahead] = 0;          /* the head's buffer is not owned */
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l2.s0.u0: owned by message 0, which its flits do not say");
+    /* The tail's record says head, and the head's tail, with owners to
+     * match: each buffer agrees, but the tail is ahead of its head. */
+    FlitOf swapped = net->lay.flits[head];
+    net->lay.flits[head] = net->lay.flits[tail];
+    net->lay.flits[tail] = swapped;
+    net->lay.owner[behind] = swapped.message;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net: flit 1 of message #0 has crossed 2 links, ahead of flit 0, which has crossed 1");
+    net->lay.flits[tail] = net->lay.flits[head];
+    net->lay.flits[head] = swapped;
+    net->lay.owner[behind] = 0;
+    net->lay.owner[ahead] = swapped.message;
+    CHECK_EQ(net_check(net, err, sizeof err), 0);
+    net_free(net);
+}
+
 /* ---- sleeping packets change nothing ---------------------------------------- */
 
 static void count_events(void *ctx, const NetEvent *ev)
@@ -476,6 +531,7 @@ int main(void)
     RUN(encodings_round_trip);
     RUN(hop_target_agrees_with_claim_heading);
     RUN(invariants_name_the_component);
+    RUN(message_invariants_name_the_flit);
     RUN(sleeping_is_exact);
     RUN(stage_numbers_wrap);
     RUN(channels_in_shares_agree);
