@@ -100,12 +100,13 @@ static inline bool flit_delivered(const Layout *lay, uint32_t x, uint32_t slot)
 }
 
 /* Stage d: packet x entered channel c's buffer, in a run with messages:
- * its ownership, and where its message's tail is (store-and-forward). */
+ * its ownership, and where its message's tail is (only store-and-forward
+ * asks). */
 static inline void entered_as_flit(const Layout *lay, uint32_t x, uint32_t c)
 {
     own_place(lay, x, &lay->owner[c]);
     uint32_t m = lay->flits[x].message;
-    if (m != 0 && flit_is_tail(lay, x)) {
+    if (m != 0 && flit_is_tail(lay, x) && lay->cfg.switching == SWITCHING_STORE_FORWARD) {
         lay->message[m].tail_buffer = c;
         lay->message[m].tail_stamp = lay->now;
     }

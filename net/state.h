@@ -206,7 +206,8 @@ typedef struct Message {
     uint32_t length;       /* L >= 2 */
     uint32_t made;         /* flits made so far: the last is in the slot */
     uint32_t routing;      /* the up ports its head chose (adaptive) */
-    uint32_t tail_buffer;  /* the channel its tail last entered ... */
+    uint32_t tail_buffer;  /* under store-and-forward, the channel its tail
+                              last entered ... */
     uint32_t tail_stamp;   /* ...in the stage numbered this (Layout.now) */
     uint32_t *words;       /* its L words, read at the request */
 } Message;
