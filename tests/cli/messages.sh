@@ -7,7 +7,8 @@
 #   buffers that hold their longest message); programs.sh runs them under
 #   the default switching as it runs every example.
 # - Under wormhole switching contention's first message owns buffers in
-#   several switches at once; under cut-through the state shows it too.
+#   several switches at once; under cut-through, with buffers that hold
+#   it, the blocked second message is gathered in one buffer.
 . tests/lib.sh
 
 # Each run's output is kept and the lot checked by one awk a program: a
@@ -52,3 +53,16 @@ owned=$(grep '^owned:' "$TMP/out" | grep -o 'buffer [^ ]* by #0' | wc -l)
 if [ "$owned" -ge 3 ]; then pass wormhole_message_owns_several_buffers
 else fail wormhole_message_owns_several_buffers "$(grep '^owned' "$TMP/out")"; fi
 expect_grep state_names_flits '#0.17 p0->p7 port 0 data 18' "$TMP/out"
+
+# The same contention under cut-through, buffers that hold a message: the
+# blocked second message is gathered in one buffer (its head, refused
+# ahead, on the link beyond), where under wormhole it spans several.
+run "$EMU" --switching cut-through --buffer 24 --state 880 programs/contention.x
+held=$(grep -E '^  #1\.[0-9]+ .*: buffer ' "$TMP/out" | sed 's/.*: buffer \([^ ]*\) .*/\1/' |
+       sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')
+if [ "$held" = "p0.l2.s2.d1:23 " ]; then pass cut_through_message_gathered_in_one_buffer
+else fail cut_through_message_gathered_in_one_buffer "buffers holding #1: $held"; fi
+run "$EMU" --buffer 24 --state 880 programs/contention.x
+held=$(grep -E '^  #1\.[0-9]+ .*: buffer ' "$TMP/out" | sed 's/.*: buffer \([^ ]*\) .*/\1/' | sort -u | wc -l)
+if [ "$held" -ge 2 ]; then pass wormhole_same_message_spans_buffers
+else fail wormhole_same_message_spans_buffers "#1 in $held buffers"; fi
