@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "common/plural.h"
 #include "cpu/lines.h"
 
 typedef unsigned long long ull;
@@ -306,8 +307,8 @@ static void chain(FILE *out, const Flight *f, size_t x, const Cpu *asking)
         for (size_t k = f->blocker[j]; k != r && k != NONE && between < f->n; k = f->blocker[k])
             between++;
         place_of(f, &f->pk[r], place, sizeof place);
-        fprintf(out, ", and so on through %zu more packet%s to %s from p%u (%s)", between,
-                between == 1 ? "" : "s", pkname(&f->pk[r]), f->pk[r].src, place);
+        fprintf(out, ", and so on through %zu more %s to %s from p%u (%s)", between,
+                plural(between, "packet", "packets"), pkname(&f->pk[r]), f->pk[r].src, place);
         if (f->kind[j] == ROOT_CYCLE) {
             fprintf(out, ", in a cycle of packets that wait for each other in the network");
             return;

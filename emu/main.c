@@ -18,6 +18,7 @@
 
 #include "compiler/compiler.h"
 #include "common/outfile.h"
+#include "common/plural.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "cpu/lines.h"
@@ -190,9 +191,10 @@ static void progress_tick(Progress *p, const Machine *m)
         return;
     p->last = t;
     p->shown = 1;
-    fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu packets in flight ",
+    uint64_t in_flight = net_in_flight(m->net);
+    fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu %s in flight ",
             (unsigned long long)m->t, (double)m->t / (t - p->start),
-            (unsigned long long)net_in_flight(m->net));
+            (unsigned long long)in_flight, plural(in_flight, "packet", "packets"));
 }
 
 static void progress_clear(Progress *p)

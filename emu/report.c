@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/plural.h"
 #include "cpu/lines.h"
 #include "emu/diagnosis.h"
 
@@ -98,15 +99,15 @@ static void text_details(FILE *out, Machine *m)
     }
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
-            fprintf(out, "in the network: %llu packet%s\n", (ull)net_in_flight(m->net),
-                    net_in_flight(m->net) == 1 ? "" : "s");
+            fprintf(out, "in the network: %llu %s\n", (ull)net_in_flight(m->net),
+                    plural(net_in_flight(m->net), "packet", "packets"));
             net_for_each_in_flight(m->net, packet_line, &e);
         }
     }
     uint64_t unread = net_unread(m->net);
     if (unread) {
-        fprintf(out, "unread: %llu packet%s left in input ports\n", (ull)unread,
-                unread == 1 ? "" : "s");
+        fprintf(out, "unread: %llu %s left in input ports\n", (ull)unread,
+                plural(unread, "packet", "packets"));
         e.count = 0;
         net_for_each_unread(m->net, packet_line, &e);
     }
@@ -128,8 +129,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     fprintf(out, "packets: %llu sent, %llu delivered, %llu read\n", (ull)st->sent,
             (ull)st->delivered, (ull)st->read);
     if (st->multicasts)
-        fprintf(out, "multicasts: %llu, making %llu copies\n", (ull)st->multicasts,
-                (ull)st->copies);
+        fprintf(out, "multicasts: %llu, making %llu %s\n", (ull)st->multicasts,
+                (ull)st->copies, plural(st->copies, "copy", "copies"));
     if (st->messages)
         fprintf(out, "messages: %llu, flits: sent %llu, delivered %llu\n", (ull)st->messages,
                 (ull)st->flits_sent, (ull)st->flits_delivered);
@@ -141,7 +142,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     if (histogram)
         for (size_t l = 0; l < st->latency_hist_len; l++)
             if (st->latency_hist[l])
-                fprintf(out, "  latency %zu: %llu packets\n", l, (ull)st->latency_hist[l]);
+                fprintf(out, "  latency %zu: %llu %s\n", l, (ull)st->latency_hist[l],
+                        plural(st->latency_hist[l], "packet", "packets"));
     fprintf(out, "links crossed: %llu\n", (ull)st->links_crossed);
     fprintf(out, "port waits: %llu\n", (ull)st->port_waits);
     /* Worded apart from the state's "place 1 of 2", which counts the packets
@@ -149,8 +151,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     if (m->cfg.vcs > 1)
         fprintf(out, "virtual channels: %u (a buffer per channel at every output port)\n",
                 m->cfg.vcs);
-    fprintf(out, "largest buffer occupancy: %u packet%s (each buffer holds %u)\n",
-            st->max_buffer, st->max_buffer == 1 ? "" : "s", m->cfg.buffer);
+    fprintf(out, "largest buffer occupancy: %u %s (each buffer holds %u)\n",
+            st->max_buffer, plural(st->max_buffer, "packet", "packets"), m->cfg.buffer);
     fprintf(out, "collisions by layer   link up  link down  buffer up  buffer down\n");
     for (unsigned l = 1; l <= m->k; l++)
         fprintf(out, "  layer %-2u          %10llu %10llu %10llu %12llu\n", l,

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plural.h"
 #include "cpu/isa.h"
 #include "cpu/lines.h"
 
@@ -245,8 +246,9 @@ void state_draw_network(FILE *out, Machine *m)
 void state_print(FILE *out, Machine *m)
 {
     const NetStats *st = net_stats(m->net);
-    fprintf(out, "=== state after timestep %llu: %llu collisions in this timestep, %llu in all ===\n",
-            (ull)m->t, (ull)m->step_collisions, (ull)(st->link_total + st->buffer_total));
+    fprintf(out, "=== state after timestep %llu: %llu %s in this timestep, %llu in all ===\n",
+            (ull)m->t, (ull)m->step_collisions, plural(m->step_collisions, "collision", "collisions"),
+            (ull)(st->link_total + st->buffer_total));
     if (m->t == 0)
         fprintf(out, "(before the first timestep)\n");
     fprintf(out, "processors:\n");
@@ -359,12 +361,14 @@ void state_print_compact(FILE *out, Machine *m)
     const NetStats *st = net_stats(m->net);
     uint64_t in_flight = net_in_flight(m->net);
     if (m->t == 0)
-        fprintf(out, "=== t=0, before the first timestep: %llu packets in the network ===\n",
-                (ull)in_flight);
+        fprintf(out, "=== t=0, before the first timestep: %llu %s in the network ===\n",
+                (ull)in_flight, plural(in_flight, "packet", "packets"));
     else
-        fprintf(out, "=== t=%llu: %llu collisions (%llu in all), %llu packets in the "
-                "network ===\n", (ull)m->t, (ull)m->step_collisions,
-                (ull)(st->link_total + st->buffer_total), (ull)in_flight);
+        fprintf(out, "=== t=%llu: %llu %s (%llu in all), %llu %s in the network ===\n",
+                (ull)m->t, (ull)m->step_collisions,
+                plural(m->step_collisions, "collision", "collisions"),
+                (ull)(st->link_total + st->buffer_total), (ull)in_flight,
+                plural(in_flight, "packet", "packets"));
     for (uint32_t p = 0; p < m->programmed; p++)
         brief_processor_line(out, m, &m->cpus[p]);
     if (m->programmed + 1 == m->nprocs)
@@ -381,6 +385,6 @@ void state_print_compact(FILE *out, Machine *m)
     BriefPackets ctx = { out, m, 0, in_flight <= room ? room : room - 1 };
     net_for_each_in_flight(m->net, brief_packet_line, &ctx);
     if (ctx.shown > ctx.room)
-        fprintf(out, "... and %llu more packets (f shows them all)\n",
-                (ull)(ctx.shown - ctx.room));
+        fprintf(out, "... and %llu more %s (f shows them all)\n",
+                (ull)(ctx.shown - ctx.room), plural(ctx.shown - ctx.room, "packet", "packets"));
 }
