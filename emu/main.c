@@ -331,13 +331,18 @@ static void hint_built_mem(const Machine *m, uint32_t built_mem)
             m->cfg.mem_words, built_mem, m->cfg.mem_words);
 }
 
+/* The name of the signal that stopped the run, or NULL. */
+static const char *signal_name(void)
+{
+    return interrupted == SIGINT ? "Ctrl-C (SIGINT)" : interrupted == SIGTERM ? "SIGTERM"
+         : interrupted == SIGHUP ? "SIGHUP" : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
+}
+
 /* Says, after the report, which signal other than Ctrl-C stopped the run. */
 static void note_signal(const Machine *m)
 {
-    const char *name = interrupted == SIGTERM ? "SIGTERM" : interrupted == SIGHUP ? "SIGHUP"
-                     : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
-    if (m->end == END_INTERRUPTED && name)
-        fprintf(stderr, "emu: stopped by %s at timestep %llu\n", name,
+    if (m->end == END_INTERRUPTED && interrupted && interrupted != SIGINT)
+        fprintf(stderr, "emu: stopped by %s at timestep %llu\n", signal_name(),
                 (unsigned long long)m->t);
 }
 
@@ -398,6 +403,7 @@ static int run(RunView *view, uint32_t built_mem)
     if (failed)
         status = 1;
     opt->report.exit_status = status;
+    opt->report.signal = m->end == END_INTERRUPTED ? signal_name() : NULL;
     if (opt->report.json)
         fflush(stdout);
     report_write(stdout, m, &opt->report);

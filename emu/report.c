@@ -72,31 +72,54 @@ static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
     cpu_describe_fault(c, &m->mem, source, buf, size);
 }
 
-static void text_details(FILE *out, Machine *m)
+/* Why a run that did not end normally ended, in a line: the fault (a line
+ * per faulted processor), the kind of deadlock, the limit or the signal
+ * that stopped it, or the broken invariant. */
+static void end_reason(FILE *out, Machine *m, const ReportOptions *opt)
 {
     char buf[1024];
-    Emit e = { out, m, false, 0 };
-    if (m->end == END_FAULT) {
+    switch (m->end) {
+    case END_FAULT:
         for (uint32_t p = 0; p < m->nprocs; p++)
             if (m->cpus[p].state == CPU_FAULTED) {
                 describe_fault(m, &m->cpus[p], buf, sizeof buf);
                 fprintf(out, "fault: p%u: %s\n", p, buf);
             }
-    }
-    if (m->end == END_INTERNAL)
+        break;
+    case END_DEADLOCK:
+        diagnosis_summary(out, m);
+        break;
+    case END_LIMIT:
+        if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
+            fprintf(out, "limit: --max-steps %llu reached\n", (ull)m->cfg.max_steps);
+        else
+            fprintf(out, "limit: ended by q in --step at timestep %llu\n", (ull)m->t);
+        break;
+    case END_INTERRUPTED:
+        if (opt->signal)
+            fprintf(out, "interrupted: stopped by %s at timestep %llu\n", opt->signal,
+                    (ull)m->t);
+        else
+            fprintf(out, "interrupted: stopped at timestep %llu\n", (ull)m->t);
+        break;
+    case END_INTERNAL:
         fprintf(out, "internal error: %s at timestep %llu\n", m->internal_error, (ull)m->t);
-    if (m->end == END_DEADLOCK) {
-        diagnosis_write(out, m);
-    } else if (m->end == END_LIMIT || m->end == END_INTERRUPTED) {
-        /* The run could have gone on: what each waits for, not why. */
-        for (uint32_t p = 0; p < m->programmed; p++) {
-            const Cpu *c = &m->cpus[p];
-            if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
-                continue;
-            diagnosis_waiting(out, m, c);
-            fputc('\n', out);
-        }
+        break;
+    case END_RUNNING:
+    case END_NORMAL:
+        break;
     }
+}
+
+static void text_details(FILE *out, Machine *m, const ReportOptions *opt)
+{
+    Emit e = { out, m, false, 0 };
+    if (m->end == END_DEADLOCK)
+        diagnosis_write(out, m);        /* its kind, then each processor's wait and why */
+    else
+        end_reason(out, m, opt);
+    if (m->end == END_LIMIT || m->end == END_INTERRUPTED)
+        diagnosis_stopped(out, m);
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu %s\n", (ull)net_in_flight(m->net),
@@ -353,7 +376,7 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
     if (!opt->quiet) {
         fprintf(out, "end: %s\n", machine_end_name(m->end));
         halt_lines(out, m);
-        text_details(out, m);
+        text_details(out, m, opt);
         report_statistics(out, m, opt->histogram);
     } else {
         halt_lines(out, m);

@@ -11,7 +11,9 @@
 
 typedef struct ReportOptions {
     bool json;        /* --json */
-    bool quiet;       /* -q: only the two closing lines */
+    bool quiet;       /* -q: only the halt lines and the two closing lines */
+    const char *signal; /* the signal that stopped an interrupted run
+                           ("SIGTERM"), or NULL */
     bool histogram;   /* --histogram: the latency histogram in the text */
     int exit_status;  /* the process's exit status, which the JSON gives, when it
                          is not the run's own (an output that failed, a signal);
