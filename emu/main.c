@@ -338,10 +338,12 @@ static const char *signal_name(void)
          : interrupted == SIGHUP ? "SIGHUP" : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
 }
 
-/* Says, after the report, which signal other than Ctrl-C stopped the run. */
-static void note_signal(const Machine *m)
+/* Says, after the report, which signal other than Ctrl-C stopped the run
+ * (which -q's lines on stderr have said already). */
+static void note_signal(const Machine *m, const ReportOptions *report)
 {
-    if (m->end == END_INTERRUPTED && interrupted && interrupted != SIGINT)
+    if (m->end == END_INTERRUPTED && interrupted && interrupted != SIGINT &&
+        !(report->quiet && !report->json))
         fprintf(stderr, "emu: stopped by %s at timestep %llu\n", signal_name(),
                 (unsigned long long)m->t);
 }
@@ -404,6 +406,7 @@ static int run(RunView *view, uint32_t built_mem)
         status = 1;
     opt->report.exit_status = status;
     opt->report.signal = m->end == END_INTERRUPTED ? signal_name() : NULL;
+    opt->report.quiet_end = stderr;
     if (opt->report.json)
         fflush(stdout);
     report_write(stdout, m, &opt->report);
@@ -411,7 +414,7 @@ static int run(RunView *view, uint32_t built_mem)
         status = 1;
     warn_states_not_reached(opt, m);
     hint_built_mem(m, built_mem);
-    note_signal(m);
+    note_signal(m, &opt->report);
     return status;
 }
 

@@ -382,4 +382,11 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
         halt_lines(out, m);
     }
     report_closing_lines(out, m);
+    /* -q keeps quiet about a normal end only: a fault, a deadlock or a
+     * limit would otherwise pass as if the run had ended well. */
+    if (opt->quiet && opt->quiet_end && m->end != END_NORMAL) {
+        fflush(out);                    /* (after the report, on a terminal too) */
+        fprintf(opt->quiet_end, "end: %s\n", machine_end_name(m->end));
+        end_reason(opt->quiet_end, m, opt);
+    }
 }

@@ -12,6 +12,8 @@
 typedef struct ReportOptions {
     bool json;        /* --json */
     bool quiet;       /* -q: only the halt lines and the two closing lines */
+    FILE *quiet_end;  /* -q: where a run that did not end normally says how
+                         it ended and why (stderr); NULL: nowhere */
     const char *signal; /* the signal that stopped an interrupted run
                            ("SIGTERM"), or NULL */
     bool histogram;   /* --histogram: the latency histogram in the text */
