@@ -34,6 +34,7 @@
 #include "bench/lib/json.h"
 #include "bench/lib/svg.h"
 #include "common/outfile.h"
+#include "common/plural.h"
 
 /* The statistics of a report that the table keeps, in its column order:
  * the scalars at the top level of emu's JSON. */
@@ -143,8 +144,8 @@ static int table_read(Table *t, const char *path)
             t->ncols = n;
             memcpy(t->head, cells, n * sizeof *cells);
         } else if (n != t->ncols) {
-            fprintf(stderr, "collect: %s:%zu: %zu cells, the header has %zu\n", path, i + 1, n,
-                    t->ncols);
+            fprintf(stderr, "collect: %s:%zu: %zu %s, the header has %zu\n", path, i + 1, n,
+                    plural(n, "cell", "cells"), t->ncols);
             table_free(t);
             return 1;
         } else if ((t->rows[t->nrows] = malloc(n * sizeof *cells))) {
@@ -342,8 +343,8 @@ static int write_results(const char *dir, const char *csv_path)
         return 2;
     }
     if (missing)
-        fprintf(stderr, "collect: %zu of %zu runs have no report yet (run the sweep again)\n",
-                missing, runs);
+        fprintf(stderr, "collect: %zu of %zu %s no report yet (run the sweep again)\n",
+                missing, runs, plural(missing, "runs has", "runs have"));
     return missing || bad ? 1 : 0;
 }
 

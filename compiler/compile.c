@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plural.h"
 #include "compiler/internal.h"
 #include "cpu/disasm.h"
 
@@ -88,8 +89,8 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
     fputs("# compiled from ", out);
     for (const char *s = source_name; *s; s++)      /* one line, whatever the name */
         fputc((unsigned char)*s < 0x20 ? '?' : *s, out);
-    fprintf(out, " with --mem %u: %u processor record%s (format: docs/processor.md)\n",
-            (unsigned)mem_words, (unsigned)img->count, img->count == 1 ? "" : "s");
+    fprintf(out, " with --mem %u: %u processor %s (format: docs/processor.md)\n",
+            (unsigned)mem_words, (unsigned)img->count, plural(img->count, "record", "records"));
     for (uint32_t p = 0; p < img->count; p++) {
         const HexRecord *r = &img->records[p];
         uint8_t header[8];                      /* length and entry, little-endian */
@@ -97,8 +98,8 @@ int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
             header[i] = (uint8_t)(r->length >> 8 * i);
             header[4 + i] = (uint8_t)(r->entry >> 8 * i);
         }
-        fprintf(out, "# processor %u: %u bytes, entry word %u\n", (unsigned)p,
-                (unsigned)r->length, (unsigned)r->entry);
+        fprintf(out, "# processor %u: %u %s, entry word %u\n", (unsigned)p,
+                (unsigned)r->length, plural(r->length, "byte", "bytes"), (unsigned)r->entry);
         size_t col = 0;
         write_bytes(out, header, sizeof header, &col);
         write_bytes(out, r->image, r->length, &col);

@@ -16,6 +16,7 @@
  * temporary in the frame (STWSP t ... LDWSP t). Calls need an empty stack:
  * the callee uses both registers. */
 #include "compiler/asm.h"
+#include "common/plural.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1082,10 +1083,11 @@ static int gen_image(Gen *g, Images *im, AsmCode *startup, uint32_t p, uint32_t 
     put32(im->bytes + start + 4, 1);            /* entry: word 1 */
     put32(im->bytes + start + 8, sp0);          /* mem[0] = M - G */
     if ((uint64_t)(length + 3) / 4 + MIN_STACK_WORDS > sp0)
-        diag_error(g->d, prog->main->pos, "the program (%u words on processor %u) and its "
-                   "globals (%u words) leave fewer than 64 words of stack in --mem %u",
-                   (unsigned)((length + 3) / 4), (unsigned)p,
-                   (unsigned)prog->global_words, (unsigned)mem_words);
+        diag_error(g->d, prog->main->pos, "the program (%u %s on processor %u) and its "
+                   "globals (%u %s) leave fewer than 64 words of stack in --mem %u",
+                   (unsigned)((length + 3) / 4), plural((length + 3) / 4, "word", "words"),
+                   (unsigned)p, (unsigned)prog->global_words,
+                   plural(prog->global_words, "word", "words"), (unsigned)mem_words);
     rc = 0;
 done:
     if (main_code)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "common/plural.h"
 #include "cpu/exec.h"
 #include "cpu/isa.h"
 
@@ -167,12 +168,16 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
         snprintf(what, sizeof what, "multicast list at word %u: word %u outside [0, %u)",
                  cpu->fault_list, v, mem->size);
         break;
-    case FAULT_LIST_SIZE:
-        snprintf(what, sizeof what, cpu->fault_entry
-                 ? "multicast list at word %u: a broadcast below processor %u, more "
-                   "processors than there are"
-                 : "multicast list at word %u: %u destinations, more than there are "
-                   "processors", cpu->fault_list, v);
+    case FAULT_LIST_SIZE:       /* (the memory is the machine's: one per processor) */
+        if (cpu->fault_entry)
+            snprintf(what, sizeof what, "multicast list at word %u: a broadcast below "
+                     "processor %u, but the machine has %u %s", cpu->fault_list, v,
+                     mem->procs, plural(mem->procs, "processor", "processors"));
+        else
+            snprintf(what, sizeof what, "multicast list at word %u: %u %s, more than the "
+                     "%u %s the machine has", cpu->fault_list, v,
+                     plural(v, "destination", "destinations"), mem->procs,
+                     plural(mem->procs, "processor", "processors"));
         break;
     case FAULT_LIST_DESTINATION:
         snprintf(what, sizeof what, "multicast list at word %u: entry %u names processor %u, "

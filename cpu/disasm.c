@@ -1,6 +1,7 @@
 /* Listings of hex images (disasm.h). */
 #include "cpu/disasm.h"
 
+#include "common/plural.h"
 #include "cpu/isa.h"
 
 uint32_t disasm_line(const uint8_t *bytes, size_t n, size_t pos, char *buf, size_t size)
@@ -38,7 +39,8 @@ void disasm_record(FILE *out, uint32_t proc, const HexRecord *rec, const LineTab
 {
     char line[160];
     uint32_t shown = UINT32_MAX;
-    fprintf(out, "processor %u: %u bytes, entry word %u\n", proc, rec->length, rec->entry);
+    fprintf(out, "processor %u: %u %s, entry word %u\n", proc, rec->length,
+            plural(rec->length, "byte", "bytes"), rec->entry);
     for (uint32_t w = 0; w < rec->entry; w++) {
         const uint8_t *b = rec->image + 4 * w;
         uint32_t value = (uint32_t)b[0] | (uint32_t)b[1] << 8 |

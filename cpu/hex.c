@@ -4,6 +4,7 @@
  * error of spec/isa.md). */
 #include "cpu/hex.h"
 
+#include "common/plural.h"
 #include "cpu/lines.h"
 
 #include <errno.h>
@@ -151,7 +152,8 @@ static int split(const char *file, uint32_t mem_words, HexImage *img,
             return fail(err, errsize, file, w, "record of length 0 (an image needs at least one byte)");
         if (length > left - 8) {
             snprintf(msg, sizeof msg, "record runs past the end of the file "
-                     "(length %u, %zu bytes left)", length, left - 8);
+                     "(length %u, %zu %s left)", length, left - 8,
+                     plural(left - 8, "byte", "bytes"));
             return fail(err, errsize, file, w, msg);
         }
         if (length > mem_bytes) {

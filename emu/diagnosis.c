@@ -1,8 +1,10 @@
-/* Why a deadlocked run is stuck (diagnosis.h). */
+/* Why a deadlocked run is stuck, and where a stopped run's processors were
+ * (diagnosis.h). */
 #include "emu/diagnosis.h"
 
 #include <stdlib.h>
 
+#include "common/plural.h"
 #include "cpu/lines.h"
 
 typedef unsigned long long ull;
@@ -306,8 +308,8 @@ static void chain(FILE *out, const Flight *f, size_t x, const Cpu *asking)
         for (size_t k = f->blocker[j]; k != r && k != NONE && between < f->n; k = f->blocker[k])
             between++;
         place_of(f, &f->pk[r], place, sizeof place);
-        fprintf(out, ", and so on through %zu more packet%s to %s from p%u (%s)", between,
-                between == 1 ? "" : "s", pkname(&f->pk[r]), f->pk[r].src, place);
+        fprintf(out, ", and so on through %zu more %s to %s from p%u (%s)", between,
+                plural(between, "packet", "packets"), pkname(&f->pk[r]), f->pk[r].src, place);
         if (f->kind[j] == ROOT_CYCLE) {
             fprintf(out, ", in a cycle of packets that wait for each other in the network");
             return;
@@ -368,16 +370,40 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
     chain(out, f, x, c);
 }
 
-void diagnosis_waiting(FILE *out, Machine *m, const Cpu *c)
+void diagnosis_where(FILE *out, Machine *m, const Cpu *c)
 {
-    char source[512];
-    fprintf(out, "waiting: p%u at %04x", c->id, c->istart);
+    char source[512], insn[64];
+    fprintf(out, "%s: p%u at %04x", is_waiting(c) ? "waiting" : "running", c->id, c->istart);
     if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
         fprintf(out, " (%s)", source);
-    if (c->wait == WAIT_IN)
+    if (c->wait == WAIT_IN) {
         fprintf(out, " waits for IN on port %u", c->areg);
-    else
+    } else if (c->wait == WAIT_OUT) {
         fprintf(out, " waits for OUT");
+    } else {
+        cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
+        fprintf(out, ": %s", insn);
+    }
+}
+
+void diagnosis_stopped(FILE *out, Machine *m)
+{
+    uint32_t shown = 0, more = 0;
+    for (uint32_t p = 0; p < m->programmed; p++) {
+        const Cpu *c = &m->cpus[p];
+        if (c->state != CPU_RUNNING)
+            continue;
+        if (shown == DIAGNOSIS_STOPPED_SHOWN) {
+            more++;
+            continue;
+        }
+        diagnosis_where(out, m, c);
+        fputc('\n', out);
+        shown++;
+    }
+    if (more)
+        fprintf(out, "... and %u more %s running or waiting\n", more,
+                plural(more, "processor", "processors"));
 }
 
 /* ---- the summary ------------------------------------------------------------ */
@@ -470,20 +496,33 @@ static void summary(FILE *out, const Flight *f)
     free(next);
 }
 
-void diagnosis_write(FILE *out, Machine *m)
+/* Builds f and writes the "deadlock: ..." line. */
+static void flight_summary(FILE *out, Flight *f, Machine *m)
 {
-    Flight f;
-    flight_build(&f, m);
-    if (f.failed)
+    flight_build(f, m);
+    if (f->failed)
         fprintf(out, "deadlock: %s deadlock (out of memory to say why)\n",
                 net_is_stuck(m->net) ? "a network" : "a program");
     else
-        summary(out, &f);
+        summary(out, f);
+}
+
+void diagnosis_summary(FILE *out, Machine *m)
+{
+    Flight f;
+    flight_summary(out, &f, m);
+    flight_free(&f);
+}
+
+void diagnosis_write(FILE *out, Machine *m)
+{
+    Flight f;
+    flight_summary(out, &f, m);
     for (uint32_t p = 0; p < m->programmed; p++) {
         const Cpu *c = &m->cpus[p];
         if (!is_waiting(c))
             continue;
-        diagnosis_waiting(out, m, c);
+        diagnosis_where(out, m, c);
         if (!f.failed)
             reason(out, &f, c);
         fputc('\n', out);

@@ -1,6 +1,7 @@
 /* The timestep loop (machine.h). */
 #include "emu/machine.h"
 
+#include "common/plural.h"
 #include "cpu/exec.h"
 #include "emu/workers.h"
 
@@ -320,8 +321,8 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
         char network[64] = "";
         if (!m->net && cfg->vcs > 1)    /* (the channels' buffers are what grew) */
-            snprintf(network, sizeof network, " and %u virtual channels of %u places",
-                     cfg->vcs, cfg->buffer);
+            snprintf(network, sizeof network, " and %u virtual channels of %u %s",
+                     cfg->vcs, cfg->buffer, plural(cfg->buffer, "place", "places"));
         snprintf(err, errsize, "cannot allocate a machine of %u processors with %u "
                  "words of memory each%s%s", m->nprocs, cfg->mem_words, network,
                  m->router ? "" : " (or this routing is not available)");

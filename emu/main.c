@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compiler/compiler.h"
 #include "common/outfile.h"
+#include "common/plural.h"
 #include "cpu/disasm.h"
 #include "cpu/hex.h"
 #include "cpu/lines.h"
@@ -190,9 +192,10 @@ static void progress_tick(Progress *p, const Machine *m)
         return;
     p->last = t;
     p->shown = 1;
-    fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu packets in flight ",
+    uint64_t in_flight = net_in_flight(m->net);
+    fprintf(stderr, "\rtimestep %llu  %.0f timesteps/s  %llu %s in flight ",
             (unsigned long long)m->t, (double)m->t / (t - p->start),
-            (unsigned long long)net_in_flight(m->net));
+            (unsigned long long)in_flight, plural(in_flight, "packet", "packets"));
 }
 
 static void progress_clear(Progress *p)
@@ -202,6 +205,80 @@ static void progress_clear(Progress *p)
 }
 
 /* ---- stepping ------------------------------------------------------------------ */
+
+/* f is at most FULL_STATE_COLUMNS wide (spec/cli.md), and on a terminal
+ * narrower than that takes its width (down to SCREEN_COLUMNS_MIN); it pages
+ * by the terminal's height, or by FULL_STATE_LINES when the terminal does
+ * not say. */
+enum { FULL_STATE_COLUMNS = 100, FULL_STATE_LINES = 40, SCREEN_COLUMNS_MIN = 40 };
+
+/* Asks, as more(1) does, whether to show the next screen: Enter shows it,
+ * q does not; end of input shows all the rest (*all). The prompt is erased
+ * from a terminal. */
+static bool more(FILE *out, bool *all)
+{
+    char line[128];
+    bool erase = isatty(STDERR_FILENO);
+    fflush(out);
+    fputs("--More--", stderr);
+    fflush(stderr);
+    if (!interrupted && fgets(line, sizeof line, stdin)) {
+        fputs(erase ? "\033[1A\r\033[K" : "", stderr);  /* (the line Enter ended) */
+        return line[0] != 'q';
+    }
+    fputs(erase ? "\r\033[K" : "\n", stderr);
+    *all = !interrupted;
+    return *all;
+}
+
+/* Writes text, a screen of `lines` lines at a time. */
+static void page(FILE *out, const char *text, size_t len, unsigned lines)
+{
+    unsigned shown = 0;
+    bool all = false;
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) + 1 : len - at;
+        if (shown == lines && !all) {
+            if (!more(out, &all))
+                return;
+            shown = 0;
+        }
+        fwrite(text + at, 1, n, out);
+        shown++;
+        at += n;
+    }
+}
+
+/* f: the full state, at most FULL_STATE_COLUMNS wide. On a terminal (both
+ * ways, so that the answers to --More-- are the user's) it fits the
+ * terminal's width and shows a screen at a time; to a pipe or a file it is
+ * written whole, the same every run. */
+static void show_full_state(FILE *out, Machine *m)
+{
+    unsigned columns = FULL_STATE_COLUMNS, lines = FULL_STATE_LINES;
+    struct winsize ws;
+    if (!isatty(fileno(out)) || !isatty(STDIN_FILENO)) {
+        state_print_fitted(out, m, columns);
+        return;
+    }
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 1 && ws.ws_col > 0) {
+        lines = ws.ws_row;
+        if (ws.ws_col < columns)
+            columns = ws.ws_col > SCREEN_COLUMNS_MIN ? ws.ws_col : SCREEN_COLUMNS_MIN;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        state_print_fitted(out, m, columns);
+        return;
+    }
+    state_print_fitted(mem, m, columns);
+    if (fclose(mem) == 0)
+        page(out, text, len, lines - 1);        /* (and the line of --More--) */
+    free(text);
+}
 
 /* Asks what to do next; returns the timesteps to run before asking again
  * (UINT64_MAX: to the end), or 0 after setting the machine's end (q, or
@@ -240,7 +317,7 @@ static uint64_t ask(Machine *m, FILE *out)
             continue;
         }
         if (!strcmp(line, "f")) {
-            state_print(out, m);
+            show_full_state(out, m);
             continue;
         }
         fprintf(stderr, "commands: Enter = next timestep, a number n = run n timesteps, "
@@ -329,13 +406,20 @@ static void hint_built_mem(const Machine *m, uint32_t built_mem)
             m->cfg.mem_words, built_mem, m->cfg.mem_words);
 }
 
-/* Says, after the report, which signal other than Ctrl-C stopped the run. */
-static void note_signal(const Machine *m)
+/* The name of the signal that stopped the run, or NULL. */
+static const char *signal_name(void)
 {
-    const char *name = interrupted == SIGTERM ? "SIGTERM" : interrupted == SIGHUP ? "SIGHUP"
-                     : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
-    if (m->end == END_INTERRUPTED && name)
-        fprintf(stderr, "emu: stopped by %s at timestep %llu\n", name,
+    return interrupted == SIGINT ? "Ctrl-C (SIGINT)" : interrupted == SIGTERM ? "SIGTERM"
+         : interrupted == SIGHUP ? "SIGHUP" : interrupted == SIGQUIT ? "SIGQUIT" : NULL;
+}
+
+/* Says, after the report, which signal other than Ctrl-C stopped the run
+ * (which -q's lines on stderr have said already). */
+static void note_signal(const Machine *m, const ReportOptions *report)
+{
+    if (m->end == END_INTERRUPTED && interrupted && interrupted != SIGINT &&
+        !(report->quiet && !report->json))
+        fprintf(stderr, "emu: stopped by %s at timestep %llu\n", signal_name(),
                 (unsigned long long)m->t);
 }
 
@@ -396,6 +480,8 @@ static int run(RunView *view, uint32_t built_mem)
     if (failed)
         status = 1;
     opt->report.exit_status = status;
+    opt->report.signal = m->end == END_INTERRUPTED ? signal_name() : NULL;
+    opt->report.quiet_end = stderr;
     if (opt->report.json)
         fflush(stdout);
     report_write(stdout, m, &opt->report);
@@ -403,7 +489,7 @@ static int run(RunView *view, uint32_t built_mem)
         status = 1;
     warn_states_not_reached(opt, m);
     hint_built_mem(m, built_mem);
-    note_signal(m);
+    note_signal(m, &opt->report);
     return status;
 }
 

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/plural.h"
 #include "cpu/lines.h"
 #include "emu/diagnosis.h"
 
@@ -71,42 +72,65 @@ static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
     cpu_describe_fault(c, &m->mem, source, buf, size);
 }
 
-static void text_details(FILE *out, Machine *m)
+/* Why a run that did not end normally ended, in a line: the fault (a line
+ * per faulted processor), the kind of deadlock, the limit or the signal
+ * that stopped it, or the broken invariant. */
+static void end_reason(FILE *out, Machine *m, const ReportOptions *opt)
 {
     char buf[1024];
-    Emit e = { out, m, false, 0 };
-    if (m->end == END_FAULT) {
+    switch (m->end) {
+    case END_FAULT:
         for (uint32_t p = 0; p < m->nprocs; p++)
             if (m->cpus[p].state == CPU_FAULTED) {
                 describe_fault(m, &m->cpus[p], buf, sizeof buf);
                 fprintf(out, "fault: p%u: %s\n", p, buf);
             }
-    }
-    if (m->end == END_INTERNAL)
+        break;
+    case END_DEADLOCK:
+        diagnosis_summary(out, m);
+        break;
+    case END_LIMIT:
+        if (m->cfg.max_steps && m->t >= m->cfg.max_steps)
+            fprintf(out, "limit: --max-steps %llu reached\n", (ull)m->cfg.max_steps);
+        else
+            fprintf(out, "limit: ended by q in --step at timestep %llu\n", (ull)m->t);
+        break;
+    case END_INTERRUPTED:
+        if (opt->signal)
+            fprintf(out, "interrupted: stopped by %s at timestep %llu\n", opt->signal,
+                    (ull)m->t);
+        else
+            fprintf(out, "interrupted: stopped at timestep %llu\n", (ull)m->t);
+        break;
+    case END_INTERNAL:
         fprintf(out, "internal error: %s at timestep %llu\n", m->internal_error, (ull)m->t);
-    if (m->end == END_DEADLOCK) {
-        diagnosis_write(out, m);
-    } else if (m->end == END_LIMIT || m->end == END_INTERRUPTED) {
-        /* The run could have gone on: what each waits for, not why. */
-        for (uint32_t p = 0; p < m->programmed; p++) {
-            const Cpu *c = &m->cpus[p];
-            if (c->state != CPU_RUNNING || c->wait == WAIT_NONE)
-                continue;
-            diagnosis_waiting(out, m, c);
-            fputc('\n', out);
-        }
+        break;
+    case END_RUNNING:
+    case END_NORMAL:
+        break;
     }
+}
+
+static void text_details(FILE *out, Machine *m, const ReportOptions *opt)
+{
+    Emit e = { out, m, false, 0 };
+    if (m->end == END_DEADLOCK)
+        diagnosis_write(out, m);        /* its kind, then each processor's wait and why */
+    else
+        end_reason(out, m, opt);
+    if (m->end == END_LIMIT || m->end == END_INTERRUPTED)
+        diagnosis_stopped(out, m);
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
-            fprintf(out, "in the network: %llu packet%s\n", (ull)net_in_flight(m->net),
-                    net_in_flight(m->net) == 1 ? "" : "s");
+            fprintf(out, "in the network: %llu %s\n", (ull)net_in_flight(m->net),
+                    plural(net_in_flight(m->net), "packet", "packets"));
             net_for_each_in_flight(m->net, packet_line, &e);
         }
     }
     uint64_t unread = net_unread(m->net);
     if (unread) {
-        fprintf(out, "unread: %llu packet%s left in input ports\n", (ull)unread,
-                unread == 1 ? "" : "s");
+        fprintf(out, "unread: %llu %s left in input ports\n", (ull)unread,
+                plural(unread, "packet", "packets"));
         e.count = 0;
         net_for_each_unread(m->net, packet_line, &e);
     }
@@ -128,8 +152,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     fprintf(out, "packets: %llu sent, %llu delivered, %llu read\n", (ull)st->sent,
             (ull)st->delivered, (ull)st->read);
     if (st->multicasts)
-        fprintf(out, "multicasts: %llu, making %llu copies\n", (ull)st->multicasts,
-                (ull)st->copies);
+        fprintf(out, "multicasts: %llu, making %llu %s\n", (ull)st->multicasts,
+                (ull)st->copies, plural(st->copies, "copy", "copies"));
     if (st->messages)
         fprintf(out, "messages: %llu, flits: sent %llu, delivered %llu\n", (ull)st->messages,
                 (ull)st->flits_sent, (ull)st->flits_delivered);
@@ -141,7 +165,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     if (histogram)
         for (size_t l = 0; l < st->latency_hist_len; l++)
             if (st->latency_hist[l])
-                fprintf(out, "  latency %zu: %llu packets\n", l, (ull)st->latency_hist[l]);
+                fprintf(out, "  latency %zu: %llu %s\n", l, (ull)st->latency_hist[l],
+                        plural(st->latency_hist[l], "packet", "packets"));
     fprintf(out, "links crossed: %llu\n", (ull)st->links_crossed);
     fprintf(out, "port waits: %llu\n", (ull)st->port_waits);
     /* Worded apart from the state's "place 1 of 2", which counts the packets
@@ -149,8 +174,8 @@ void report_statistics(FILE *out, Machine *m, bool histogram)
     if (m->cfg.vcs > 1)
         fprintf(out, "virtual channels: %u (a buffer per channel at every output port)\n",
                 m->cfg.vcs);
-    fprintf(out, "largest buffer occupancy: %u packet%s (each buffer holds %u)\n",
-            st->max_buffer, st->max_buffer == 1 ? "" : "s", m->cfg.buffer);
+    fprintf(out, "largest buffer occupancy: %u %s (each buffer holds %u)\n",
+            st->max_buffer, plural(st->max_buffer, "packet", "packets"), m->cfg.buffer);
     fprintf(out, "collisions by layer   link up  link down  buffer up  buffer down\n");
     for (unsigned l = 1; l <= m->k; l++)
         fprintf(out, "  layer %-2u          %10llu %10llu %10llu %12llu\n", l,
@@ -351,10 +376,17 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
     if (!opt->quiet) {
         fprintf(out, "end: %s\n", machine_end_name(m->end));
         halt_lines(out, m);
-        text_details(out, m);
+        text_details(out, m, opt);
         report_statistics(out, m, opt->histogram);
     } else {
         halt_lines(out, m);
     }
     report_closing_lines(out, m);
+    /* -q keeps quiet about a normal end only: a fault, a deadlock or a
+     * limit would otherwise pass as if the run had ended well. */
+    if (opt->quiet && opt->quiet_end && m->end != END_NORMAL) {
+        fflush(out);                    /* (after the report, on a terminal too) */
+        fprintf(opt->quiet_end, "end: %s\n", machine_end_name(m->end));
+        end_reason(opt->quiet_end, m, opt);
+    }
 }

@@ -11,7 +11,11 @@
 
 typedef struct ReportOptions {
     bool json;        /* --json */
-    bool quiet;       /* -q: only the two closing lines */
+    bool quiet;       /* -q: only the halt lines and the two closing lines */
+    FILE *quiet_end;  /* -q: where a run that did not end normally says how
+                         it ended and why (stderr); NULL: nowhere */
+    const char *signal; /* the signal that stopped an interrupted run
+                           ("SIGTERM"), or NULL */
     bool histogram;   /* --histogram: the latency histogram in the text */
     int exit_status;  /* the process's exit status, which the JSON gives, when it
                          is not the run's own (an output that failed, a signal);

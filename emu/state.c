@@ -15,13 +15,103 @@
  *               p0 .   p1 .    ...                                        */
 #include "emu/state.h"
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plural.h"
 #include "cpu/isa.h"
 #include "cpu/lines.h"
 
 typedef unsigned long long ull;
+
+/* ---- fitting a screen ---------------------------------------------------------- */
+
+/* Whether a line of len bytes may be broken before s[b]: after a comma (a
+ * list of packets), or at a space that does not part a number from the
+ * word it belongs to ("breg 1", "ADJ -3", "place 1 of 2"). */
+static bool breaks_before(const char *s, size_t len, size_t b)
+{
+    if (s[b - 1] == ',')
+        return true;
+    if (s[b] != ' ')
+        return false;
+    size_t i = b + 1;
+    i += i < len && s[i] == '-';
+    if (i == len || s[i] < '0' || s[i] > '9')
+        return true;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return !(i == len || s[i] == ' ' || s[i] == ',' || s[i] == ')');
+}
+
+/* Whether a break before s[b] would part two fields: at two spaces, or
+ * after a colon ("data 22: buffer ..."). */
+static bool parts_fields(const char *s, size_t len, size_t b)
+{
+    return s[b] == ' ' && (s[b - 1] == ':' || s[b - 1] == ' ' || (b + 1 < len && s[b + 1] == ' '));
+}
+
+/* Where to break a line of len bytes that has room for `room`: between two
+ * fields in the second half of the room, else where it may be
+ * (breaks_before), else where it must. */
+static size_t break_point(const char *s, size_t len, size_t room)
+{
+    for (size_t b = room; b > room / 2; b--)
+        if (parts_fields(s, len, b))
+            return b;
+    for (size_t b = room; b > 0; b--)
+        if (breaks_before(s, len, b))
+            return b;
+    return room;
+}
+
+/* Writes a line (len bytes, no newline) in lines of at most `width`
+ * columns: the first indented by `first`, those it goes on in by
+ * `indent`, each broken at its break_point. Returns the lines written;
+ * with out NULL, only counts them. */
+static unsigned put_wrapped(FILE *out, const char *s, size_t len, unsigned width,
+                            unsigned first, unsigned indent)
+{
+    unsigned lines = 0, lead = first;
+    for (;;) {
+        size_t room = width > lead + 1 ? width - lead : 1, n = len, shown;
+        if (len > room)
+            n = break_point(s, len, room);
+        for (shown = n; n < len && shown > 0 && s[shown - 1] == ' '; shown--)
+            ;
+        if (out)
+            fprintf(out, "%*s%.*s\n", (int)lead, "", (int)shown, s);
+        lines++;
+        s += n;
+        len -= n;
+        while (len > 0 && *s == ' ') {
+            s++;
+            len--;
+        }
+        if (len == 0)
+            return lines;
+        lead = indent;
+    }
+}
+
+/* A line built a piece at a time, for put_wrapped; what does not fit is
+ * left out. */
+typedef struct Text {
+    char s[2048];
+    size_t len;
+} Text;
+
+static void add(Text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s + t->len, sizeof t->s - t->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->len = t->len + (size_t)n < sizeof t->s ? t->len + (size_t)n : sizeof t->s - 1;
+}
 
 /* "#5", or "#5.2" for flit 2 of a message of several words. */
 static const char *packet_name(const NetPacket *pk, char name[48])
@@ -163,7 +253,8 @@ static void buffer_cell(Machine *m, uint32_t b, char *buf, size_t size)
 }
 
 /* One layer's row of switch boxes and row of down-link cells. */
-enum { CELL = 160 };   /* room for any box, link cell, or pair of cells */
+enum { CELL = 160,     /* room for any box, link cell, or pair of cells */
+       DRAW_LEAD = 11  /* "  layer 1  ", before the first column */ };
 
 typedef struct LayerRows {
     char boxes[STATE_DRAW_MAX_PROCS / 2][CELL];
@@ -204,7 +295,7 @@ static void print_columns(FILE *out, const char *lead, char (*texts)[CELL], uint
     fprintf(out, "%s\n", texts[n - 1]);
 }
 
-void state_draw_network(FILE *out, Machine *m)
+void state_draw_network(FILE *out, Machine *m, unsigned max_width)
 {
     unsigned k = m->k;
     uint32_t half = m->nprocs / 2;
@@ -223,30 +314,47 @@ void state_draw_network(FILE *out, Machine *m)
             }
         }
         width += 2;
+        /* Bands as even as they can be of as many switches side by side as
+         * max_width has room for: each band draws every layer of its
+         * switches. */
+        uint32_t band = half;
+        if (max_width > DRAW_LEAD && (max_width + 2 - DRAW_LEAD) / width < half) {
+            uint32_t fit = (uint32_t)((max_width + 2 - DRAW_LEAD) / width);
+            fit = fit ? fit : 1;
+            uint32_t bands = (half + fit - 1) / fit;
+            band = (half + bands - 1) / bands;
+        } else if (max_width && max_width <= DRAW_LEAD) {
+            band = 1;
+        }
         fprintf(out, "plane %u   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each\n"
                      "          switch its down links: #id^ going up, #idv going down, . empty\n",
                 plane);
         if (m->cfg.vcs > 1)
             fprintf(out, "          (%u virtual channels: a/b/... = channel 0, 1, ... of each "
                          "buffer and link)\n", m->cfg.vcs);
-        for (unsigned l = k; l >= 1; l--) {
-            char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][CELL];
-            snprintf(lead, sizeof lead, "  layer %-2u ", l);
-            print_columns(out, lead, rows[l].boxes, half, width);
-            for (uint32_t j = 0; j < half; j++)
-                snprintf(pairs[j], sizeof pairs[j], "%s %s", rows[l].cells[2 * j],
-                         rows[l].cells[2 * j + 1]);
-            print_columns(out, "           ", pairs, half, width);
+        for (uint32_t first = 0; first < half; first += band) {
+            uint32_t n = half - first < band ? half - first : band;
+            for (unsigned l = k; l >= 1; l--) {
+                char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][CELL];
+                snprintf(lead, sizeof lead, "  layer %-2u ", l);
+                print_columns(out, lead, rows[l].boxes + first, n, width);
+                for (uint32_t j = 0; j < n; j++)
+                    snprintf(pairs[j], sizeof pairs[j], "%s %s", rows[l].cells[2 * (first + j)],
+                             rows[l].cells[2 * (first + j) + 1]);
+                print_columns(out, "           ", pairs, n, width);
+            }
         }
     }
     free(rows);
 }
 
-void state_print(FILE *out, Machine *m)
+/* The full state, its drawing in bands of at most max_width columns (0: one). */
+static void full_state(FILE *out, Machine *m, unsigned max_width)
 {
     const NetStats *st = net_stats(m->net);
-    fprintf(out, "=== state after timestep %llu: %llu collisions in this timestep, %llu in all ===\n",
-            (ull)m->t, (ull)m->step_collisions, (ull)(st->link_total + st->buffer_total));
+    fprintf(out, "=== state after timestep %llu: %llu %s in this timestep, %llu in all ===\n",
+            (ull)m->t, (ull)m->step_collisions, plural(m->step_collisions, "collision", "collisions"),
+            (ull)(st->link_total + st->buffer_total));
     if (m->t == 0)
         fprintf(out, "(before the first timestep)\n");
     fprintf(out, "processors:\n");
@@ -259,8 +367,37 @@ void state_print(FILE *out, Machine *m)
     net_for_each_in_flight(m->net, packet_line, &ctx);
     owned_line(out, m);
     if (m->nprocs <= STATE_DRAW_MAX_PROCS)
-        state_draw_network(out, m);
+        state_draw_network(out, m, max_width);
     fprintf(out, "===\n");
+}
+
+void state_print(FILE *out, Machine *m)
+{
+    full_state(out, m, 0);
+}
+
+void state_print_fitted(FILE *out, Machine *m, unsigned width)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        full_state(out, m, width);
+        return;
+    }
+    full_state(mem, m, width);
+    if (fclose(mem) != 0) {
+        free(text);
+        full_state(out, m, width);
+        return;
+    }
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+        put_wrapped(out, text + at, n, width, 0, STATE_FULL_INDENT);
+        at += n + 1;
+    }
+    free(text);
 }
 
 /* ---- the compact state of --step ------------------------------------------------- */
@@ -290,34 +427,52 @@ static void brief_status(const Cpu *c, char *buf, size_t size)
 }
 
 /* Its output slot and input ports, only when they hold packets:
- * "  slot #3  ports 0:#1,#4 2:#5". */
-static void brief_adapter(FILE *out, Machine *m, uint32_t id)
+ * "  slot #3  ports 0:#1,#4 2:#5"; after STATE_PORT_PACKETS_SHOWN
+ * packets, how many more ("+12 more"), which f lists. */
+static void brief_adapter(Text *t, Machine *m, uint32_t id)
 {
     Net *net = m->net;
     NetPacket pk;
     char name[48];
+    uint64_t shown = 0, more = 0;
     if (net_slot_packet(net, id, &pk))
-        fprintf(out, "  slot %s", packet_name(&pk, name));
+        add(t, "  slot %s", packet_name(&pk, name));
     const char *lead = "  ports ";
     for (unsigned port = 0; port < m->cfg.ports; port++) {
-        if (net_port_count(net, id, port) == 0)
+        uint32_t count = net_port_count(net, id, port);
+        if (count == 0)
             continue;
-        fprintf(out, "%s%u:", lead, port);
-        for (uint32_t i = 0; net_port_packet(net, id, port, i, &pk); i++)
-            fprintf(out, "%s%s", i == 0 ? "" : ",", packet_name(&pk, name));
+        if (shown == STATE_PORT_PACKETS_SHOWN) {
+            more += count;
+            continue;
+        }
+        add(t, "%s%u:", lead, port);
+        for (uint32_t i = 0; net_port_packet(net, id, port, i, &pk); i++) {
+            if (shown == STATE_PORT_PACKETS_SHOWN) {
+                more += count - i;
+                break;
+            }
+            add(t, "%s%s", i == 0 ? "" : ",", packet_name(&pk, name));
+            shown++;
+        }
         lead = " ";
     }
+    if (more)
+        add(t, " +%llu more", (ull)more);
 }
 
-/* The address shown is where the instruction's prefixes start, the address
- * the listing gives it, so that a student finds it in xc -S. */
-static void brief_processor_line(FILE *out, Machine *m, const Cpu *c)
+/* A processor's line, and the lines its packets go on in when they do not
+ * fit beside it; returns the lines written. The address shown is where
+ * the instruction's prefixes start, the address the listing gives it, so
+ * that a student finds it in xc -S. */
+static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c)
 {
     char status[32], insn[64];
+    Text line = { .len = 0 }, adapter = { .len = 0 };
     brief_status(c, status, sizeof status);
-    fprintf(out, "p%-3u %s", c->id, status);
+    add(&line, "p%-3u %s", c->id, status);
     if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
-        fprintf(out, "%*s", (int)(strlen(status) < 9 ? 9 - strlen(status) : 0), "");
+        add(&line, "%*s", (int)(strlen(status) < 9 ? 9 - strlen(status) : 0), "");
         cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
         char *target = strstr(insn, " ;");    /* "LDAP 3   ; -> 000f": the full state has it */
         if (target) {
@@ -325,48 +480,78 @@ static void brief_processor_line(FILE *out, Machine *m, const Cpu *c)
                 target--;
             *target = 0;
         }
-        fprintf(out, " %04x %-9s areg %d breg %d sp %u", c->istart, insn,
-                (int32_t)c->areg, (int32_t)c->breg, c->sp);
+        add(&line, " %04x %-9s areg %d breg %d sp %u", c->istart, insn,
+            (int32_t)c->areg, (int32_t)c->breg, c->sp);
         LineEntry at;           /* the line only: f shows file, column, procedure */
         if (lines_find(m->lines, c->id, c->istart, &at) && at.line > 0)
-            fprintf(out, "  (line %u)", at.line);
+            add(&line, "  (line %u)", at.line);
     }
-    brief_adapter(out, m, c->id);
-    fputc('\n', out);
+    brief_adapter(&adapter, m, c->id);
+    if (line.len + adapter.len <= STATE_COMPACT_WIDTH) {
+        add(&line, "%s", adapter.s);
+        return put_wrapped(out, line.s, line.len, STATE_COMPACT_WIDTH, 0, STATE_COMPACT_INDENT);
+    }
+    unsigned lines = put_wrapped(out, line.s, line.len, STATE_COMPACT_WIDTH, 0,
+                                 STATE_COMPACT_INDENT);
+    size_t skip = strspn(adapter.s, " ");
+    if (adapter.len > skip)
+        lines += put_wrapped(out, adapter.s + skip, adapter.len - skip, STATE_COMPACT_WIDTH,
+                             STATE_COMPACT_INDENT, STATE_COMPACT_INDENT);
+    return lines;
 }
 
 typedef struct BriefPackets {
     FILE *out;
     Machine *m;
-    uint64_t shown, room;     /* lines written, lines allowed */
+    uint64_t after;           /* packets still to come after this one */
+    uint64_t lines, room;     /* lines written, lines allowed */
+    uint64_t hidden;          /* packets left out */
 } BriefPackets;
 
+/* A packet's line, while the screen has room for it and, when more
+ * packets follow, for the line that counts those left out. */
 static void brief_packet_line(void *ctx_, const NetPacket *pk)
 {
     BriefPackets *ctx = ctx_;
-    char place[96], dst[160];
-    if (ctx->shown++ >= ctx->room)
+    char place[96], dst[160], name[48];
+    ctx->after -= ctx->after > 0;
+    if (ctx->hidden) {
+        ctx->hidden++;
         return;
+    }
+    Text line = { .len = 0 };
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-    char name[48];
-    fprintf(ctx->out, "%s p%u->%s port %u data %d: %s\n", packet_name(pk, name), pk->src,
-            dst, pk->port, (int32_t)pk->data, place);
+    add(&line, "%s p%u->%s port %u data %d: %s", packet_name(pk, name), pk->src, dst,
+        pk->port, (int32_t)pk->data, place);
+    unsigned n = put_wrapped(NULL, line.s, line.len, STATE_COMPACT_WIDTH, 0,
+                             STATE_COMPACT_INDENT);
+    if (ctx->lines + n + (ctx->after > 0) > ctx->room) {
+        ctx->hidden = 1;
+        return;
+    }
+    ctx->lines += put_wrapped(ctx->out, line.s, line.len, STATE_COMPACT_WIDTH, 0,
+                              STATE_COMPACT_INDENT);
 }
 
 void state_print_compact(FILE *out, Machine *m)
 {
     const NetStats *st = net_stats(m->net);
     uint64_t in_flight = net_in_flight(m->net);
+    Text heading = { .len = 0 };
     if (m->t == 0)
-        fprintf(out, "=== t=0, before the first timestep: %llu packets in the network ===\n",
-                (ull)in_flight);
+        add(&heading, "=== t=0, before the first timestep: %llu %s in the network ===",
+            (ull)in_flight, plural(in_flight, "packet", "packets"));
     else
-        fprintf(out, "=== t=%llu: %llu collisions (%llu in all), %llu packets in the "
-                "network ===\n", (ull)m->t, (ull)m->step_collisions,
-                (ull)(st->link_total + st->buffer_total), (ull)in_flight);
+        add(&heading, "=== t=%llu: %llu %s (%llu in all), %llu %s in the network ===",
+            (ull)m->t, (ull)m->step_collisions,
+            plural(m->step_collisions, "collision", "collisions"),
+            (ull)(st->link_total + st->buffer_total), (ull)in_flight,
+            plural(in_flight, "packet", "packets"));
+    uint64_t used = put_wrapped(out, heading.s, heading.len, STATE_COMPACT_WIDTH, 0,
+                                STATE_COMPACT_INDENT);
     for (uint32_t p = 0; p < m->programmed; p++)
-        brief_processor_line(out, m, &m->cpus[p]);
+        used += brief_processor_line(out, m, &m->cpus[p]);
     if (m->programmed + 1 == m->nprocs)
         fprintf(out, "p%u idle (no program)\n", m->programmed);
     else if (m->programmed < m->nprocs)
@@ -375,12 +560,12 @@ void state_print_compact(FILE *out, Machine *m)
      * and the two prompts (the one answered, the next) leave; when they do
      * not all fit, the last line says how many more there are (f lists
      * them all). */
-    uint64_t used = 3 + (uint64_t)m->programmed + (m->programmed < m->nprocs);
+    used += 2 + (m->programmed < m->nprocs);
     uint64_t room = used + STATE_MIN_PACKET_LINES < STATE_SCREEN_LINES
                   ? STATE_SCREEN_LINES - used : STATE_MIN_PACKET_LINES;
-    BriefPackets ctx = { out, m, 0, in_flight <= room ? room : room - 1 };
+    BriefPackets ctx = { out, m, in_flight, 0, room, 0 };
     net_for_each_in_flight(m->net, brief_packet_line, &ctx);
-    if (ctx.shown > ctx.room)
-        fprintf(out, "... and %llu more packets (f shows them all)\n",
-                (ull)(ctx.shown - ctx.room));
+    if (ctx.hidden)
+        fprintf(out, "... and %llu more %s (f shows them all)\n", (ull)ctx.hidden,
+                plural(ctx.hidden, "packet", "packets"));
 }

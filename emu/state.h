@@ -14,11 +14,24 @@ enum { STATE_DRAW_MAX_PROCS = 16 };
 
 /* The compact state fits a terminal of STATE_SCREEN_LINES lines, with the
  * prompt answered above it and the next below, when the processors leave
- * room for STATE_MIN_PACKET_LINES. */
-enum { STATE_SCREEN_LINES = 24, STATE_MIN_PACKET_LINES = 4 };
+ * room for STATE_MIN_PACKET_LINES; every line of it fits
+ * STATE_COMPACT_WIDTH columns, a longer one going on in lines indented by
+ * STATE_COMPACT_INDENT. A processor's line names at most
+ * STATE_PORT_PACKETS_SHOWN of the packets in its input ports. */
+enum { STATE_SCREEN_LINES = 24, STATE_MIN_PACKET_LINES = 4, STATE_COMPACT_WIDTH = 80,
+       STATE_COMPACT_INDENT = 5, STATE_PORT_PACKETS_SHOWN = 24 };
 
-/* The full state: what --state prints, and f in --step. */
+/* The longest lines of state_print_fitted go on in lines indented so. */
+enum { STATE_FULL_INDENT = 6 };
+
+/* The full state: what --state prints. */
 void state_print(FILE *out, Machine *m);
+
+/* The full state for a screen `width` columns wide (f in --step): what
+ * state_print prints, with the drawing in bands of as many switches as fit
+ * side by side, and every longer line broken onto indented continuation
+ * lines. */
+void state_print_fitted(FILE *out, Machine *m, unsigned width);
 
 /* The compact state that --step shows after each stop: a heading, one line
  * per processor (status, instruction, registers, slot and ports) and one per
@@ -26,7 +39,8 @@ void state_print(FILE *out, Machine *m);
  * screen, with a line saying how many more there are. */
 void state_print_compact(FILE *out, Machine *m);
 
-/* The drawing alone (any machine up to STATE_DRAW_MAX_PROCS processors). */
-void state_draw_network(FILE *out, Machine *m);
+/* The drawing alone (any machine up to STATE_DRAW_MAX_PROCS processors),
+ * in bands of switches at most max_width columns wide (0: all side by side). */
+void state_draw_network(FILE *out, Machine *m, unsigned max_width);
 
 #endif

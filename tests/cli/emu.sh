@@ -241,14 +241,15 @@ echo "37 states, at most 17 lines, 0 lines over 80 columns" >"$TMP/want"
 expect_same step_compact_fits_a_screen "$TMP/want" "$TMP/got"
 if grep -q '^plane 0' "$TMP/out"; then fail step_compact_has_no_drawing; else pass step_compact_has_no_drawing; fi
 # With more packets than the screen has room for, they are cut to fill it
-# and the last line says how many more there are; f shows the full state,
-# every packet with its route.
+# and the last line says how many more there are (p0's packets take a line
+# of their own, below it); f shows the full state, every packet with its
+# route.
 printf 'proc main() is\n  var i;\n  network p for 8 do {\n    i := 0;\n    while i < 6 do { 0 : p ! i; i := i + 1 }\n  }\n' >"$TMP/flood.x"
 printf '100\nf\nq\n' | "$EMU" --step "$TMP/flood.x" >"$TMP/out" 2>/dev/null
 sed -n '/^=== t=100:/,/^=== state/p' "$TMP/out" >"$TMP/got"
 if [ "$(wc -l <"$TMP/got")" -eq 23 ]; then pass step_compact_cut_to_the_screen
 else fail step_compact_cut_to_the_screen "$(cat "$TMP/got")"; fi
-expect_grep step_compact_more_packets "... and 16 more packets (f shows them all)" "$TMP/got"
+expect_grep step_compact_more_packets "... and 17 more packets (f shows them all)" "$TMP/got"
 expect_grep step_full_state_on_f "packets in the network: 28" "$TMP/out"
 if [ "$(grep -c '^  #[0-9]* p[0-9]*->p0 port [0-7] data [0-9]*, plane' "$TMP/out")" -eq 28 ]; then
     pass step_full_state_every_packet; else fail step_full_state_every_packet; fi

@@ -195,7 +195,7 @@ expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"
 run "$COLLECT" "$D"
 expect_status collect_missing_status 1
-expect_grep collect_missing_message "1 of 14 runs have no report yet" "$TMP/err"
+expect_grep collect_missing_message "1 of 14 runs has no report yet" "$TMP/err"
 if [ "$(wc -l <"$D/results.csv")" -eq 14 ]; then pass collect_missing_rows; else fail collect_missing_rows; fi
 
 # ---- docs/results.md: the example programs by routing and size -------------------

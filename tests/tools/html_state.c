@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plural.h"
 #include "net/net.h"
 
 typedef unsigned long long ull;
@@ -376,8 +377,10 @@ int main(int argc, char **argv)
         long long before = total[0] + total[1];
         for (int i = 0; i < 5; i++)
             total[i] += at(counts, 5 * t + (size_t)i);
-        printf("=== state after timestep %zu: %lld collisions in this timestep, %lld in all ===\n",
-               t, total[0] + total[1] - before, total[0] + total[1]);
+        long long now = total[0] + total[1] - before;
+        printf("=== state after timestep %zu: %lld %s in this timestep, %lld in all ===\n",
+               t, now, plural((unsigned long long)now, "collision", "collisions"),
+               total[0] + total[1]);
         nlive = 0;
         for (size_t i = 0; i < npks; i++)
             if (pks[i].present)

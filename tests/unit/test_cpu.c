@@ -95,12 +95,12 @@ typedef struct Rig {
     Double dbl;
 } Rig;
 
-/* A processor with `code` at byte address 0, entry word 0, 8 processors,
- * 4 ports. */
+/* A processor with `code` at byte address 0, entry word 0, 8 processors
+ * (and the memory of 8, as a machine has), 4 ports. */
 static Rig *rig_new(const uint8_t *code, size_t n)
 {
     Rig *r = calloc(1, sizeof *r);
-    if (mem_init(&r->mem, 1, WORDS) != 0)
+    if (mem_init(&r->mem, 8, WORDS) != 0)
         abort();
     mem_load(&r->mem, 0, code, (uint32_t)n);
     cpu_boot(&r->cpu, 0, 0, (uint32_t)n);
@@ -430,8 +430,9 @@ static void mout_faults(void)
         { WORDS - 2, WORDS - 2, { 3, 1, 2, 3 }, FAULT_LIST_ADDRESS, WORDS, 2, NULL },
         { UINT32_MAX, UINT32_MAX, { 0 }, FAULT_LIST_ADDRESS, UINT32_MAX, 0, NULL },
         { 10, 10, { 9, 1 }, FAULT_LIST_SIZE, 9, 0,
-          "multicast list at word 10: 9 destinations, more than there are processors" },
-        { 10, 10, { 0, 9 }, FAULT_LIST_SIZE, 9, 1, NULL },
+          "multicast list at word 10: 9 destinations, more than the 8 processors the machine has" },
+        { 10, 10, { 0, 9 }, FAULT_LIST_SIZE, 9, 1,
+          "multicast list at word 10: a broadcast below processor 9, but the machine has 8 processors" },
         { 10, 10, { 3 | 9u << 24, 1, 8, 2 }, FAULT_LIST_DESTINATION, 8, 2,
           "multicast list at word 10: entry 2 names processor 8, which does not exist" },
         { 10, 10, { 2 | 4u << 24, 1, 2 }, FAULT_LIST_PORT, 4, 0,
@@ -792,7 +793,7 @@ static void fault_description_is_whole(void)
     source[sizeof source - 1] = '\0';
     cpu_describe_fault(&q->cpu, &q->mem, source, buf, sizeof buf);
     CHECK(strstr(buf, "multicast list at word 4294967295: a broadcast below processor "
-                      "4294967295, more processors than there are at 0003 (prefixes from "
+                      "4294967295, but the machine has 8 processors at 0003 (prefixes from "
                       "0002; xxx") == buf);
     CHECK(strstr(buf, "xxx): DIV") != NULL);
     rig_free(q);
