@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/plural.h"
 #include "net/events.h"
 #include "net/layout.h"
 #include "net/message.h"
@@ -251,7 +252,8 @@ static int check_buffer(Audit *a, uint32_t c)
     if (count == 0 && buf->waiting == 0 && a->net->entered[c] == 0)
         return 0;
     if (count > lay->cfg.buffer)
-        return broken_at(a, c, "overflow, %u packets in %u places", count, lay->cfg.buffer);
+        return broken_at(a, c, "overflow, %u packets in %u %s", count, lay->cfg.buffer,
+                         plural(lay->cfg.buffer, "place", "places"));
     if (lay->rings != NULL && buf->count && buf->ring.head >= ring_capacity(lay, buf))
         return broken_at(a, c, "head at place %u of a ring of %u", buf->ring.head,
                       ring_capacity(lay, buf));
@@ -452,7 +454,7 @@ static int check_lists(Audit *a)
         if (check_claimant_lists(a, share) != 0 || check_link_lists(a, share) != 0)
             return -1;
     if (a->refused_awake != 0)
-        return broken(a, "net: %lld refused packets are in slots but not listed",
+        return broken(a, "net: refused packets in slots but not listed: %lld",
                       (long long)a->refused_awake);
     return 0;
 }
@@ -527,13 +529,14 @@ static int check_port(Audit *a, uint32_t i)
         last = y;
     }
     if (n != f->count || last != f->tail)
-        return broken(a, "net/p%u.port%u: count %u but %u packets linked", p, port, f->count, n);
+        return broken(a, "net/p%u.port%u: count %u but %u %s linked", p, port, f->count, n,
+                      plural(n, "packet", "packets"));
     if (lay->messages && !owner_agrees(lay, last, lay->port_owner[i]))
         return broken(a, "net/p%u.port%u: owned by message %u, which its flits do not say", p,
                       port, lay->port_owner[i]);
     if (n > lay->cfg.port_depth)
-        return broken(a, "net/p%u.port%u: overflow, %u packets in %u places", p, port, n,
-                      lay->cfg.port_depth);
+        return broken(a, "net/p%u.port%u: overflow, %u packets in %u %s", p, port, n,
+                      lay->cfg.port_depth, plural(lay->cfg.port_depth, "place", "places"));
     a->in_ports += n;
     return 0;
 }
@@ -598,19 +601,19 @@ static int check_totals(Audit *a)
     const NetStats *st = &net->counts.stats;
     typedef unsigned long long ull;
     if (a->in_flight != net->in_flight)
-        return broken(a, "net: %llu packets found in flight, %llu counted", (ull)a->in_flight,
+        return broken(a, "net: packets in flight: %llu found, %llu counted", (ull)a->in_flight,
                       (ull)net->in_flight);
     if (a->in_flight + a->in_ports != net->outstanding)
         return broken(a, "net: packet pool has %u outstanding, %llu found (a packet was lost)",
                       net->outstanding, (ull)(a->in_flight + a->in_ports));
     if (st->flits_sent + st->copies !=
         net->flits_read + a->in_flight + a->in_ports + net->flits_waiting)
-        return broken(a, "net: %llu words sent and %llu copies made, but %llu read + %llu in "
-                      "flight + %llu in ports + %llu still in output slots",
+        return broken(a, "net: words sent %llu + copies made %llu, but read %llu + in flight "
+                      "%llu + in ports %llu + still in output slots %llu",
                       (ull)st->flits_sent, (ull)st->copies, (ull)net->flits_read,
                       (ull)a->in_flight, (ull)a->in_ports, (ull)net->flits_waiting);
     if (a->asleep != net->counts.asleep)
-        return broken(a, "net: %llu packets asleep, %llu counted", (ull)a->asleep,
+        return broken(a, "net: packets asleep: %llu found, %llu counted", (ull)a->asleep,
                       (ull)net->counts.asleep);
     return 0;
 }
