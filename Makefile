@@ -130,7 +130,8 @@ $(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
 # The test runner gets the directories to use, so `make check` runs the very
 # same tests against the sanitizer build; tests/cli/broadcast.sh runs the
 # broadcast bench at small sizes, tests/cli/sweep.sh bench/sweep and
-# bench/collect, tests/cli/channels.sh net_bench (bench/channels.sh); every
+# bench/collect, tests/cli/channels.sh net_bench (bench/channels.sh),
+# tests/cli/messages_results.sh the messages bench (bench/messages.sh); every
 # benchmark is built, so that a change cannot break make bench unseen.
 test: all $(UNIT_BIN) $(FUZZ_BIN) $(TOOL_BIN) $(MUTANT) $(BENCH_BIN)
 	@BUILD=$(BUILD) BIN=$(BIN) FUZZ_ITERATIONS=$(or $(FUZZ_ITERATIONS),2000) \

@@ -2,7 +2,8 @@
 # make bench: every benchmark built in $1/bench, after a line naming the
 # machine and the date (bench/bench.c prints the main table; the others,
 # such as route_bench, their own; routing and broadcast print the CSVs that
-# docs/results.md's tables come from), the network programs at N = 4,096 in full
+# docs/results.md's tables come from, and bench/messages.sh the tables of its
+# section Messages), the network programs at N = 4,096 in full
 # duplex (the network target), then the time $2/emu takes to compile and
 # run bench/programs/baseline.x (thesis requirement 3.3: a program of over
 # 1,000 lines within one minute) and bench/programs/exchange.x (a whole
@@ -14,8 +15,9 @@ cd "$(dirname "$0")/.." || exit 1
 echo "# $(date -u +%Y-%m-%d) on $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 for b in "$BUILD"/bench/*; do
     [ -x "$b" ] && [ -f "$b" ] || continue
-    # collect is a tool of bench/sweep, not a benchmark
-    [ "$(basename "$b")" = collect ] && continue
+    # collect is a tool of bench/sweep, not a benchmark; messages runs
+    # below, by bench/messages.sh
+    case $(basename "$b") in collect|messages) continue ;; esac
     echo "== $(basename "$b")"
     if [ "$(basename "$b")" = bench ]; then
         "$b" ${BENCH_ARGS:-} || exit 1
@@ -37,6 +39,11 @@ printf '%s\n' "$flood" | tail -n +2    # (its rows, under the header above)
 # one-word packets' row of net_bench above.
 echo "== net_bench --load 1.0 --length 8 (messages)"
 "$BUILD/bench/net_bench" --load 1.0 --length 8 || exit 1
+
+# Messages under the three switchings (docs/results.md, Messages): its
+# tables, with its CSVs and plots written into bench/out/messages.
+echo "== bench/messages.sh (messages: wormhole, cut-through, store-and-forward)"
+sh bench/messages.sh --out bench/out/messages "$BUILD" "$BIN" || exit 1
 
 # The thesis's baseline: compile and run a program of over 1,000 lines.
 baseline=bench/programs/baseline.x

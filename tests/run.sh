@@ -51,7 +51,7 @@ fi
 
 # The groups that take longest start first, so that the others fill in
 # around them; TIMED run their timed part last, alone.
-FIRST="cli/sweep cli/channels test_reference cli/html_browser test_ref_messages test_benes_network test_messages cli/emu cli/programs cli/docs cli/html test_route_conflicts cli/xc_errors test_conformance cli/outputs cli/messages cli/series cli/switching test_net test_multicast cli/xc_programs cli/paths test_machine fuzz/fuzz_codegen"
+FIRST="cli/sweep cli/channels test_reference cli/html_browser test_ref_messages test_benes_network test_messages cli/emu cli/programs cli/docs cli/html test_route_conflicts cli/xc_errors test_conformance cli/outputs cli/messages cli/messages_results cli/series cli/switching test_net test_multicast cli/xc_programs cli/paths test_machine fuzz/fuzz_codegen"
 TIMED="cli/html_timing"
 
 jobs=$TEST_JOBS

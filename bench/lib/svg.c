@@ -84,55 +84,77 @@ static size_t colour_of(Names *names, const char *name)
     return names->n - 1;
 }
 
-/* The ranges of both axes over every panel: x in log2, y from 0 in
- * yticks steps of ystep. */
+/* The ranges of both axes over every panel: x in log2, or from 0 in
+ * xticks steps of xstep on a linear axis; y from 0 in yticks steps of
+ * ystep. */
 typedef struct Scale {
-    double xmin, xmax;   /* log2 of the smallest and largest x */
+    bool linear;         /* the x axis */
+    double xmin, xmax;   /* log2 of the smallest and largest x; linear: 0 and the top */
+    double xstep;
+    int xticks;
     double ytop, ystep;
     int yticks;          /* ytop / ystep, from 1 to MAX_YTICKS */
 } Scale;
 
 /* Whether every point has a place on the axes: x finite and positive (its
- * log2 then lies in [-1074, 1024]), y and its bar finite. */
-static bool drawable(const SvgPlot *plot)
+ * log2 then lies in [-1074, 1024]), or finite and at least 0 on a linear
+ * axis; y and its bar finite. */
+static bool drawable(const SvgPlot *plot, bool linear)
 {
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++)
-                if (!(se->x[j] > 0) || !isfinite(se->x[j]) || !isfinite(se->y[j]) ||
+                if (!(linear ? se->x[j] >= 0 : se->x[j] > 0) || !isfinite(se->x[j]) ||
+                    !isfinite(se->y[j]) ||
                     (se->lo && !isfinite(se->lo[j])) || (se->hi && !isfinite(se->hi[j])))
                     return false;
         }
     return true;
 }
 
-/* The scale of a drawable plot; false when its top does not fit a double. */
-static bool scale_of(const SvgPlot *plot, Scale *s)
+/* The top of an axis from 0 that holds max, in ticks of svg_tick_step. */
+static double axis_top(double max, double *step, int *ticks)
 {
-    *s = (Scale){ INFINITY, -INFINITY, 0, 1, 1 };
+    *step = svg_tick_step(max);
+    *ticks = (int)fmin(MAX_YTICKS, fmax(1, ceil(max / *step)));
+    return *ticks * *step;
+}
+
+/* The scale of a drawable plot; false when a top does not fit a double. */
+static bool scale_of(const SvgPlot *plot, bool linear, Scale *s)
+{
+    *s = (Scale){ linear, INFINITY, -INFINITY, 1, 1, 0, 1, 1 };
     double ymax = 0;
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++) {
-                s->xmin = fmin(s->xmin, log2(se->x[j]));
-                s->xmax = fmax(s->xmax, log2(se->x[j]));
+                double x = linear ? se->x[j] : log2(se->x[j]);
+                s->xmin = fmin(s->xmin, x);
+                s->xmax = fmax(s->xmax, x);
                 ymax = fmax(ymax, se->hi ? fmax(se->hi[j], se->y[j]) : se->y[j]);
             }
         }
-    if (!(s->xmin <= s->xmax))
-        s->xmin = 0, s->xmax = 1;
-    if (s->xmin == s->xmax)
-        s->xmin -= 1, s->xmax += 1;
-    s->ystep = svg_tick_step(ymax);
-    s->yticks = (int)fmin(MAX_YTICKS, fmax(1, ceil(ymax / s->ystep)));
-    s->ytop = s->yticks * s->ystep;
+    if (linear) {
+        s->xmin = 0;
+        s->xmax = axis_top(fmax(s->xmax, 0), &s->xstep, &s->xticks);
+        if (!isfinite(s->xmax))
+            return false;
+    } else {
+        if (!(s->xmin <= s->xmax))
+            s->xmin = 0, s->xmax = 1;
+        if (s->xmin == s->xmax)
+            s->xmin -= 1, s->xmax += 1;
+    }
+    s->ytop = axis_top(ymax, &s->ystep, &s->yticks);
     return isfinite(s->ytop);
 }
 
 static double px(const Scale *s, double left, double x)
 {
+    if (s->linear)
+        return left + x / s->xmax * PANEL_W;
     return left + (log2(x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
 }
 
@@ -162,6 +184,16 @@ static void y_ticks(FILE *out, const Scale *s, double left)
 static void x_ticks(FILE *out, const Scale *s, double left)
 {
     char label[32];
+    if (s->linear) {             /* a mark and a label at each k xstep */
+        for (int k = 0; k <= s->xticks; k++) {
+            double x = px(s, left, k * s->xstep);
+            fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
+            number(label, sizeof label, k * s->xstep);
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
+                    TOP + PANEL_H + 18, label);
+        }
+        return;
+    }
     int first = (int)ceil(s->xmin), last = (int)floor(s->xmax);
     int count = last - first + 1;
     int stride = count > MAX_XTICKS ? (count + MAX_XTICKS - 1) / MAX_XTICKS : 1;
@@ -189,10 +221,20 @@ static void axes(FILE *out, const Scale *s, double left, const char *title)
     x_ticks(out, s, left);
 }
 
+/* Whether the style draws the series of this name dashed. */
+static bool dashed(const SvgStyle *style, const char *name)
+{
+    for (size_t i = 0; i < style->ndashed; i++)
+        if (strcmp(style->dashed[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* One series: its error bars (if any has a length), its line (one path, named by a title that
- * browsers show on hovering) and a dot at each point. */
+ * browsers show on hovering) and a dot at each point; a dashed one has no dots, so that
+ * the points it passes through stay in sight. */
 static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
-                   const char *colour)
+                   const char *colour, bool dash)
 {
     size_t bars = 0;
     for (size_t j = 0; se->lo && se->hi && j < se->n; j++)
@@ -206,13 +248,16 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
                         px(s, left, se->x[j]) - 3, py(s, se->lo[j]));
         fprintf(out, "\"/>\n");
     }
-    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"",
-            colour);
+    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"",
+            colour, dash ? " stroke-dasharray=\"6 4\"" : "");
     for (size_t j = 0; j < se->n; j++)
         fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', px(s, left, se->x[j]), py(s, se->y[j]));
     fprintf(out, "\"><title>");
     svg_text(out, se->name);
-    fprintf(out, "</title></path>\n<g fill=\"%s\">", colour);
+    fprintf(out, "</title></path>\n");
+    if (dash)
+        return;
+    fprintf(out, "<g fill=\"%s\">", colour);
     for (size_t j = 0; j < se->n; j++)
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px(s, left, se->x[j]),
                 py(s, se->y[j]));
@@ -221,8 +266,14 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
 
 int svg_plot(FILE *out, const SvgPlot *plot)
 {
+    static const SvgStyle plain = { false, 0, NULL };
+    return svg_plot_styled(out, plot, &plain);
+}
+
+int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
+{
     Scale s;
-    if (!drawable(plot) || !scale_of(plot, &s))
+    if (!drawable(plot, style->x_linear) || !scale_of(plot, style->x_linear, &s))
         return -1;
     Names names = { { 0 }, 0 };
     size_t np = plot->npanels ? plot->npanels : 1;
@@ -244,7 +295,8 @@ int svg_plot(FILE *out, const SvgPlot *plot)
         for (size_t i = 0; i < panel->nseries; i++) {
             size_t c = colour_of(&names, panel->series[i].name);
             series(out, &s, left, &panel->series[i],
-                   palette[c % (sizeof palette / sizeof *palette)]);
+                   palette[c % (sizeof palette / sizeof *palette)],
+                   dashed(style, panel->series[i].name));
         }
         fprintf(out, "</g>\n");
     }
@@ -258,8 +310,9 @@ int svg_plot(FILE *out, const SvgPlot *plot)
     double lx = width - LEGEND_W + 16;
     for (size_t i = 0; i < names.n; i++) {
         double y = TOP + 10 + 20.0 * (double)i;
-        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1fh24\"/>"
+        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\"%s d=\"M%.1f %.1fh24\"/>"
                 "<text x=\"%.1f\" y=\"%.1f\">", palette[i % (sizeof palette / sizeof *palette)],
+                dashed(style, names.name[i]) ? " stroke-dasharray=\"6 4\"" : "",
                 lx, y, lx + 30, y + 4);
         svg_text(out, names.name[i]);
         fprintf(out, "</text>\n");

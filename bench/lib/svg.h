@@ -7,6 +7,7 @@
 #ifndef BENCH_SVG_H
 #define BENCH_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,11 +32,20 @@ typedef struct SvgPlot {
     const SvgPanel *panels;
 } SvgPlot;
 
+/* How a plot is drawn beyond its figures. */
+typedef struct SvgStyle {
+    bool x_linear;               /* x from 0, ticked as the y axis is */
+    size_t ndashed;
+    const char *const *dashed;   /* the names of the series drawn dashed, without dots */
+} SvgStyle;
+
 /* Writes the plot as a whole SVG document: 0. A plot with a point that has
- * no place on the axes (an x not finite and positive, a y, lo or hi not
- * finite) or whose y axis would not fit a double is refused, and nothing
- * written: -1. */
+ * no place on the axes (an x not finite and positive -- or, on a linear
+ * axis, not finite and at least 0 --, a y, lo or hi not finite) or whose
+ * axes would not fit a double is refused, and nothing written: -1.
+ * svg_plot is svg_plot_styled with every style field 0. */
 int svg_plot(FILE *out, const SvgPlot *plot);
+int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style);
 
 /* Writes text with &, <, > and " escaped for XML. */
 void svg_text(FILE *out, const char *text);

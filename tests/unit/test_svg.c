@@ -3,7 +3,9 @@
  * elements, attributes and entities), with one line per series in each
  * panel, the axes' labels and the legend, names escaped, and the y axis's
  * ticks at round numbers; a point without a place on the axes refuses the
- * plot, and no finite range makes more than a bounded number of ticks. */
+ * plot, and no finite range makes more than a bounded number of ticks. A
+ * style's linear x axis starts at 0 with round ticks, and its dashed series
+ * are dashed, in the legend too, without dots. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -219,6 +221,62 @@ static void refuses_points_without_a_place(void)
     CHECK(!empty);
 }
 
+/* A linear x axis from 0 (offered loads) and a formula drawn dashed beside
+ * measured points; the same figures unstyled are the plain plot. */
+static void styled(void)
+{
+    static const double x[] = { 0, 0.3, 0.9 }, y[] = { 10, 20, 90 }, f[] = { 10, 21, 88 };
+    SvgSeries se[] = { { "measured", 3, x, y, NULL, NULL }, { "formula", 3, x, f, NULL, NULL } };
+    SvgPanel panels[] = { { NULL, 2, se } };
+    SvgPlot plot = { "t", "offered load", "latency", 1, panels };
+    static const char *const dash[] = { "formula" };
+    SvgStyle style = { true, 1, dash };
+    FILE *file = tmpfile();
+    CHECK(file != NULL);
+    if (!file)
+        return;
+    CHECK_EQ(svg_plot_styled(file, &plot, &style), 0);
+    long size = ftell(file);
+    char *svg = calloc((size_t)size + 1, 1);
+    rewind(file);
+    if (svg && fread(svg, 1, (size_t)size, file) != (size_t)size)
+        svg[0] = '\0';
+    fclose(file);
+    CHECK(well_formed(svg));
+    CHECK_CONTAINS(svg, ">0.2</text>");      /* x ticks at 0, 0.2, ..., 1 */
+    CHECK_CONTAINS(svg, ">1</text>");
+    CHECK_EQ(count(svg, "text-anchor=\"middle\">0</text>"), 1);
+    CHECK_EQ(count(svg, "stroke-dasharray"), 2);   /* the line and its legend */
+    CHECK_EQ(count(svg, "<circle"), 3);            /* the measured points only */
+    /* the first point sits on the y axis: x = 0 at the panel's left edge */
+    CHECK_CONTAINS(svg, "d=\"M80.0 ");
+    free(svg);
+    /* on the plain log2 axis, x = 0 has no place */
+    bool empty = false;
+    CHECK_EQ(status_of(x, y, NULL, NULL, &empty), -1);
+    /* no style is the plain plot, byte for byte */
+    SvgStyle plain = { false, 0, NULL };
+    static const double x2[] = { 8, 16 };
+    SvgSeries se2[] = { { "s", 2, x2, y, NULL, NULL } };
+    SvgPanel panels2[] = { { NULL, 1, se2 } };
+    SvgPlot plot2 = { "t", "x", "y", 1, panels2 };
+    char *a = plot_text(&plot2);
+    FILE *g = tmpfile();
+    char *b = NULL;
+    if (g) {
+        svg_plot_styled(g, &plot2, &plain);
+        long n = ftell(g);
+        b = calloc((size_t)n + 1, 1);
+        rewind(g);
+        if (b && fread(b, 1, (size_t)n, g) != (size_t)n)
+            b[0] = '\0';
+        fclose(g);
+    }
+    CHECK(b && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+}
+
 /* The widest x range a double allows (2^-1074 to 2^1023) and the least
  * and greatest y give a small plot with a bounded number of ticks. */
 static void ticks_are_bounded(void)
@@ -263,5 +321,6 @@ int main(void)
     RUN(refuses_points_without_a_place);
     RUN(ticks_are_bounded);
     RUN(tick_steps);
+    RUN(styled);
     return CHECK_EXIT();
 }
