@@ -128,7 +128,7 @@ else fail docs_tmp_files_are_the_tests_own "not made in $TMP:${missing:- (no /tm
 # `make` builds (they say "after make"): the commands of a dry run of make,
 # from an empty build, link each of them.
 MAKEFLAGS= MAKELEVEL= make -n BUILD="$TMP/nb" BIN="$TMP/nbin" >"$TMP/make_n" 2>&1
-grep -ohE '(^|[ `(])build/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' README.md docs/*.md | sed 's/^[ `(]//' |
+grep -ohE '(^|[ `(])build/[A-Za-z0-9_.-]+/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' README.md docs/*.md | sed 's/^[ `(]//' |
     sort -u >"$TMP/tools"
 unbuilt=""
 while IFS= read -r tool; do
