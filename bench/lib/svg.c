@@ -84,40 +84,48 @@ static size_t colour_of(Names *names, const char *name)
     return names->n - 1;
 }
 
-/* The ranges of both axes over every panel: x in log2, y from 0 in
- * yticks steps of ystep. */
+/* The ranges of both axes over every panel: x (in log2 on a log2 axis)
+ * from xmin to xmax, y from 0 in yticks steps of ystep. */
 typedef struct Scale {
-    double xmin, xmax;   /* log2 of the smallest and largest x */
+    bool linear;         /* x as it is, not its log2 */
+    double xmin, xmax;   /* the smallest and largest x, or their log2 */
     double ytop, ystep;
     int yticks;          /* ytop / ystep, from 1 to MAX_YTICKS */
 } Scale;
 
-/* Whether every point has a place on the axes: x finite and positive (its
- * log2 then lies in [-1074, 1024]), y and its bar finite. */
+/* Whether every point has a place on the axes: x finite, and positive on a
+ * log2 axis (its log2 then lies in [-1074, 1024]), y and its bar finite. */
 static bool drawable(const SvgPlot *plot)
 {
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++)
-                if (!(se->x[j] > 0) || !isfinite(se->x[j]) || !isfinite(se->y[j]) ||
-                    (se->lo && !isfinite(se->lo[j])) || (se->hi && !isfinite(se->hi[j])))
+                if ((!plot->x_linear && !(se->x[j] > 0)) || !isfinite(se->x[j]) ||
+                    !isfinite(se->y[j]) || (se->lo && !isfinite(se->lo[j])) ||
+                    (se->hi && !isfinite(se->hi[j])))
                     return false;
         }
     return true;
 }
 
+/* Where x lies along its axis: itself, or its log2. */
+static double x_along(const Scale *s, double x)
+{
+    return s->linear ? x : log2(x);
+}
+
 /* The scale of a drawable plot; false when its top does not fit a double. */
 static bool scale_of(const SvgPlot *plot, Scale *s)
 {
-    *s = (Scale){ INFINITY, -INFINITY, 0, 1, 1 };
+    *s = (Scale){ plot->x_linear, INFINITY, -INFINITY, 0, 1, 1 };
     double ymax = 0;
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++) {
-                s->xmin = fmin(s->xmin, log2(se->x[j]));
-                s->xmax = fmax(s->xmax, log2(se->x[j]));
+                s->xmin = fmin(s->xmin, x_along(s, se->x[j]));
+                s->xmax = fmax(s->xmax, x_along(s, se->x[j]));
                 ymax = fmax(ymax, se->hi ? fmax(se->hi[j], se->y[j]) : se->y[j]);
             }
         }
@@ -128,12 +136,12 @@ static bool scale_of(const SvgPlot *plot, Scale *s)
     s->ystep = svg_tick_step(ymax);
     s->yticks = (int)fmin(MAX_YTICKS, fmax(1, ceil(ymax / s->ystep)));
     s->ytop = s->yticks * s->ystep;
-    return isfinite(s->ytop);
+    return isfinite(s->ytop) && isfinite(s->xmax - s->xmin);
 }
 
 static double px(const Scale *s, double left, double x)
 {
-    return left + (log2(x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
+    return left + (x_along(s, x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
 }
 
 static double py(const Scale *s, double y)
@@ -157,24 +165,36 @@ static void y_ticks(FILE *out, const Scale *s, double left)
     }
 }
 
-/* The x axis's marks, one at each power of two in range (every stride-th
- * when there are more than MAX_XTICKS), labelled every other one beyond 8. */
-static void x_ticks(FILE *out, const Scale *s, double left)
+/* A mark on the x axis at x, with its label if it has one. */
+static void x_tick(FILE *out, const Scale *s, double left, double x, bool labelled)
 {
     char label[32];
+    fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", px(s, left, x), TOP + PANEL_H);
+    if (!labelled)
+        return;
+    number(label, sizeof label, x);
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+            px(s, left, x), TOP + PANEL_H + 18, label);
+}
+
+/* The x axis's marks: on a linear axis at the multiples of svg_tick_step
+ * of its range; on a log2 axis one at each power of two in range (every
+ * stride-th when there are more than MAX_XTICKS), labelled every other one
+ * beyond 8. */
+static void x_ticks(FILE *out, const Scale *s, double left)
+{
+    if (s->linear) {
+        double step = svg_tick_step(s->xmax - s->xmin), first = ceil(s->xmin / step);
+        for (int k = 0; k <= MAX_YTICKS && (first + k) * step <= s->xmax; k++)
+            x_tick(out, s, left, (first + k) * step + 0.0, true);    /* (no -0) */
+        return;
+    }
     int first = (int)ceil(s->xmin), last = (int)floor(s->xmax);
     int count = last - first + 1;
     int stride = count > MAX_XTICKS ? (count + MAX_XTICKS - 1) / MAX_XTICKS : 1;
     int every = (count + stride - 1) / stride > 8 ? 2 : 1;
-    for (int e = first; e <= last; e += stride) {
-        double x = px(s, left, pow(2, e));
-        fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
-        if ((e - first) / stride % every)
-            continue;
-        number(label, sizeof label, pow(2, e));
-        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
-                TOP + PANEL_H + 18, label);
-    }
+    for (int e = first; e <= last; e += stride)
+        x_tick(out, s, left, pow(2, e), (e - first) / stride % every == 0);
 }
 
 /* The title, frame, grid and tick labels of the panel whose left edge is

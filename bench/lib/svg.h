@@ -2,18 +2,20 @@
  * more panels side by side, sharing a y axis that starts at 0; in each, one
  * line per series through its points, with an error bar from lo to hi at
  * each point, and a legend. The x axis is logarithmic in base 2, as machine
- * sizes are powers of two. The output is plain SVG 1.1 that browsers and
- * GitHub show as it is: no script, no external style sheet, no font file. */
+ * sizes are powers of two, or linear. The output is plain SVG 1.1 that
+ * browsers and GitHub show as it is: no script, no external style sheet,
+ * no font file. */
 #ifndef BENCH_SVG_H
 #define BENCH_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 typedef struct SvgSeries {
     const char *name;        /* in the legend */
     size_t n;                /* points */
-    const double *x;         /* positive, ascending */
+    const double *x;         /* ascending; positive on a log2 axis */
     const double *y;
     const double *lo, *hi;   /* the error bar at each point; both NULL for none */
 } SvgSeries;
@@ -29,12 +31,13 @@ typedef struct SvgPlot {
     const char *xlabel, *ylabel;
     size_t npanels;
     const SvgPanel *panels;
+    bool x_linear;           /* a linear x axis, not one in powers of two */
 } SvgPlot;
 
 /* Writes the plot as a whole SVG document: 0. A plot with a point that has
- * no place on the axes (an x not finite and positive, a y, lo or hi not
- * finite) or whose y axis would not fit a double is refused, and nothing
- * written: -1. */
+ * no place on the axes (an x not finite, or not positive on a log2 axis; a
+ * y, lo or hi not finite) or whose axes would not fit a double is refused,
+ * and nothing written: -1. */
 int svg_plot(FILE *out, const SvgPlot *plot);
 
 /* Writes text with &, <, > and " escaped for XML. */

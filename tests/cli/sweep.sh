@@ -86,6 +86,31 @@ expect_grep no_out_message "no --out DIR" "$TMP/err"
 run "$SWEEP" $APPC --colour red --out "$TMP/x"
 expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
 
+# --define NAME=LIST: the program's val NAME, an axis like the others,
+# given to bin/emu as -D NAME=VALUE and in a column D:NAME of the plan.
+RING=programs/token_ring.x
+: >"$TMP/log"
+run "$SWEEP" $RING --routing benes,dmodk --define n=4,16 --out "$TMP/def" --emu "$TMP/emu" -j 2
+expect_status define_status 0
+if [ "$(head -n 1 "$TMP/def/plan.csv")" = "program,report,routing,D:n" ] &&
+   [ "$(sed -n 2p "$TMP/def/plan.csv")" = "$RING,$TMP/def/runs/token_ring/routing-benes_n-4.json,benes,4" ]
+then pass define_plan_column; else fail define_plan_column "$(head -n 2 "$TMP/def/plan.csv")"; fi
+if [ "$(grep -c -- "--routing [a-z]* -D n=[0-9]* $RING >" "$TMP/def/jobs.txt")" -eq 4 ]
+then pass define_passed_as_D; else fail define_passed_as_D "$(head -n 1 "$TMP/def/jobs.txt")"; fi
+expect_grep define_reaches_emu "--json --routing dmodk -D n=16 $RING" "$TMP/log"
+run "$SWEEP" $RING --define n=1..3 --define laps=2 --out "$TMP/def2" --plan-only
+if [ "$(head -n 1 "$TMP/def2/plan.csv")" = "program,report,D:n,D:laps" ] &&
+   [ "$(grep -c -- "-D n=[123] -D laps=2 $RING" "$TMP/def2/jobs.txt")" -eq 3 ]
+then pass define_two_vals_in_order; else fail define_two_vals_in_order "$(cat "$TMP/def2/plan.csv")"; fi
+run "$SWEEP" $RING --define n --out "$TMP/x"
+expect_grep define_no_list_message "--define 'n': write NAME=LIST, as in n=64,256,1024" "$TMP/err"
+run "$SWEEP" $RING --define 2n=4 --out "$TMP/x"
+expect_grep define_bad_name_message "--define '2n=4': '2n' is not a name" "$TMP/err"
+run "$SWEEP" $RING --define n=4 --define n=8 --out "$TMP/x"
+expect_grep define_twice_message "--define n is given twice" "$TMP/err"
+run "$SWEEP" $RING --define 'n=4;ls' --out "$TMP/x"
+expect_grep define_bad_value_message "'4;ls' is not a value" "$TMP/err"
+
 # Paths with a space or a glob: each refused, named whole, before anything
 # is made or run. Unchecked, `--out "o 6"` ran 6/runs/... as a command,
 # `--out '*'` matched the older sweep beside it, and `my prog.x` was the
@@ -190,6 +215,31 @@ then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_ba
 # valiant's collisions at N = 16 (the largest) are 3, 11, 5 and 7 by seed:
 # their mean, to one decimal
 expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
+
+# A sweep of a val and not of --procs: the plots and tables are against the
+# val (here the ring's size, so N follows it); with --procs too, against N,
+# a line per value of the val. A val that is not a power of two makes a
+# linear axis.
+run "$COLLECT" "$TMP/def"
+expect_status collect_define_status 0
+if [ "$(head -n 1 "$TMP/def/results.csv" | cut -d, -f1-6)" = "program,routing,D:n,end,exit_status,processors" ] &&
+   [ "$(cut -d, -f3,6 "$TMP/def/results.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "16,16 4,4 " ]
+then pass collect_define_column; else fail collect_define_column "$(cut -d, -f1-6 "$TMP/def/results.csv")"; fi
+svg=$TMP/def/token_ring.timesteps.svg
+expect_grep collect_define_x_label '>n (-D n)</text>' "$svg"
+expect_grep collect_define_title '>token_ring.x: timesteps by n</text>' "$svg"
+expect_grep collect_define_tables "timesteps at n = 16:" "$TMP/def/tables.md"
+expect_grep collect_define_tables_row '| `token_ring.x` | 891 | 891 |' "$TMP/def/tables.md"
+"$SWEEP" $RING --procs 16,32 --define n=4,16 --out "$TMP/defp" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/defp"
+expect_grep collect_define_and_procs_x_is_n '>processors (N)</text>' "$TMP/defp/token_ring.timesteps.svg"
+expect_grep collect_define_and_procs_lines '<title>n=4</title>' "$TMP/defp/token_ring.timesteps.svg"
+expect_grep collect_define_and_procs_tables '| program | `n=4` | `n=16` |' "$TMP/defp/tables.md"
+"$SWEEP" $RING --define laps=1..3 --out "$TMP/defl" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/defl"
+svg=$TMP/defl/token_ring.timesteps.svg
+if grep -q 'text-anchor="middle">3</text>' "$svg"; then pass collect_define_linear_axis
+else fail collect_define_linear_axis "$(grep 'text-anchor="middle">[0-9]' "$svg")"; fi
 
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"

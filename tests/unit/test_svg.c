@@ -138,7 +138,7 @@ static void two_panels(void)
     SvgSeries full[] = { { "dmodk", 3, x, y2, NULL, NULL }, { "benes", 4, x, y1, lo1, hi1 },
                          { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
     SvgPanel panels[] = { { "half duplex", 3, half }, { "full duplex", 3, full } };
-    SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels };
+    SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels, false };
     char *svg = plot_text(&plot);
     CHECK(well_formed(svg));
     CHECK_EQ(count(svg, "<path class=\"line\""), 6);
@@ -164,14 +164,14 @@ static void empty_and_flat(void)
     static const double x[] = { 8 }, y[] = { 0 };
     SvgSeries one[] = { { "benes", 1, x, y, y, y } };     /* bars of no length */
     SvgPanel panels[] = { { NULL, 1, one } };
-    SvgPlot plot = { NULL, NULL, NULL, 1, panels };
+    SvgPlot plot = { NULL, NULL, NULL, 1, panels, false };
     char *svg = plot_text(&plot);
     CHECK(well_formed(svg));
     CHECK_EQ(count(svg, "<path class=\"line\""), 1);
     CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
     CHECK(strstr(svg, "class=\"error\"") == NULL && strstr(svg, "d=\"\"") == NULL);
     free(svg);
-    SvgPlot none = { "nothing", "x", "y", 0, NULL };
+    SvgPlot none = { "nothing", "x", "y", 0, NULL, false };
     svg = plot_text(&none);
     CHECK(well_formed(svg));
     free(svg);
@@ -184,7 +184,7 @@ static int status_of(const double *x, const double *y, const double *lo, const d
 {
     SvgSeries se[] = { { "s", 2, x, y, lo, hi } };
     SvgPanel panels[] = { { NULL, 1, se } };
-    SvgPlot plot = { "t", "x", "y", 1, panels };
+    SvgPlot plot = { "t", "x", "y", 1, panels, false };
     FILE *f = tmpfile();
     if (!f)
         return 0;
@@ -228,7 +228,7 @@ static void ticks_are_bounded(void)
     for (size_t i = 0; i < sizeof ys / sizeof *ys; i++) {
         SvgSeries se[] = { { "s", 2, x, ys[i], NULL, NULL } };
         SvgPanel panels[] = { { NULL, 1, se } };
-        SvgPlot plot = { "t", "x", "y", 1, panels };
+        SvgPlot plot = { "t", "x", "y", 1, panels, false };
         char *svg = plot_text(&plot);
         CHECK(well_formed(svg));
         CHECK(strlen(svg) < 16384);
@@ -237,6 +237,41 @@ static void ticks_are_bounded(void)
         CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
         free(svg);
     }
+}
+
+/* A linear x axis: any finite x, 0 and below included, with marks at
+ * steps of svg_tick_step of its range; a bounded number of them however
+ * wide the range. */
+static void linear_x_axis(void)
+{
+    static const double x[] = { -4, 0, 4 }, y[] = { 1, 2, 3 };
+    SvgSeries se[] = { { "s", 3, x, y, NULL, NULL } };
+    SvgPanel panels[] = { { NULL, 1, se } };
+    SvgPlot plot = { "t", "laps", "y", 1, panels, true };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">-4</text>");
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">0</text>");
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">4</text>");
+    CHECK(strstr(svg, ">-0</text>") == NULL);
+    free(svg);
+    static const double wide[] = { -1.7e308, 0, 1.7e308 };
+    se[0].x = wide;
+    svg = plot_text(&plot);
+    CHECK(strstr(svg, "<svg") == NULL);   /* a range beyond a double: refused */
+    free(svg);
+    static const double far[] = { -1e300, 0, 1e300 };
+    se[0].x = far;
+    svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK(count(svg, "<path stroke=\"#888888\" d=") <= 11);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    free(svg);
+    static const double bad[] = { 1, NAN, 3 };
+    se[0].x = bad;
+    svg = plot_text(&plot);
+    CHECK(strstr(svg, "<svg") == NULL);
+    free(svg);
 }
 
 static void tick_steps(void)
@@ -262,6 +297,7 @@ int main(void)
     RUN(empty_and_flat);
     RUN(refuses_points_without_a_place);
     RUN(ticks_are_bounded);
+    RUN(linear_x_axis);
     RUN(tick_steps);
     return CHECK_EXIT();
 }
