@@ -277,10 +277,29 @@ static int read_report(const Table *plan, size_t r, const char *plan_path, const
     return 0;
 }
 
+/* Whether the run of a report that does not exist could not run: its job
+ * left REPORT.err (bench/sweep), whose first line, emu's reason, is named
+ * with the report. A job that was not run yet leaves none. */
+static bool could_not_run(const char *report)
+{
+    char path[4096], reason[512];
+    snprintf(path, sizeof path, "%s.err", report);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    if (!fgets(reason, sizeof reason, f))
+        snprintf(reason, sizeof reason, "(no reason given)");
+    fclose(f);
+    reason[strcspn(reason, "\n")] = '\0';
+    fprintf(stderr, "collect: %s: could not run: %s\n", report, reason);
+    return true;
+}
+
 /* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
- * or 1 when some runs have no report or a refused one (the table holds
- * the others), or 2 when there is no table. A statistic with the name of
- * an option varied (vcs) is the option's column. */
+ * or 1 when some runs have no report (not run yet, or could not run) or a
+ * refused one (the table holds the others), or 2 when there is no table.
+ * A statistic with the name of an option varied (vcs) is the option's
+ * column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];
@@ -322,11 +341,15 @@ static int write_results(const char *dir, const char *csv_path)
         if (keep[s])
             fprintf(out, ",%s", stats[s]);
     fputc('\n', out);
-    size_t missing = 0, bad = 0;
+    size_t missing = 0, bad = 0, not_run = 0;
     for (size_t r = 0; r < plan.nrows; r++) {
         char *text = read_file(plan.rows[r][report]);
         const char *obj = text ? json_last_object(text) : NULL;
         char cells[NSTATS][VALUE_MAX];
+        if (!text && could_not_run(plan.rows[r][report])) {
+            not_run++;
+            continue;
+        }
         if (!text || !obj || !json_valid(obj)) {
             missing += !text;
             if (text)
@@ -355,10 +378,13 @@ static int write_results(const char *dir, const char *csv_path)
         fprintf(stderr, "collect: %s\n", err);
         return 2;
     }
+    if (not_run)
+        fprintf(stderr, "collect: %zu of %zu runs could not run (above); the table holds the "
+                "others\n", not_run, runs);
     if (missing)
         fprintf(stderr, "collect: %zu of %zu %s no report yet (run the sweep again)\n",
                 missing, runs, plural(missing, "runs has", "runs have"));
-    return missing || bad ? 1 : 0;
+    return missing || bad || not_run ? 1 : 0;
 }
 
 /* ---- the plots ----------------------------------------------------------------------- */

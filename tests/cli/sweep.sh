@@ -72,6 +72,23 @@ run "$SWEEP" $APPC --routing nosuch --out "$TMP/bad" --emu "$EMU"
 if [ "$STATUS" -ne 0 ] && [ -z "$(reports "$TMP/bad")" ]; then pass failed_run_no_report
 else fail failed_run_no_report "status $STATUS" "$(reports "$TMP/bad")"; fi
 expect_grep failed_run_message "routing" "$TMP/err"
+# A run that cannot start does not stop the others: here --procs 8 for a
+# program of 16 processors, first in the plan and with one job at a time
+# (which once stopped the sweep before the run of 16). The sweep names it
+# with emu's reason, runs the rest and ends with status 1; run again, it
+# tries only that run.
+A2A=programs/all_to_all.x
+run "$SWEEP" $A2A --procs 8,16 --out "$TMP/skip" --emu "$EMU" -j 1
+expect_status skip_status 1
+expect_grep skip_summary "$TMP/skip: 1 of 2 runs done, 1 could not run" "$TMP/out"
+expect_grep skip_names_run_and_reason "sweep: could not run $A2A --procs 8: emu: --procs 8 is fewer than the program's 16 processors" "$TMP/err"
+if [ "$(reports "$TMP/skip")" = "$TMP/skip/runs/all_to_all/procs-16.json" ]; then pass skip_runs_the_rest
+else fail skip_runs_the_rest "$(reports "$TMP/skip")"; fi
+if [ "$(wc -l <"$TMP/err")" -eq 1 ]; then pass skip_one_line_a_run; else fail skip_one_line_a_run "$(cat "$TMP/err")"; fi
+run "$SWEEP" $A2A --procs 8,16 --out "$TMP/skip" --emu "$EMU"
+expect_grep skip_again_tries_it "2 jobs, 1 to run" "$TMP/out"
+expect_status skip_again_status 1
+
 run "$SWEEP" tests/data/network_deadlock.x --routing greedy --buffer 1 --out "$TMP/dl" --emu "$EMU"
 if [ "$STATUS" -eq 0 ] &&
    grep -q '"end": "deadlock"' "$TMP/dl/runs/network_deadlock/routing-greedy_buffer-1.json"
@@ -240,6 +257,17 @@ run "$COLLECT" "$TMP/defl"
 svg=$TMP/defl/token_ring.timesteps.svg
 if grep -q 'text-anchor="middle">3</text>' "$svg"; then pass collect_define_linear_axis
 else fail collect_define_linear_axis "$(grep 'text-anchor="middle">[0-9]' "$svg")"; fi
+
+# A run that could not run: collect names it with its reason, apart from
+# the runs not run yet, and the table holds the others.
+run "$COLLECT" "$TMP/skip"
+expect_status collect_skip_status 1
+expect_grep collect_skip_reason "collect: $TMP/skip/runs/all_to_all/procs-8.json: could not run: emu: --procs 8 is fewer than the program's 16 processors" "$TMP/err"
+expect_grep collect_skip_count "collect: 1 of 2 runs could not run (above); the table holds the others" "$TMP/err"
+if grep -q "run the sweep again" "$TMP/err"; then fail collect_skip_not_to_run_again "$(cat "$TMP/err")"
+else pass collect_skip_not_to_run_again; fi
+if [ "$(cut -d, -f2 "$TMP/skip/results.csv" | tr '\n' ' ')" = "procs 16 " ]; then pass collect_skip_table
+else fail collect_skip_table "$(cat "$TMP/skip/results.csv")"; fi
 
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"
