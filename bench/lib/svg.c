@@ -29,6 +29,62 @@ static const char *const palette[] = {
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
+/* Beside its colour, each series has a dash pattern and a marker of its
+ * own, so that lines that lie on one another stay apart: a dashed line
+ * over another shows both colours, and a later series' hollow marker
+ * frames an earlier one's. The counts of colours, dashes and markers are
+ * prime to each other, so that any two of the first 21 series differ in
+ * two of the three. */
+static const char *const dashes[] = { "", "7 4", "2 3" };
+enum { MARKERS = 7 };    /* filled circle; square, triangles, diamond, cross, plus */
+
+/* The look of the series whose name is the i-th of the plot. */
+typedef struct Style {
+    const char *colour, *dash;
+    int marker;
+} Style;
+
+static Style style_of(size_t i)
+{
+    return (Style){ palette[i % (sizeof palette / sizeof *palette)],
+                    dashes[i % (sizeof dashes / sizeof *dashes)], (int)(i % MARKERS) };
+}
+
+/* The marker at (x, y), as a path in its style's colour (the circle,
+ * filled, as an element of its own). */
+static void marker(FILE *out, const Style *st, double x, double y)
+{
+    switch (st->marker) {
+    case 0:
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x, y);
+        return;
+    case 1: fprintf(out, "<path d=\"M%.1f %.1fh8v8h-8z\"/>", x - 4, y - 4); return;
+    case 2: fprintf(out, "<path d=\"M%.1f %.1fl5 9h-10z\"/>", x, y - 5.5); return;
+    case 3: fprintf(out, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\"/>", x, y - 5); return;
+    case 4: fprintf(out, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\"/>", x - 4, y - 4); return;
+    case 5: fprintf(out, "<path d=\"M%.1f %.1fh10m-5 -5v10\"/>", x - 5, y); return;
+    default: fprintf(out, "<path d=\"M%.1f %.1fl5 -9h-10z\"/>", x, y + 5.5); return;
+    }
+}
+
+/* The attributes of a group of markers: the circle is filled, the other
+ * shapes are hollow. */
+static void marker_group(FILE *out, const Style *st, const char *class)
+{
+    if (st->marker == 0)
+        fprintf(out, "<g class=\"%s\" fill=\"%s\">", class, st->colour);
+    else
+        fprintf(out, "<g class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\">",
+                class, st->colour);
+}
+
+/* stroke-dasharray, when the style has one. */
+static void dash_attribute(FILE *out, const Style *st)
+{
+    if (st->dash[0])
+        fprintf(out, " stroke-dasharray=\"%s\"", st->dash);
+}
+
 void svg_text(FILE *out, const char *text)
 {
     for (; *text; text++) {
@@ -68,7 +124,7 @@ static void number(char *buf, size_t size, double v)
         snprintf(buf, size, "%g", v);
 }
 
-/* The names of every panel's series, in their first order: their colours. */
+/* The names of every panel's series, in their first order: their styles. */
 typedef struct Names {
     const char *name[MAX_NAMES];
     size_t n;
@@ -210,10 +266,11 @@ static void axes(FILE *out, const Scale *s, double left, const char *title)
 }
 
 /* One series: its error bars (if any has a length), its line (one path, named by a title that
- * browsers show on hovering) and a dot at each point. */
+ * browsers show on hovering) and a marker at each point. */
 static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
-                   const char *colour)
+                   const Style *st)
 {
+    const char *colour = st->colour;
     size_t bars = 0;
     for (size_t j = 0; se->lo && se->hi && j < se->n; j++)
         bars += se->hi[j] > se->lo[j];
@@ -226,16 +283,87 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
                         px(s, left, se->x[j]) - 3, py(s, se->lo[j]));
         fprintf(out, "\"/>\n");
     }
-    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"",
+    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
             colour);
+    dash_attribute(out, st);
+    fprintf(out, " d=\"");
     for (size_t j = 0; j < se->n; j++)
         fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', px(s, left, se->x[j]), py(s, se->y[j]));
     fprintf(out, "\"><title>");
     svg_text(out, se->name);
-    fprintf(out, "</title></path>\n<g fill=\"%s\">", colour);
+    fprintf(out, "</title></path>\n");
+    marker_group(out, st, "points");
     for (size_t j = 0; j < se->n; j++)
-        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px(s, left, se->x[j]),
-                py(s, se->y[j]));
+        marker(out, st, px(s, left, se->x[j]), py(s, se->y[j]));
+    fprintf(out, "</g>\n");
+}
+
+/* The series of a panel with that name, or NULL. */
+static const SvgSeries *named(const SvgPanel *panel, const char *name)
+{
+    for (size_t i = 0; i < panel->nseries; i++)
+        if (strcmp(panel->series[i].name, name) == 0)
+            return &panel->series[i];
+    return NULL;
+}
+
+static bool same_values(const double *a, const double *b, size_t n)
+{
+    if (!a || !b)
+        return a == b;
+    for (size_t j = 0; j < n; j++)
+        if (a[j] != b[j])
+            return false;
+    return true;
+}
+
+/* Whether the series named a and b are drawn the same in every panel:
+ * the same points, bars and all, or both absent. */
+static bool identical(const SvgPlot *plot, const char *a, const char *b)
+{
+    for (size_t p = 0; p < plot->npanels; p++) {
+        const SvgSeries *x = named(&plot->panels[p], a), *y = named(&plot->panels[p], b);
+        if (!x || !y) {
+            if (x != y)
+                return false;
+            continue;
+        }
+        if (x->n != y->n || !same_values(x->x, y->x, x->n) || !same_values(x->y, y->y, x->n) ||
+            !same_values(x->lo, y->lo, x->n) || !same_values(x->hi, y->hi, x->n))
+            return false;
+    }
+    return true;
+}
+
+/* The legend: each name with a sample of its line and marker, and under a
+ * name whose line is another's, "same as" the first such, since its line
+ * lies on that one. */
+static void legend(FILE *out, const SvgPlot *plot, const Names *names, double lx)
+{
+    double y = TOP + 10;
+    fprintf(out, "<g class=\"legend\">\n");
+    for (size_t i = 0; i < names->n; i++) {
+        Style st = style_of(i);
+        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\"", st.colour);
+        dash_attribute(out, &st);
+        fprintf(out, " d=\"M%.1f %.1fh24\"/>", lx, y);
+        marker_group(out, &st, "marker");
+        marker(out, &st, lx + 12, y);
+        fprintf(out, "</g><text x=\"%.1f\" y=\"%.1f\">", lx + 30, y + 4);
+        svg_text(out, names->name[i]);
+        fprintf(out, "</text>\n");
+        size_t j = 0;
+        while (j < i && !identical(plot, names->name[i], names->name[j]))
+            j++;
+        if (j < i) {
+            y += 14;
+            fprintf(out, "<text class=\"same\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                    "fill=\"#555555\">same as ", lx + 30, y + 4);
+            svg_text(out, names->name[j]);
+            fprintf(out, "</text>\n");
+        }
+        y += 20;
+    }
     fprintf(out, "</g>\n");
 }
 
@@ -262,9 +390,8 @@ int svg_plot(FILE *out, const SvgPlot *plot)
         fprintf(out, "<g class=\"panel\">\n");
         axes(out, &s, left, panel->title);
         for (size_t i = 0; i < panel->nseries; i++) {
-            size_t c = colour_of(&names, panel->series[i].name);
-            series(out, &s, left, &panel->series[i],
-                   palette[c % (sizeof palette / sizeof *palette)]);
+            Style st = style_of(colour_of(&names, panel->series[i].name));
+            series(out, &s, left, &panel->series[i], &st);
         }
         fprintf(out, "</g>\n");
     }
@@ -274,16 +401,8 @@ int svg_plot(FILE *out, const SvgPlot *plot)
     fprintf(out, "</text>\n<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
             "text-anchor=\"middle\">", TOP + PANEL_H / 2.0);
     svg_text(out, plot->ylabel ? plot->ylabel : "");
-    fprintf(out, "</text>\n<g class=\"legend\">\n");
-    double lx = width - LEGEND_W + 16;
-    for (size_t i = 0; i < names.n; i++) {
-        double y = TOP + 10 + 20.0 * (double)i;
-        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1fh24\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\">", palette[i % (sizeof palette / sizeof *palette)],
-                lx, y, lx + 30, y + 4);
-        svg_text(out, names.name[i]);
-        fprintf(out, "</text>\n");
-    }
-    fprintf(out, "</g>\n</svg>\n");
+    fprintf(out, "</text>\n");
+    legend(out, plot, &names, width - LEGEND_W + 16);
+    fprintf(out, "</svg>\n");
     return 0;
 }

@@ -1,10 +1,12 @@
 /* A writer of line plots as SVG, for the sweep tools (bench/collect): one or
  * more panels side by side, sharing a y axis that starts at 0; in each, one
  * line per series through its points, with an error bar from lo to hi at
- * each point, and a legend. The x axis is logarithmic in base 2, as machine
- * sizes are powers of two, or linear. The output is plain SVG 1.1 that
- * browsers and GitHub show as it is: no script, no external style sheet,
- * no font file. */
+ * each point, and a legend. Each series has its own colour, dash pattern
+ * and marker, and the legend names a series whose every point is another
+ * one's as "same as" it, since one line hides the other. The x axis is
+ * logarithmic in base 2, as machine sizes are powers of two, or linear.
+ * The output is plain SVG 1.1 that browsers and GitHub show as it is: no
+ * script, no external style sheet, no font file. */
 #ifndef BENCH_SVG_H
 #define BENCH_SVG_H
 
@@ -23,7 +25,7 @@ typedef struct SvgSeries {
 typedef struct SvgPanel {
     const char *title;       /* above the panel */
     size_t nseries;
-    const SvgSeries *series; /* the same names in every panel get the same colour */
+    const SvgSeries *series; /* the same names in every panel get the same style */
 } SvgPanel;
 
 typedef struct SvgPlot {

@@ -210,6 +210,26 @@ for stat in collisions timesteps; do
     expect_grep "plot_${stat}_ylabel" ">$stat (mean; bars: least to greatest)</text>" "$svg"
     if [ "$(tail -n 1 "$svg")" = "</svg>" ]; then pass "plot_${stat}_closed"; else fail "plot_${stat}_closed"; fi
 done
+# Lines that lie on one another stay apart: each routing has its own
+# colour, dash pattern and marker, in the plot and in the legend; and a
+# line that is another's says so in the legend ("same as" the first such).
+# Appendix C's collisions: benes-full's and adaptive's are benes's (0),
+# dmodk's random's (2), in both duplex modes.
+svg=$D/appendix_c.collisions.svg
+# (each line's style, then its routing)
+sed -n 's/.*class="line"\(.*\) d=.*<title>\([^<]*\)<.*/\1 \2/p' "$svg" | sort -u >"$TMP/styles"
+if [ "$(wc -l <"$TMP/styles")" -eq 7 ] && [ "$(sed 's/ [^ ]*$//' "$TMP/styles" | sort -u | wc -l)" -eq 7 ] &&
+   [ "$(grep -c 'stroke-dasharray' "$TMP/styles")" -ge 4 ]
+then pass plot_lines_own_colour_and_dash; else fail plot_lines_own_colour_and_dash "$(cat "$TMP/styles")"; fi
+sed -n '/<g class="legend">/,/<\/g>$/p' "$svg" >"$TMP/legend"
+# (each marker's shape: its element, and a path's moves after its start)
+shapes() { sed -n "s/.*<g class=\"$1\"[^>]*><\([a-z]*\)\( d=\"M[-0-9.]* [-0-9.]*\([^\"]*\)\"\)\{0,1\}.*/\1 \3/p" "$2" | sort -u | wc -l; }
+if [ "$(shapes points "$svg")" -eq 7 ] && [ "$(shapes marker "$TMP/legend")" -eq 7 ]
+then pass plot_lines_own_marker; else fail plot_lines_own_marker "$(grep -o '<g class="points".\{80\}' "$svg")"; fi
+grep -o '>[^<]*</text>' "$TMP/legend" | tr -d '<>' | sed 's,/text$,,' >"$TMP/legend.text"
+printf '%s\n' benes benes-full "same as benes" greedy valiant random dmodk "same as random" adaptive "same as benes" >"$TMP/want"
+expect_same plot_legend_same_as "$TMP/want" "$TMP/legend.text"
+
 # The tables: Appendix C at N = 8, the figures of docs/routing.md.
 expect_grep tables_heading "collisions at N = 8, half duplex:" "$D/tables.md"
 expect_grep tables_columns '| program | `benes` | `benes-full` | `greedy` | `valiant` | `random` | `dmodk` | `adaptive` |' "$D/tables.md"
@@ -226,7 +246,7 @@ expect_same tables_from_the_csv "$D/tables.md" "$TMP/again/tables.md"
 # least to the greatest when they differ.
 "$SWEEP" $APPC --routing valiant --procs 8,16 --seed 1..4 --out "$TMP/seeds" --emu "$EMU" >/dev/null 2>&1
 run "$COLLECT" "$TMP/seeds"
-if [ "$(grep -o "<circle" "$TMP/seeds/appendix_c.collisions.svg" | wc -l)" -eq 2 ] &&
+if [ "$(grep '<g class="points"' "$TMP/seeds/appendix_c.collisions.svg" | grep -o "<circle" | wc -l)" -eq 2 ] &&
    grep -q '<path class="error"' "$TMP/seeds/appendix_c.collisions.svg"
 then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_bars; fi
 # valiant's collisions at N = 16 (the largest) are 3, 11, 5 and 7 by seed:

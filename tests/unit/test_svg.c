@@ -274,6 +274,33 @@ static void linear_x_axis(void)
     free(svg);
 }
 
+/* Every series has its own colour, dash pattern and marker, in the plot
+ * and in the legend; a series with the points of an earlier one in every
+ * panel is "same as" the first such in the legend, and one that differs
+ * in one panel is not. */
+static void styles_and_same_as(void)
+{
+    static const double x[] = { 16, 64 }, y1[] = { 1, 2 }, y2[] = { 3, 4 };
+    SvgSeries half[] = { { "a", 2, x, y1, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
+                         { "c", 2, x, y1, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
+    SvgSeries full[] = { { "a", 2, x, y2, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
+                         { "c", 2, x, y2, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
+    SvgPanel panels[] = { { "half", 4, half }, { "full", 4, full } };
+    SvgPlot plot = { "t", "x", "y", 2, panels, false };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_EQ(count(svg, ">same as a</text>"), 1);        /* c; not d, whose full differs */
+    CHECK_EQ(count(svg, ">same as"), 1);
+    CHECK(strstr(svg, ">c</text>\n<text class=\"same\"") != NULL);
+    CHECK_EQ(count(svg, "stroke-dasharray=\"7 4\""), 3);   /* b's two lines, its legend */
+    CHECK_EQ(count(svg, "stroke-dasharray=\"2 3\""), 3);   /* c's */
+    CHECK_EQ(count(svg, "<circle"), 2 * 2 + 1);              /* a's markers */
+    CHECK_EQ(count(svg, "h8v8h-8z"), 2 * 2 + 1);             /* b's squares */
+    CHECK_EQ(count(svg, "l5 9h-10z"), 2 * 2 + 1);            /* c's triangles */
+    CHECK_EQ(count(svg, "l5 5l-5 5l-5 -5z"), 2 * 2 + 1);     /* d's diamonds */
+    free(svg);
+}
+
 static void tick_steps(void)
 {
     CHECK(svg_tick_step(0) == 1);
@@ -298,6 +325,7 @@ int main(void)
     RUN(refuses_points_without_a_place);
     RUN(ticks_are_bounded);
     RUN(linear_x_axis);
+    RUN(styles_and_same_as);
     RUN(tick_steps);
     return CHECK_EXIT();
 }
