@@ -3,11 +3,14 @@
  * per run: the program, the value of each option the sweep varied, then
  * each statistic of emu's report (emu/report.c), in the order of `stats`
  * below. The plots, DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg,
- * show each statistic against the machine's size N, one line per routing
- * (and per value of the other options varied), one panel per duplex mode
- * side by side. Runs that differ only in their seed are one point: their
- * mean, with a bar from the least to the greatest. DIR/tables.md holds the
- * same figures at the largest N as Markdown tables, program by routing.
+ * show each statistic against x, one line per routing (and per value of
+ * the other options varied), one panel per duplex mode side by side. x is
+ * the machine's size N, or, in a sweep that set a program's vals (columns
+ * D:NAME, bench/sweep --define) but not its --procs, the first val set.
+ * The x axis is in powers of two when every x is one, else linear. Runs
+ * that differ only in their seed are one point: their mean, with a bar
+ * from the least to the greatest. DIR/tables.md holds the same figures at
+ * the largest x as Markdown tables, program by routing.
  *
  *   collect DIR                 the reports listed in DIR/plan.csv
  *   collect --csv FILE DIR      the plots and tables of a table written before
@@ -19,8 +22,9 @@
  * its row (a line of a table) and its column; the status is then 1. A
  * report with a bad field is left out of the table, like a report that is
  * not JSON; a table with one draws nothing. Numbers must be finite, N (the
- * column processors) a whole number from 1 to 2^53 and the statistics drawn
- * from 0 to 2^53, so that every point has a place on the axes and a table
+ * column processors) a whole number from 1 to 2^53, a val set an integer
+ * and the statistics drawn from 0 to 2^53, so that every point has a place
+ * on the axes and a table
  * cell. A table is read back by cutting its lines at commas, here as with
  * awk or cut, so a report's string that holds a comma, a quote or a control
  * character such as a line break is refused rather than quoted: quoting
@@ -179,16 +183,25 @@ static bool number(const char *text, double *v)
     return *end == '\0' && isfinite(*v);
 }
 
+/* Whether a column holds the values of a val set by -D: D:NAME. */
+static bool is_define(const char *name)
+{
+    return strncmp(name, "D:", 2) == 0;
+}
+
 /* Why a cell of column `name` cannot be read as collect reads it, or NULL
- * if it can: N a whole number of processors, the statistics drawn counts
- * or empty (a run that has none). Other columns are names, read as they
- * are. */
+ * if it can: N a whole number of processors, a val set an integer, the
+ * statistics drawn counts or empty (a run that has none). Other columns
+ * are names, read as they are. */
 static const char *bad_cell(const char *name, const char *text)
 {
     double v;
     if (strcmp(name, "processors") == 0)
         return number(text, &v) && v >= 1 && v <= max_count && v == floor(v)
                    ? NULL : "is not a whole number from 1 to 2^53";
+    if (is_define(name))
+        return number(text, &v) && fabs(v) <= max_count && v == floor(v)
+                   ? NULL : "is not an integer";
     if (strcmp(name, "collisions") == 0 || strcmp(name, "timesteps") == 0)
         return !text[0] || (number(text, &v) && v >= 0 && v <= max_count)
                    ? NULL : "is not a number from 0 to 2^53";
@@ -264,10 +277,29 @@ static int read_report(const Table *plan, size_t r, const char *plan_path, const
     return 0;
 }
 
+/* Whether the run of a report that does not exist could not run: its job
+ * left REPORT.err (bench/sweep), whose first line, emu's reason, is named
+ * with the report. A job that was not run yet leaves none. */
+static bool could_not_run(const char *report)
+{
+    char path[4096], reason[512];
+    snprintf(path, sizeof path, "%s.err", report);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    if (!fgets(reason, sizeof reason, f))
+        snprintf(reason, sizeof reason, "(no reason given)");
+    fclose(f);
+    reason[strcspn(reason, "\n")] = '\0';
+    fprintf(stderr, "collect: %s: could not run: %s\n", report, reason);
+    return true;
+}
+
 /* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
- * or 1 when some runs have no report or a refused one (the table holds
- * the others), or 2 when there is no table. A statistic with the name of
- * an option varied (vcs) is the option's column. */
+ * or 1 when some runs have no report (not run yet, or could not run) or a
+ * refused one (the table holds the others), or 2 when there is no table.
+ * A statistic with the name of an option varied (vcs) is the option's
+ * column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];
@@ -309,11 +341,15 @@ static int write_results(const char *dir, const char *csv_path)
         if (keep[s])
             fprintf(out, ",%s", stats[s]);
     fputc('\n', out);
-    size_t missing = 0, bad = 0;
+    size_t missing = 0, bad = 0, not_run = 0;
     for (size_t r = 0; r < plan.nrows; r++) {
         char *text = read_file(plan.rows[r][report]);
         const char *obj = text ? json_last_object(text) : NULL;
         char cells[NSTATS][VALUE_MAX];
+        if (!text && could_not_run(plan.rows[r][report])) {
+            not_run++;
+            continue;
+        }
         if (!text || !obj || !json_valid(obj)) {
             missing += !text;
             if (text)
@@ -342,32 +378,63 @@ static int write_results(const char *dir, const char *csv_path)
         fprintf(stderr, "collect: %s\n", err);
         return 2;
     }
+    if (not_run)
+        fprintf(stderr, "collect: %zu of %zu runs could not run (above); the table holds the "
+                "others\n", not_run, runs);
     if (missing)
         fprintf(stderr, "collect: %zu of %zu %s no report yet (run the sweep again)\n",
                 missing, runs, plural(missing, "runs has", "runs have"));
-    return missing || bad ? 1 : 0;
+    return missing || bad || not_run ? 1 : 0;
 }
 
 /* ---- the plots ----------------------------------------------------------------------- */
 
-/* The columns that set a plot apart (program), a panel (duplex), the x axis
- * (processors) and the runs averaged (seed); every other option splits the
- * lines. */
-static bool names_a_line(const Table *t, size_t c, size_t first_stat)
+/* How the plots and tables read a table of results: the column of their x
+ * axis, how it is named, and where the statistics start. */
+typedef struct Layout {
+    int xcol;
+    const char *xname;       /* "N", or the val's NAME */
+    size_t first_stat;       /* the column "end" */
+} Layout;
+
+/* x is N (processors), unless the sweep set vals and left --procs alone:
+ * then it is the first val set, as a sweep of a program's size sets that
+ * size (-D n=...), and a val that leaves N as it is would be a plot of
+ * one point per line against N. */
+static Layout layout_of(const Table *t)
 {
-    const char *h = t->head[c];
-    return c < first_stat && strcmp(h, "program") && strcmp(h, "duplex") &&
-           strcmp(h, "procs") && strcmp(h, "seed");
+    Layout l = { column(t, "processors"), "N", (size_t)column(t, "end") };
+    if (column(t, "procs") >= 0)
+        return l;
+    for (size_t c = 0; c < l.first_stat; c++)
+        if (is_define(t->head[c])) {
+            l.xcol = (int)c;
+            l.xname = t->head[c] + 2;
+            break;
+        }
+    return l;
 }
 
-/* The name of row r's line: the values of the options that split lines. */
-static void line_name(const Table *t, size_t r, size_t first_stat, char *buf, size_t size)
+/* The columns that set a plot apart (program), a panel (duplex), the x axis
+ * and the runs averaged (seed); every other option splits the lines. */
+static bool names_a_line(const Table *t, const Layout *l, size_t c)
+{
+    const char *h = t->head[c];
+    return c < l->first_stat && (int)c != l->xcol && strcmp(h, "program") &&
+           strcmp(h, "duplex") && strcmp(h, "procs") && strcmp(h, "seed");
+}
+
+/* The name of row r's line: the values of the options that split lines,
+ * a val's as NAME=VALUE. */
+static void line_name(const Table *t, const Layout *l, size_t r, char *buf, size_t size)
 {
     buf[0] = '\0';
-    for (size_t c = 0; c < first_stat; c++)
-        if (names_a_line(t, c, first_stat)) {
+    for (size_t c = 0; c < l->first_stat; c++)
+        if (names_a_line(t, l, c)) {
             size_t len = strlen(buf);
-            snprintf(buf + len, size - len, "%s%s", len ? " " : "", t->rows[r][c]);
+            bool val = is_define(t->head[c]);
+            snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "", val ? t->head[c] + 2 : "",
+                     val ? "=" : "", t->rows[r][c]);
         }
     if (!buf[0])
         snprintf(buf, size, "runs");
@@ -408,12 +475,12 @@ typedef struct Point {
 } Point;
 
 /* Draws statistic `stat` of the rows of one program into path: panels
- * by duplex mode, lines by the other options, points by N. */
-static int plot_one(const Table *t, const char *program, const char *stat, const char *path)
+ * by duplex mode, lines by the other options, points by x. */
+static int plot_one(const Table *t, const Layout *l, const char *program, const char *stat,
+                    const char *path)
 {
     int prog = column(t, "program"), duplex = column(t, "duplex");
-    int xcol = column(t, "processors"), ycol = column(t, stat);
-    size_t first_stat = (size_t)column(t, "end");
+    int xcol = l->xcol, ycol = column(t, stat);
     size_t n = t->nrows;
     Keys panels = { calloc(n + 1, sizeof(char *)), 0 }, lines = { calloc(n + 1, sizeof(char *)), 0 };
     double *xs = calloc(n + 1, sizeof *xs);
@@ -423,7 +490,7 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
         if (strcmp(t->rows[r][prog], program) != 0)
             continue;
         key_index(&panels, duplex < 0 ? "" : t->rows[r][duplex]);
-        line_name(t, r, first_stat, name, sizeof name);
+        line_name(t, l, r, name, sizeof name);
         key_index(&lines, name);
         double x = atof(t->rows[r][xcol]);
         size_t i = 0;
@@ -439,15 +506,15 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
         if (strcmp(t->rows[r][prog], program) != 0 || !t->rows[r][ycol][0])
             continue;
         size_t p = key_index(&panels, duplex < 0 ? "" : t->rows[r][duplex]);
-        line_name(t, r, first_stat, name, sizeof name);
-        size_t l = key_index(&lines, name);
+        line_name(t, l, r, name, sizeof name);
+        size_t li = key_index(&lines, name);
         double x = atof(t->rows[r][xcol]), y = atof(t->rows[r][ycol]);
         size_t i = 0;
         while (i < nx && xs[i] != x)
             i++;
         if (i == nx)
             continue;                 /* never: table_check made every x a number */
-        Point *pt = &grid[(p * nl + l) * nx + i];
+        Point *pt = &grid[(p * nl + li) * nx + i];
         pt->lo = pt->n ? (y < pt->lo ? y : pt->lo) : y;
         pt->hi = pt->n ? (y > pt->hi ? y : pt->hi) : y;
         pt->sum += y;
@@ -460,13 +527,13 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
     SvgPanel *svg_panels = calloc(np + 1, sizeof *svg_panels);
     char (*titles)[64] = calloc(np + 1, sizeof *titles);
     for (size_t p = 0; p < np; p++) {
-        for (size_t l = 0; l < nl; l++) {
-            SvgSeries *se = &series[p * nl + l];
-            double *v = values + 4 * (p * nl + l) * nx;
-            se->name = lines.key[l];
+        for (size_t li = 0; li < nl; li++) {
+            SvgSeries *se = &series[p * nl + li];
+            double *v = values + 4 * (p * nl + li) * nx;
+            se->name = lines.key[li];
             se->x = v, se->y = v + nx, se->lo = v + 2 * nx, se->hi = v + 3 * nx;
             for (size_t i = 0; i < nx; i++) {
-                const Point *pt = &grid[(p * nl + l) * nx + i];
+                const Point *pt = &grid[(p * nl + li) * nx + i];
                 if (!pt->n)
                     continue;
                 v[se->n] = xs[i];
@@ -479,11 +546,18 @@ static int plot_one(const Table *t, const char *program, const char *stat, const
             snprintf(titles[p], sizeof titles[p], "%s duplex", panels.key[p]);
         svg_panels[p] = (SvgPanel){ titles[p], nl, &series[p * nl] };
     }
-    char title[600], ylabel[128];
+    char title[600], xlabel[128], ylabel[128];
     const char *base = strrchr(program, '/') ? strrchr(program, '/') + 1 : program;
-    snprintf(title, sizeof title, "%s: %s by machine size", base, stat);
+    bool by_n = l->xcol == column(t, "processors");
+    snprintf(title, sizeof title, "%s: %s by %s", base, stat, by_n ? "machine size" : l->xname);
+    snprintf(xlabel, sizeof xlabel, by_n ? "processors (N)" : "%s (-D %s)", l->xname, l->xname);
     snprintf(ylabel, sizeof ylabel, "%s (mean; bars: least to greatest)", stat);
-    SvgPlot plot = { title, "processors (N)", ylabel, np, svg_panels };
+    bool powers_of_two = true;        /* machine sizes, or a val set as one */
+    for (size_t i = 0; i < nx; i++) {
+        int e;
+        powers_of_two &= xs[i] > 0 && frexp(xs[i], &e) == 0.5;
+    }
+    SvgPlot plot = { title, xlabel, ylabel, np, svg_panels, !powers_of_two };
     OutFile file;
     char err[1024];
     int status = 0;
@@ -517,21 +591,21 @@ static void with_commas(char *buf, size_t size, unsigned long long n)
     buf[o] = '\0';
 }
 
-/* One cell: the mean of the runs of a program, line and duplex mode at N,
+/* One cell: the mean of the runs of a program, line and duplex mode at x,
  * as an integer when they agree and to one decimal when they do not, and
  * how many of them ended in deadlock. */
-static void cell(const Table *t, const char *program, const char *line, const char *duplex,
-                 double n, const char *stat, char *buf, size_t size)
+static void cell(const Table *t, const Layout *l, const char *program, const char *line,
+                 const char *duplex, double x, const char *stat, char *buf, size_t size)
 {
-    int prog = column(t, "program"), dcol = column(t, "duplex"), xcol = column(t, "processors");
+    int prog = column(t, "program"), dcol = column(t, "duplex");
     int ycol = column(t, stat), end = column(t, "end");
-    size_t first_stat = (size_t)end, runs = 0, deadlocks = 0;
+    size_t runs = 0, deadlocks = 0;
     double sum = 0, lo = 0, hi = 0;
     char name[512];
     for (size_t r = 0; r < t->nrows; r++) {
-        line_name(t, r, first_stat, name, sizeof name);
+        line_name(t, l, r, name, sizeof name);
         if (strcmp(t->rows[r][prog], program) || strcmp(name, line) ||
-            (dcol >= 0 && strcmp(t->rows[r][dcol], duplex)) || atof(t->rows[r][xcol]) != n)
+            (dcol >= 0 && strcmp(t->rows[r][dcol], duplex)) || atof(t->rows[r][l->xcol]) != x)
             continue;
         double y = atof(t->rows[r][ycol]);
         lo = runs && lo < y ? lo : y;
@@ -559,23 +633,24 @@ static void cell(const Table *t, const char *program, const char *line, const ch
 
 /* DIR/tables.md: for collisions and timesteps and each duplex mode, a
  * Markdown table of the programs (rows) by the lines of the plots
- * (columns, the routings) at the largest N of the table. */
-static int write_tables(const Table *t, const char *path)
+ * (columns, the routings) at the largest x of the table. */
+static int write_tables(const Table *t, const Layout *layout, const char *path)
 {
-    int prog = column(t, "program"), dcol = column(t, "duplex"), xcol = column(t, "processors");
-    size_t first_stat = (size_t)column(t, "end");
+    int prog = column(t, "program"), dcol = column(t, "duplex");
     Keys programs = { calloc(t->nrows + 1, sizeof(char *)), 0 };
     Keys lines = { calloc(t->nrows + 1, sizeof(char *)), 0 };
     Keys duplexes = { calloc(t->nrows + 1, sizeof(char *)), 0 };
-    double n = 0;
+    double x = -INFINITY;
     char name[512], buf[64];
     for (size_t r = 0; r < t->nrows; r++) {
         key_index(&programs, t->rows[r][prog]);
-        line_name(t, r, first_stat, name, sizeof name);
+        line_name(t, layout, r, name, sizeof name);
         key_index(&lines, name);
         key_index(&duplexes, dcol < 0 ? "" : t->rows[r][dcol]);
-        n = fmax(n, atof(t->rows[r][xcol]));
+        x = fmax(x, atof(t->rows[r][layout->xcol]));
     }
+    if (!t->nrows)
+        x = 0;
     OutFile file;
     char err[1024];
     if (outfile_open(&file, path, err, sizeof err) != 0) {
@@ -585,12 +660,13 @@ static int write_tables(const Table *t, const char *path)
     }
     FILE *out = file.f;
     static const char *const shown[] = { "collisions", "timesteps" };
-    with_commas(buf, sizeof buf, (unsigned long long)n);
+    buf[0] = x < 0 ? '-' : '\0';
+    with_commas(buf + (x < 0), sizeof buf - 1, (unsigned long long)fabs(x));
     for (size_t s = 0; s < 2; s++)
         for (size_t d = 0; d < duplexes.n; d++) {
-            fprintf(out, "%s%s at N = %s%s%s%s:\n\n| program |", s || d ? "\n" : "",
-                    shown[s], buf, duplexes.key[d][0] ? ", " : "", duplexes.key[d],
-                    duplexes.key[d][0] ? " duplex" : "");
+            fprintf(out, "%s%s at %s = %s%s%s%s:\n\n| program |", s || d ? "\n" : "",
+                    shown[s], layout->xname, buf, duplexes.key[d][0] ? ", " : "",
+                    duplexes.key[d], duplexes.key[d][0] ? " duplex" : "");
             for (size_t l = 0; l < lines.n; l++)
                 fprintf(out, " `%s` |", lines.key[l]);
             fprintf(out, "\n|---|");
@@ -603,8 +679,8 @@ static int write_tables(const Table *t, const char *path)
                 fprintf(out, "| `%s` |", base);
                 for (size_t l = 0; l < lines.n; l++) {
                     char c[96];
-                    cell(t, programs.key[p], lines.key[l], duplexes.key[d], n, shown[s], c,
-                         sizeof c);
+                    cell(t, layout, programs.key[p], lines.key[l], duplexes.key[d], x, shown[s],
+                         c, sizeof c);
                     fprintf(out, " %s |", c);
                 }
                 fputc('\n', out);
@@ -632,13 +708,19 @@ static int table_check(const Table *t, const char *path)
                     needed[i]);
             return 1;
         }
-    for (size_t r = 0; r < t->nrows; r++)
+    for (size_t r = 0; r < t->nrows; r++) {
         for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++) {
             const char *cell_text = t->rows[r][column(t, numeric[i])];
             const char *why = bad_cell(numeric[i], cell_text);
             if (why)
                 return refuse(path, r + 2, numeric[i], cell_text, why);
         }
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *why = is_define(t->head[c]) ? bad_cell(t->head[c], t->rows[r][c]) : NULL;
+            if (why)
+                return refuse(path, r + 2, t->head[c], t->rows[r][c], why);
+        }
+    }
     return 0;
 }
 
@@ -654,6 +736,7 @@ static int plot_all(const char *csv_path, const char *dir)
         table_free(&t);
         return 1;
     }
+    Layout layout = layout_of(&t);
     Keys programs = { calloc(t.nrows + 1, sizeof(char *)), 0 };
     int prog = column(&t, "program"), status = 0;
     for (size_t r = 0; r < t.nrows; r++)
@@ -666,13 +749,13 @@ static int plot_all(const char *csv_path, const char *dir)
         for (size_t s = 0; s < 2; s++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%.*s.%s.svg", dir, (int)len, base, drawn[s]);
-            status |= plot_one(&t, programs.key[i], drawn[s], path);
+            status |= plot_one(&t, &layout, programs.key[i], drawn[s], path);
         }
     }
     keys_free(&programs);
     char path[4096];
     snprintf(path, sizeof path, "%s/tables.md", dir);
-    status |= write_tables(&t, path);
+    status |= write_tables(&t, &layout, path);
     table_free(&t);
     return status;
 }

@@ -324,7 +324,7 @@ static int lone_svg(FILE *f, const void *ctx)
         series[4 + j] = (SvgSeries){ formulas[j], NLENGTHS, x, fy[j], NULL, NULL };
     SvgPanel panel = { "N = 64, c = 6, benes, full duplex", 6, series };
     SvgPlot plot = { "A lone message: latency against its length", "message length L (words)",
-                     "latency (timesteps)", 1, &panel };
+                     "latency (timesteps)", 1, &panel, false };
     SvgStyle style = { true, 2, formulas };
     return svg_plot_styled(f, &plot, &style);
 }
@@ -982,7 +982,7 @@ static int traffic_svg(FILE *f, const void *ctx)
                                  : "Random messages of 8 words: flits delivered",
                      "offered load (flits per processor per timestep)",
                      pp->latency ? "mean latency (timesteps)" : "flits delivered per processor per timestep",
-                     dr->nprocs, panels };
+                     dr->nprocs, panels, false };
     SvgStyle style = { true, 0, NULL };
     return svg_plot_styled(f, &plot, &style);
 }

@@ -18,6 +18,7 @@
  * how many operand-stack registers its code needs and whether its evaluation
  * can be reordered. The code generator relies on these. */
 #include "compiler/internal.h"
+#include "compiler/compiler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,9 @@ typedef struct Checker {
     SymTable locals;      /* the current procedure's parameters and locals */
     Proc *proc;           /* the procedure being checked */
     Symbol *net_index;    /* the index of the network being checked, if any */
+    const CompileDefine *defs;   /* the -D given, and the val each set (or NULL) */
+    size_t ndefs;
+    Symbol **defined;
     int failed;           /* out of memory */
 } Checker;
 
@@ -690,6 +694,60 @@ static uint32_t array_size(Checker *c, Node *n)
     return size;
 }
 
+/* A global val that a -D names takes the -D's value (the last -D's, when
+ * several name it), before the vals after it are folded: they and every
+ * array size and network count see the value given. Its own expression
+ * is still checked, so that a mistake in the program does not hide behind
+ * a -D. */
+static void define_val(Checker *c, const Node *n)
+{
+    Symbol *s = sym_find(&c->globals, n->name, n->len);
+    if (!s || s->kind != SYM_CONST || s->pos.offset != n->pos.offset)
+        return;                       /* a redeclaration, reported already */
+    for (size_t i = 0; i < c->ndefs; i++)
+        if (c->defs[i].len == n->len && memcmp(c->defs[i].arg, n->name, n->len) == 0) {
+            s->value = c->defs[i].value;
+            c->defined[i] = s;
+        }
+}
+
+/* The signed meaning of a word, as messages show a constant. */
+static long long signed_value(uint32_t v)
+{
+    return v <= INT32_MAX ? (long long)v : (long long)v - 0x100000000ll;
+}
+
+/* Each -D that set no val is an error; when there is any error, each val
+ * set gets a note at its declaration, since an error elsewhere may come
+ * from the value given. */
+static void check_defines(Checker *c)
+{
+    for (size_t i = 0; i < c->ndefs; i++) {
+        const CompileDefine *def = &c->defs[i];
+        if (c->defined[i])
+            continue;
+        Symbol *s = sym_find(&c->globals, def->arg, (uint32_t)def->len);
+        if (s)
+            diag_error_file(c->d, "-D %s: '%.*s' is %s, not a global val (declared at %u:%u)",
+                            def->arg, (int)def->len, def->arg, sym_what(s->kind),
+                            (unsigned)s->pos.line, (unsigned)s->pos.col);
+        else
+            diag_error_file(c->d, "-D %s: the program declares no global val '%.*s' (only "
+                            "a val outside every procedure can be set)", def->arg,
+                            (int)def->len, def->arg);
+    }
+    for (size_t i = 0; c->d->errors && i < c->ndefs; i++) {
+        size_t last = i;
+        for (size_t j = i + 1; j < c->ndefs; j++)
+            if (c->defined[j] && c->defined[j] == c->defined[i])
+                last = j;
+        if (c->defined[i] && last == i)
+            diag_note(c->d, c->defined[i]->pos, "'%.*s' is %lld here, set by -D %s",
+                      (int)c->defs[i].len, c->defs[i].arg, signed_value(c->defined[i]->value),
+                      c->defs[i].arg);
+    }
+}
+
 /* The globals, at M-G .. M-1 in declaration order. */
 static void check_globals(Checker *c)
 {
@@ -699,6 +757,7 @@ static void check_globals(Checker *c)
         Node *n = c->prog->globals[i];
         if (n->kind == ND_VAL) {
             check_val(c, &c->globals, n);
+            define_val(c, n);
             continue;
         }
         uint32_t size = n->kind == ND_ARRAY ? array_size(c, n) : 1;
@@ -790,14 +849,22 @@ static void declare_procedures(Checker *c)
                    "'proc main() is ...')");
 }
 
-void check_program(Program *prog, Diag *d, Arena *a, uint32_t mem_words)
+void check_program(Program *prog, Diag *d, Arena *a, uint32_t mem_words,
+                   const CompileDefine *defs, size_t ndefs)
 {
-    Checker c = { .prog = prog, .d = d, .a = a, .mem = mem_words };
+    Checker c = { .prog = prog, .d = d, .a = a, .mem = mem_words, .defs = defs,
+                  .ndefs = ndefs };
     prog->nimages = 1;
+    c.defined = arena_alloc(a, (ndefs + 1) * sizeof *c.defined);
+    if (!c.defined) {
+        a->failed = 1;
+        return;
+    }
     check_globals(&c);
     declare_procedures(&c);
     for (uint32_t i = 0; i < prog->nprocs && !diag_too_many(d) && !c.failed; i++)
         check_procedure(&c, prog->procs[i]);
+    check_defines(&c);
     sym_clear(&c.locals);
     sym_clear(&c.globals);
     if (c.failed)

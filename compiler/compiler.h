@@ -20,6 +20,21 @@ enum {
     COMPILE_MEM_MAX = 1 << 28
 };
 
+/* A `-D NAME=VALUE` of xc's or emu's command line (docs/language.md,
+ * "Setting a val from the command line"): the program's global `val NAME`
+ * is VALUE instead of what its declaration says. */
+typedef struct CompileDefine {
+    const char *arg;      /* "NAME=VALUE" as given, for messages */
+    size_t len;           /* NAME is arg's first len bytes */
+    uint32_t value;       /* the word VALUE means */
+} CompileDefine;
+
+/* Reads a -D's "NAME=VALUE" into *def, which points into arg: 0, or -1
+ * with a one-line message in err that names the -D. NAME is a name of the
+ * language, not a keyword; VALUE an integer from -2^31 to 2^32 - 1,
+ * decimal or '#' and hex digits, with an optional '-'. */
+int compile_define_parse(const char *arg, CompileDefine *def, char *err, size_t size);
+
 /* Compiles `text` (len bytes) read from `filename` for processors of
  * `mem_words` words. On success fills *img (records for processor 0, 1, ...;
  * free with hex_free from cpu/hex.h) and returns 0. On error writes every
@@ -27,10 +42,19 @@ enum {
 int compile_program(const char *filename, const char *text, size_t len,
                     uint32_t mem_words, HexImage *img, FILE *errors);
 
-/* Writes img as a hex file: a comment line naming the source and the --mem
- * used, and a comment line before each processor record. Returns 0 or -1. */
+/* The same with the global vals of defs[0 .. ndefs - 1] set; when several
+ * name one val, the last counts (as a C compiler's -D). A define whose
+ * NAME is no global val of the program is an error, and when there is any
+ * error each val set gets a note saying so, at its declaration. */
+int compile_program_with(const char *filename, const char *text, size_t len,
+                         uint32_t mem_words, const CompileDefine *defs, size_t ndefs,
+                         HexImage *img, FILE *errors);
+
+/* Writes img as a hex file: a comment line naming the source, the --mem
+ * and the -D used, and a comment line before each processor record.
+ * Returns 0 or -1. */
 int compile_write_hex(FILE *out, const HexImage *img, const char *source_name,
-                      uint32_t mem_words);
+                      uint32_t mem_words, const CompileDefine *defs, size_t ndefs);
 
 /* Writes the assembly listing of `xc -S` (the same format as `emu
  * --disasm`, cpu/disasm.h): per processor a heading, the data word and one
@@ -43,5 +67,9 @@ int compile_write_listing(FILE *out, const HexImage *img);
  * compile_program does. */
 int compile_file(const char *path, uint32_t mem_words, HexImage *img, FILE *errors,
                  const char *tool);
+
+/* compile_file with defines, as compile_program_with. */
+int compile_file_with(const char *path, uint32_t mem_words, const CompileDefine *defs,
+                      size_t ndefs, HexImage *img, FILE *errors, const char *tool);
 
 #endif

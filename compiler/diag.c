@@ -50,15 +50,11 @@ static void show_line(const Diag *d, FILE *out, SrcPos pos)
     fputs("^\n", out);
 }
 
-void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
+/* Keeps one message: `kind` is "error" or "note"; a message about the whole
+ * file (`at_file`) has no line, column or source line, and comes first. */
+static void add_message(Diag *d, SrcPos pos, int at_file, const char *kind, const char *fmt,
+                        va_list ap)
 {
-    if (d->has_last && d->last_pos.offset == pos.offset && d->last_pos.line == pos.line)
-        return;
-    if (diag_too_many(d))
-        return;
-    d->has_last = 1;
-    d->last_pos = pos;
-    d->errors++;
     if (!d->out)
         return;
     char *text = NULL;
@@ -71,27 +67,64 @@ void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
         free(text);
         if (msgs)
             d->msgs = msgs;
-        fprintf(d->out, "%s:%u:%u: error: (out of memory for the message)\n", d->file,
-                (unsigned)pos.line, (unsigned)pos.col);
+        fprintf(d->out, "%s:%u:%u: %s: (out of memory for the message)\n", d->file,
+                (unsigned)pos.line, (unsigned)pos.col, kind);
         return;
     }
     d->msgs = msgs;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(f, "%s:%u:%u: error: ", d->file, (unsigned)pos.line, (unsigned)pos.col);
+    if (at_file)
+        fprintf(f, "%s: %s: ", d->file, kind);
+    else
+        fprintf(f, "%s:%u:%u: %s: ", d->file, (unsigned)pos.line, (unsigned)pos.col, kind);
     vfprintf(f, fmt, ap);
-    va_end(ap);
     fputc('\n', f);
-    show_line(d, f, pos);
+    if (!at_file)
+        show_line(d, f, pos);
     fclose(f);
     d->msgs[d->nmsgs] = (DiagMessage){ pos, d->nmsgs, text };
     d->nmsgs++;
+}
+
+void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
+{
+    if (d->has_last && d->last_pos.offset == pos.offset && d->last_pos.line == pos.line)
+        return;
+    if (diag_too_many(d))
+        return;
+    d->has_last = 1;
+    d->last_pos = pos;
+    d->errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(d, pos, 0, "error", fmt, ap);
+    va_end(ap);
+}
+
+void diag_error_file(Diag *d, const char *fmt, ...)
+{
+    if (diag_too_many(d))
+        return;
+    d->errors++;
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(d, (SrcPos){ 0, 0, 0 }, 1, "error", fmt, ap);
+    va_end(ap);
+}
+
+void diag_note(Diag *d, SrcPos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(d, pos, 0, "note", fmt, ap);
+    va_end(ap);
 }
 
 /* Source order; equal positions keep the order they were found in. */
 static int by_position(const void *a, const void *b)
 {
     const DiagMessage *x = a, *y = b;
+    if ((x->pos.line == 0) != (y->pos.line == 0))     /* about the whole file: first */
+        return x->pos.line == 0 ? -1 : 1;
     if (x->pos.offset != y->pos.offset)
         return x->pos.offset < y->pos.offset ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;

@@ -95,6 +95,12 @@ typedef struct Diag {
  * nearly always a consequence of the first). */
 void diag_error(Diag *d, SrcPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An error about the whole file, from outside it (a -D): `file: error: ...`,
+ * shown before the others. */
+void diag_error_file(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* `file:line:col: note: ...` with the line and caret: what explains the
+ * errors; not an error itself. */
+void diag_note(Diag *d, SrcPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int diag_too_many(const Diag *d);            /* MAX_ERRORS reached */
 
 /* Writes the messages to d->out in source order (phases find them in their
@@ -298,9 +304,13 @@ struct Symbol {
     Proc *proc;           /* SYM_PROC */
 };
 
-/* Resolves names, checks every rule of the language, folds constants and
- * lays out globals and frames. Errors are reported; returns nothing. */
-void check_program(Program *prog, Diag *d, Arena *a, uint32_t mem_words);
+struct CompileDefine;
+
+/* Resolves names, checks every rule of the language, folds constants (the
+ * global vals that defs name take their values) and lays out globals and
+ * frames. Errors are reported; returns nothing. */
+void check_program(Program *prog, Diag *d, Arena *a, uint32_t mem_words,
+                   const struct CompileDefine *defs, size_t ndefs);
 
 /* Where an expression starts, for messages about it as a whole (a binary
  * expression's own position is its first operator's). */

@@ -3,6 +3,7 @@
  *     xc [options] prog.x        writes prog.hex beside it
  *     xc -o out.hex prog.x
  *     xc -S prog.x               prints the listing (a file only with -o)
+ *     xc -D n=1024 prog.x        with the global val n set to 1024
  *
  * Exit status 0, or 1 on any error. On a compile error no image is left:
  * one that an earlier run wrote is removed, so that a stale image is never
@@ -19,7 +20,7 @@
 
 #define XC_VERSION "1.0"
 
-static const char usage_line[] = "usage: xc [-S] [-o out.hex] [--mem M] prog.x";
+static const char usage_line[] = "usage: xc [-S] [-o out.hex] [--mem M] [-D NAME=VALUE] prog.x";
 
 static const char help_text[] =
     "xc - the compiler of the parallel language (docs/language.md)\n"
@@ -37,6 +38,10 @@ static const char help_text[] =
     "              of the source before the instructions made from it\n"
     "  --mem M     words of memory of each processor, from 256 to 268435456\n"
     "              (default 200000); give the emulator the same --mem\n"
+    "  -D NAME=VALUE\n"
+    "              compile as if the program's global 'val NAME' were VALUE\n"
+    "              (an integer: 1024, -3, #FF); repeatable, the last -D of a\n"
+    "              name counts; a NAME that is no global val is an error\n"
     "  --help      show this help\n"
     "  --version   show the compiler's version\n"
     "\n"
@@ -54,6 +59,8 @@ typedef struct Options {
     const char *output;   /* -o, or NULL */
     int listing;          /* -S */
     uint32_t mem;         /* --mem */
+    CompileDefine *defs;  /* -D, in order (argc places) */
+    size_t ndefs;
 } Options;
 
 /* Reads --mem's value; returns 0, or -1 after a one-line message. */
@@ -97,6 +104,18 @@ static int parse_args(int argc, char **argv, Options *o)
             return 1;
         } else if (strcmp(a, "-S") == 0) {
             o->listing = 1;
+        } else if (strncmp(a, "-D", 2) == 0) {
+            /* -D NAME=VALUE or -DNAME=VALUE, as a C compiler takes it */
+            const char *def = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+            char err[512];
+            if (!def) {
+                fprintf(stderr, "xc: option '-D' needs a NAME=VALUE, as in '-D n=1024'\n");
+                return -1;
+            }
+            if (compile_define_parse(def, &o->defs[o->ndefs++], err, sizeof err) != 0) {
+                fprintf(stderr, "xc: %s\n", err);
+                return -1;
+            }
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--mem") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "xc: option '%s' needs a value: %s\n", a, a[1] == 'o' ?
@@ -113,7 +132,7 @@ static int parse_args(int argc, char **argv, Options *o)
                 return -1;
         } else {
             fprintf(stderr, "xc: unknown option '%s' (options: -o FILE, -S, --mem M, "
-                    "--help, --version)\n", a);
+                    "-D NAME=VALUE, --help, --version)\n", a);
             return -1;
         }
     }
@@ -148,7 +167,7 @@ static int write_output(const char *path, const HexImage *img, const Options *o)
         fprintf(stderr, "xc: %s\n", err);
         return -1;
     }
-    if (compile_write_hex(f.f, img, o->input, o->mem) != 0) {
+    if (compile_write_hex(f.f, img, o->input, o->mem, o->defs, o->ndefs) != 0) {
         fprintf(stderr, "xc: cannot write '%s': %s\n", path, strerror(errno));
         outfile_abort(&f);
         return -1;
@@ -194,27 +213,35 @@ static int stdout_written(const char *what)
 
 int main(int argc, char **argv)
 {
-    Options o = { .mem = COMPILE_MEM_DEFAULT };
+    Options o = { .mem = COMPILE_MEM_DEFAULT, .defs = calloc((size_t)argc, sizeof *o.defs) };
+    if (!o.defs) {
+        fprintf(stderr, "xc: out of memory\n");
+        return 1;
+    }
     errno = 0;
     int r = parse_args(argc, argv, &o);
-    if (r != 0)
+    if (r != 0) {
+        free(o.defs);
         return r > 0 && stdout_written(NULL) == 0 ? 0 : 1;
+    }
     char *own = NULL;
     const char *out = o.output;
     if (!out && !o.listing)
         out = own = default_output(o.input);
     if (!o.output && !o.listing && !out) {
         fprintf(stderr, "xc: out of memory\n");
+        free(o.defs);
         return 1;
     }
     if (out && outfile_same(out, o.input)) {
         fprintf(stderr, "xc: the output file '%s' would overwrite the source\n", out);
         free(own);
+        free(o.defs);
         return 1;
     }
     HexImage img;
     int status = 0;
-    if (compile_file(o.input, o.mem, &img, stderr, "xc") != 0) {
+    if (compile_file_with(o.input, o.mem, o.defs, o.ndefs, &img, stderr, "xc") != 0) {
         if (out)
             remove_stale_image(out);
         status = 1;
@@ -230,5 +257,6 @@ int main(int argc, char **argv)
         hex_free(&img);
     }
     free(own);
+    free(o.defs);
     return status;
 }

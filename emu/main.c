@@ -91,10 +91,10 @@ static void show_event(void *ctx, const NetEvent *ev)
 static int load_program(const EmuOptions *opt, HexImage *img)
 {
     char err[1024];
-    size_t len = strlen(opt->program);
-    if (len > 2 && strcmp(opt->program + len - 2, ".x") == 0) {
-        /* Compiled in memory with this run's --mem: no file is written. */
-        return compile_file(opt->program, opt->machine.mem_words, img, stderr, "emu") == 0 ? 0 : -1;
+    if (options_is_source(opt->program)) {
+        /* Compiled in memory with this run's --mem and -D: no file is written. */
+        return compile_file_with(opt->program, opt->machine.mem_words, opt->defines,
+                                 opt->ndefines, img, stderr, "emu") == 0 ? 0 : -1;
     }
     if (hex_read_file(opt->program, opt->machine.mem_words, img, err, sizeof err) != 0) {
         fprintf(stderr, "emu: %s\n", err);

@@ -166,6 +166,24 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
             o->program = arg;
             continue;
         }
+        /* -D NAME=VALUE or -DNAME=VALUE, as a C compiler takes it */
+        if (strncmp(arg, "-D", 2) == 0) {
+            const char *def = arg[2] ? arg + 2 : i + 1 < argc ? argv[++i] : NULL;
+            if (!def) {
+                snprintf(err, size, "-D needs a value (accepted: NAME=VALUE, an integer for "
+                         "a global val of the .x program)");
+                return -1;
+            }
+            CompileDefine *defs = realloc(o->defines, (o->ndefines + 1) * sizeof *defs);
+            if (!defs) {
+                snprintf(err, size, "-D %s: out of memory", def);
+                return -1;
+            }
+            o->defines = defs;
+            if (compile_define_parse(def, &o->defines[o->ndefines++], err, size) != 0)
+                return -1;
+            continue;
+        }
         /* Split "--opt=value". */
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -256,6 +274,11 @@ int options_parse(int argc, char **argv, EmuOptions *o, char *err, size_t size)
                  "see emu --help)");
         return -1;
     }
+    if (o->ndefines && o->program && !options_is_source(o->program)) {
+        snprintf(err, size, "-D %s: %s is not a .x program but an image, compiled already "
+                 "(give the -D to the .x, or to xc)", o->defines[0].arg, o->program);
+        return -1;
+    }
     return 0;
 }
 
@@ -263,4 +286,12 @@ void options_free(EmuOptions *opt)
 {
     free(opt->states);
     opt->states = NULL;
+    free(opt->defines);
+    opt->defines = NULL;
+}
+
+bool options_is_source(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 2 && strcmp(path + len - 2, ".x") == 0;
 }

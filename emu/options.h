@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler/compiler.h"
 #include "emu/machine.h"
 #include "emu/report.h"
 
@@ -22,12 +23,18 @@ typedef struct EmuOptions {
     const char *trace_path;   /* --trace FILE */
     const char *html_path;    /* --html FILE */
     const char *program;      /* the .x or .hex file */
+    CompileDefine *defines;   /* -D NAME=VALUE, in order */
+    size_t ndefines;
 } EmuOptions;
 
 /* Parses argv. Returns 0, or -1 with a one-line message (naming the option
  * and the accepted values) in err. Free with options_free. */
 int options_parse(int argc, char **argv, EmuOptions *opt, char *err, size_t size);
 void options_free(EmuOptions *opt);
+
+/* Whether a program file is a source to compile (a name ending in .x), or
+ * else a hex image. */
+bool options_is_source(const char *path);
 
 /* The --help text. */
 extern const char emu_help_text[];

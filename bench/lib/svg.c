@@ -29,6 +29,77 @@ static const char *const palette[] = {
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
+/* Beside its colour, each series has a dash pattern and a marker of its
+ * own, so that lines that lie on one another stay apart: a dashed line
+ * over another shows both colours, and a later series' hollow marker
+ * frames an earlier one's. The counts of colours, dashes and markers are
+ * prime to each other, so that any two of the first 21 series differ in
+ * two of the three. */
+static const char *const dashes[] = { "", "7 4", "2 3" };
+enum { MARKERS = 7 };    /* filled circle; square, triangles, diamond, cross, plus */
+
+/* The look of the series whose name is the i-th of the plot. */
+typedef struct Style {
+    const char *colour, *dash;
+    int marker;
+} Style;
+
+static Style style_of(size_t i)
+{
+    return (Style){ palette[i % (sizeof palette / sizeof *palette)],
+                    dashes[i % (sizeof dashes / sizeof *dashes)], (int)(i % MARKERS) };
+}
+
+/* ...and of the i-th name, `name`, under a plot's style: one it names
+ * dashed is a line of its own dash and no markers (NO_MARKER). */
+enum { NO_MARKER = -1 };
+
+static Style styled(size_t i, const char *name, const SvgStyle *style)
+{
+    Style st = style_of(i);
+    for (size_t k = 0; style && k < style->ndashed; k++)
+        if (strcmp(style->dashed[k], name) == 0) {
+            st.dash = "6 4";
+            st.marker = NO_MARKER;
+        }
+    return st;
+}
+
+/* The marker at (x, y), as a path in its style's colour (the circle,
+ * filled, as an element of its own). */
+static void marker(FILE *out, const Style *st, double x, double y)
+{
+    switch (st->marker) {
+    case 0:
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x, y);
+        return;
+    case 1: fprintf(out, "<path d=\"M%.1f %.1fh8v8h-8z\"/>", x - 4, y - 4); return;
+    case 2: fprintf(out, "<path d=\"M%.1f %.1fl5 9h-10z\"/>", x, y - 5.5); return;
+    case 3: fprintf(out, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\"/>", x, y - 5); return;
+    case 4: fprintf(out, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\"/>", x - 4, y - 4); return;
+    case 5: fprintf(out, "<path d=\"M%.1f %.1fh10m-5 -5v10\"/>", x - 5, y); return;
+    default: fprintf(out, "<path d=\"M%.1f %.1fl5 -9h-10z\"/>", x, y + 5.5); return;
+    }
+}
+
+/* The attributes of a group of markers: the circle is filled, the other
+ * shapes are hollow. */
+static void marker_group(FILE *out, const Style *st, const char *class)
+{
+    if (st->marker == 0)
+        fprintf(out, "<g class=\"%s\" fill=\"%s\">", class, st->colour);
+    else
+        fprintf(out, "<g class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\">",
+                class, st->colour);
+}
+
+/* stroke-dasharray, when the style has one. */
+static void dash_attribute(FILE *out, const Style *st)
+{
+    if (st->dash[0])
+        fprintf(out, " stroke-dasharray=\"%s\"", st->dash);
+}
+
 void svg_text(FILE *out, const char *text)
 {
     for (; *text; text++) {
@@ -68,7 +139,7 @@ static void number(char *buf, size_t size, double v)
         snprintf(buf, size, "%g", v);
 }
 
-/* The names of every panel's series, in their first order: their colours. */
+/* The names of every panel's series, in their first order: their styles. */
 typedef struct Names {
     const char *name[MAX_NAMES];
     size_t n;
@@ -84,33 +155,37 @@ static size_t colour_of(Names *names, const char *name)
     return names->n - 1;
 }
 
-/* The ranges of both axes over every panel: x in log2, or from 0 in
- * xticks steps of xstep on a linear axis; y from 0 in yticks steps of
- * ystep. */
+/* The ranges of both axes over every panel: x (in log2 on a log2 axis)
+ * from xmin to xmax, y from 0 in yticks steps of ystep. */
 typedef struct Scale {
-    bool linear;         /* the x axis */
-    double xmin, xmax;   /* log2 of the smallest and largest x; linear: 0 and the top */
-    double xstep;
-    int xticks;
+    bool linear;         /* x as it is, not its log2 */
+    double xmin, xmax;   /* the smallest and largest x, or their log2 */
+    double xstep;        /* on an axis from 0, its ticks' step (else 0) */
     double ytop, ystep;
     int yticks;          /* ytop / ystep, from 1 to MAX_YTICKS */
 } Scale;
 
-/* Whether every point has a place on the axes: x finite and positive (its
- * log2 then lies in [-1074, 1024]), or finite and at least 0 on a linear
- * axis; y and its bar finite. */
-static bool drawable(const SvgPlot *plot, bool linear)
+/* Whether every point has a place on the axes: x finite, and positive on a
+ * log2 axis (its log2 then lies in [-1074, 1024]), y and its bar finite. */
+static bool drawable(const SvgPlot *plot, bool from_zero)
 {
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++)
-                if (!(linear ? se->x[j] >= 0 : se->x[j] > 0) || !isfinite(se->x[j]) ||
-                    !isfinite(se->y[j]) ||
-                    (se->lo && !isfinite(se->lo[j])) || (se->hi && !isfinite(se->hi[j])))
+                if ((!plot->x_linear && !from_zero && !(se->x[j] > 0)) ||
+                    (from_zero && !(se->x[j] >= 0)) || !isfinite(se->x[j]) ||
+                    !isfinite(se->y[j]) || (se->lo && !isfinite(se->lo[j])) ||
+                    (se->hi && !isfinite(se->hi[j])))
                     return false;
         }
     return true;
+}
+
+/* Where x lies along its axis: itself, or its log2. */
+static double x_along(const Scale *s, double x)
+{
+    return s->linear ? x : log2(x);
 }
 
 /* The top of an axis from 0 that holds max, in ticks of svg_tick_step. */
@@ -121,41 +196,37 @@ static double axis_top(double max, double *step, int *ticks)
     return *ticks * *step;
 }
 
-/* The scale of a drawable plot; false when a top does not fit a double. */
-static bool scale_of(const SvgPlot *plot, bool linear, Scale *s)
+/* The scale of a drawable plot (its x axis linear from 0 if from_zero);
+ * false when its top does not fit a double. */
+static bool scale_of(const SvgPlot *plot, bool from_zero, Scale *s)
 {
-    *s = (Scale){ linear, INFINITY, -INFINITY, 1, 1, 0, 1, 1 };
+    *s = (Scale){ plot->x_linear || from_zero, INFINITY, -INFINITY, 0, 0, 1, 1 };
     double ymax = 0;
     for (size_t p = 0; p < plot->npanels; p++)
         for (size_t i = 0; i < plot->panels[p].nseries; i++) {
             const SvgSeries *se = &plot->panels[p].series[i];
             for (size_t j = 0; j < se->n; j++) {
-                double x = linear ? se->x[j] : log2(se->x[j]);
-                s->xmin = fmin(s->xmin, x);
-                s->xmax = fmax(s->xmax, x);
+                s->xmin = fmin(s->xmin, x_along(s, se->x[j]));
+                s->xmax = fmax(s->xmax, x_along(s, se->x[j]));
                 ymax = fmax(ymax, se->hi ? fmax(se->hi[j], se->y[j]) : se->y[j]);
             }
         }
-    if (linear) {
+    if (from_zero) {
+        int xticks;
         s->xmin = 0;
-        s->xmax = axis_top(fmax(s->xmax, 0), &s->xstep, &s->xticks);
-        if (!isfinite(s->xmax))
-            return false;
-    } else {
-        if (!(s->xmin <= s->xmax))
-            s->xmin = 0, s->xmax = 1;
-        if (s->xmin == s->xmax)
-            s->xmin -= 1, s->xmax += 1;
+        s->xmax = axis_top(fmax(s->xmax, 0), &s->xstep, &xticks);
     }
+    if (!(s->xmin <= s->xmax))
+        s->xmin = 0, s->xmax = 1;
+    if (s->xmin == s->xmax)
+        s->xmin -= 1, s->xmax += 1;
     s->ytop = axis_top(ymax, &s->ystep, &s->yticks);
-    return isfinite(s->ytop);
+    return isfinite(s->ytop) && isfinite(s->xmax - s->xmin);
 }
 
 static double px(const Scale *s, double left, double x)
 {
-    if (s->linear)
-        return left + x / s->xmax * PANEL_W;
-    return left + (log2(x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
+    return left + (x_along(s, x) - s->xmin) / (s->xmax - s->xmin) * PANEL_W;
 }
 
 static double py(const Scale *s, double y)
@@ -179,34 +250,37 @@ static void y_ticks(FILE *out, const Scale *s, double left)
     }
 }
 
-/* The x axis's marks, one at each power of two in range (every stride-th
- * when there are more than MAX_XTICKS), labelled every other one beyond 8. */
-static void x_ticks(FILE *out, const Scale *s, double left)
+/* A mark on the x axis at x, with its label if it has one. */
+static void x_tick(FILE *out, const Scale *s, double left, double x, bool labelled)
 {
     char label[32];
-    if (s->linear) {             /* a mark and a label at each k xstep */
-        for (int k = 0; k <= s->xticks; k++) {
-            double x = px(s, left, k * s->xstep);
-            fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
-            number(label, sizeof label, k * s->xstep);
-            fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
-                    TOP + PANEL_H + 18, label);
-        }
+    fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", px(s, left, x), TOP + PANEL_H);
+    if (!labelled)
+        return;
+    number(label, sizeof label, x);
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+            px(s, left, x), TOP + PANEL_H + 18, label);
+}
+
+/* The x axis's marks: on a linear axis at the multiples of svg_tick_step
+ * of its range; on a log2 axis one at each power of two in range (every
+ * stride-th when there are more than MAX_XTICKS), labelled every other one
+ * beyond 8. */
+static void x_ticks(FILE *out, const Scale *s, double left)
+{
+    if (s->linear) {
+        double step = s->xstep ? s->xstep : svg_tick_step(s->xmax - s->xmin);
+        double first = ceil(s->xmin / step);
+        for (int k = 0; k <= MAX_YTICKS && (first + k) * step <= s->xmax; k++)
+            x_tick(out, s, left, (first + k) * step + 0.0, true);    /* (no -0) */
         return;
     }
     int first = (int)ceil(s->xmin), last = (int)floor(s->xmax);
     int count = last - first + 1;
     int stride = count > MAX_XTICKS ? (count + MAX_XTICKS - 1) / MAX_XTICKS : 1;
     int every = (count + stride - 1) / stride > 8 ? 2 : 1;
-    for (int e = first; e <= last; e += stride) {
-        double x = px(s, left, pow(2, e));
-        fprintf(out, "<path stroke=\"#888888\" d=\"M%.1f %dv5\"/>\n", x, TOP + PANEL_H);
-        if ((e - first) / stride % every)
-            continue;
-        number(label, sizeof label, pow(2, e));
-        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
-                TOP + PANEL_H + 18, label);
-    }
+    for (int e = first; e <= last; e += stride)
+        x_tick(out, s, left, pow(2, e), (e - first) / stride % every == 0);
 }
 
 /* The title, frame, grid and tick labels of the panel whose left edge is
@@ -221,21 +295,12 @@ static void axes(FILE *out, const Scale *s, double left, const char *title)
     x_ticks(out, s, left);
 }
 
-/* Whether the style draws the series of this name dashed. */
-static bool dashed(const SvgStyle *style, const char *name)
-{
-    for (size_t i = 0; i < style->ndashed; i++)
-        if (strcmp(style->dashed[i], name) == 0)
-            return true;
-    return false;
-}
-
 /* One series: its error bars (if any has a length), its line (one path, named by a title that
- * browsers show on hovering) and a dot at each point; a dashed one has no dots, so that
- * the points it passes through stay in sight. */
+ * browsers show on hovering) and a marker at each point. */
 static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
-                   const char *colour, bool dash)
+                   const Style *st)
 {
+    const char *colour = st->colour;
     size_t bars = 0;
     for (size_t j = 0; se->lo && se->hi && j < se->n; j++)
         bars += se->hi[j] > se->lo[j];
@@ -248,32 +313,106 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
                         px(s, left, se->x[j]) - 3, py(s, se->lo[j]));
         fprintf(out, "\"/>\n");
     }
-    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"",
-            colour, dash ? " stroke-dasharray=\"6 4\"" : "");
+    fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+            colour);
+    dash_attribute(out, st);
+    fprintf(out, " d=\"");
     for (size_t j = 0; j < se->n; j++)
         fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', px(s, left, se->x[j]), py(s, se->y[j]));
     fprintf(out, "\"><title>");
     svg_text(out, se->name);
     fprintf(out, "</title></path>\n");
-    if (dash)
+    if (st->marker == NO_MARKER)
         return;
-    fprintf(out, "<g fill=\"%s\">", colour);
+    marker_group(out, st, "points");
     for (size_t j = 0; j < se->n; j++)
-        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", px(s, left, se->x[j]),
-                py(s, se->y[j]));
+        marker(out, st, px(s, left, se->x[j]), py(s, se->y[j]));
+    fprintf(out, "</g>\n");
+}
+
+/* The series of a panel with that name, or NULL. */
+static const SvgSeries *named(const SvgPanel *panel, const char *name)
+{
+    for (size_t i = 0; i < panel->nseries; i++)
+        if (strcmp(panel->series[i].name, name) == 0)
+            return &panel->series[i];
+    return NULL;
+}
+
+static bool same_values(const double *a, const double *b, size_t n)
+{
+    if (!a || !b)
+        return a == b;
+    for (size_t j = 0; j < n; j++)
+        if (a[j] != b[j])
+            return false;
+    return true;
+}
+
+/* Whether the series named a and b are drawn the same in every panel:
+ * the same points, bars and all, or both absent. */
+static bool identical(const SvgPlot *plot, const char *a, const char *b)
+{
+    for (size_t p = 0; p < plot->npanels; p++) {
+        const SvgSeries *x = named(&plot->panels[p], a), *y = named(&plot->panels[p], b);
+        if (!x || !y) {
+            if (x != y)
+                return false;
+            continue;
+        }
+        if (x->n != y->n || !same_values(x->x, y->x, x->n) || !same_values(x->y, y->y, x->n) ||
+            !same_values(x->lo, y->lo, x->n) || !same_values(x->hi, y->hi, x->n))
+            return false;
+    }
+    return true;
+}
+
+/* The legend: each name with a sample of its line and marker, and under a
+ * name whose line is another's, "same as" the first such, since its line
+ * lies on that one. */
+static void legend(FILE *out, const SvgPlot *plot, const SvgStyle *style, const Names *names,
+                   double lx)
+{
+    double y = TOP + 10;
+    fprintf(out, "<g class=\"legend\">\n");
+    for (size_t i = 0; i < names->n; i++) {
+        Style st = styled(i, names->name[i], style);
+        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\"", st.colour);
+        dash_attribute(out, &st);
+        fprintf(out, " d=\"M%.1f %.1fh24\"/>", lx, y);
+        if (st.marker != NO_MARKER) {
+            marker_group(out, &st, "marker");
+            marker(out, &st, lx + 12, y);
+            fprintf(out, "</g>");
+        }
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 30, y + 4);
+        svg_text(out, names->name[i]);
+        fprintf(out, "</text>\n");
+        size_t j = 0;
+        while (j < i && !identical(plot, names->name[i], names->name[j]))
+            j++;
+        if (j < i) {
+            y += 14;
+            fprintf(out, "<text class=\"same\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                    "fill=\"#555555\">same as ", lx + 30, y + 4);
+            svg_text(out, names->name[j]);
+            fprintf(out, "</text>\n");
+        }
+        y += 20;
+    }
     fprintf(out, "</g>\n");
 }
 
 int svg_plot(FILE *out, const SvgPlot *plot)
 {
-    static const SvgStyle plain = { false, 0, NULL };
-    return svg_plot_styled(out, plot, &plain);
+    return svg_plot_styled(out, plot, NULL);
 }
 
 int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
 {
     Scale s;
-    if (!drawable(plot, style->x_linear) || !scale_of(plot, style->x_linear, &s))
+    bool from_zero = style && style->x_from_zero;
+    if (!drawable(plot, from_zero) || !scale_of(plot, from_zero, &s))
         return -1;
     Names names = { { 0 }, 0 };
     size_t np = plot->npanels ? plot->npanels : 1;
@@ -293,10 +432,9 @@ int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
         fprintf(out, "<g class=\"panel\">\n");
         axes(out, &s, left, panel->title);
         for (size_t i = 0; i < panel->nseries; i++) {
-            size_t c = colour_of(&names, panel->series[i].name);
-            series(out, &s, left, &panel->series[i],
-                   palette[c % (sizeof palette / sizeof *palette)],
-                   dashed(style, panel->series[i].name));
+            const char *name = panel->series[i].name;
+            Style st = styled(colour_of(&names, name), name, style);
+            series(out, &s, left, &panel->series[i], &st);
         }
         fprintf(out, "</g>\n");
     }
@@ -306,17 +444,8 @@ int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
     fprintf(out, "</text>\n<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
             "text-anchor=\"middle\">", TOP + PANEL_H / 2.0);
     svg_text(out, plot->ylabel ? plot->ylabel : "");
-    fprintf(out, "</text>\n<g class=\"legend\">\n");
-    double lx = width - LEGEND_W + 16;
-    for (size_t i = 0; i < names.n; i++) {
-        double y = TOP + 10 + 20.0 * (double)i;
-        fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\"%s d=\"M%.1f %.1fh24\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\">", palette[i % (sizeof palette / sizeof *palette)],
-                dashed(style, names.name[i]) ? " stroke-dasharray=\"6 4\"" : "",
-                lx, y, lx + 30, y + 4);
-        svg_text(out, names.name[i]);
-        fprintf(out, "</text>\n");
-    }
-    fprintf(out, "</g>\n</svg>\n");
+    fprintf(out, "</text>\n");
+    legend(out, plot, style, &names, width - LEGEND_W + 16);
+    fprintf(out, "</svg>\n");
     return 0;
 }

@@ -11,7 +11,9 @@
 # A file a command names under /tmp/ is made in this test's own temporary
 # directory instead, and the output names it as /tmp/ again: the docs show
 # what a user types, and the tests leave nothing in /tmp, where another run
-# may be using the same name.
+# may be using the same name. Each section (a heading of one or two #) has
+# a directory of its own, so that a section copied on its own, after the
+# README's `make`, works: none may use a file another section made.
 . tests/lib.sh
 B=${BUILD:-build}
 
@@ -29,13 +31,13 @@ LC_ALL=C awk -v dir="$TMP/ex" -v B="$B" -v BIN="$BIN" -v T="$TMP" '
         return out s
     }
     # The command as run: build/ and bin/ (at the start or after a space)
-    # are the build under test, /tmp/ this test'"'"'s directory.
+    # are the build under test, /tmp/ its section'"'"'s directory.
     function as_run(c) {
         if (substr(c, 1, 6) == "build/") c = B "/" substr(c, 7)
         c = sub_all(c, " build/", " " B "/")
         if (substr(c, 1, 4) == "bin/") c = BIN "/" substr(c, 5)
         c = sub_all(c, " bin/", " " BIN "/")
-        return sub_all(c, "/tmp/", T "/")
+        return sub_all(c, "/tmp/", T "/" section "/")
     }
     function close_block(    name) {
         if (cmd == "") return
@@ -47,12 +49,19 @@ LC_ALL=C awk -v dir="$TMP/ex" -v B="$B" -v BIN="$BIN" -v T="$TMP" '
         name = doc; sub(/^.*\//, "", name); sub(/\.md$/, "", name)
         c = cmd; gsub(/[^a-zA-Z0-9]/, "_", c)
         name = "doc_" name "_" substr(c, 1, 50)
-        printf "%d\t%d\t%d\t%s\t%s\n", n, status, prefix, name, as_run(cmd) >(dir "/list")
+        printf "%d\t%d\t%d\t%s\t%s\t%s\n", n, status, prefix, name, section, as_run(cmd) >(dir "/list")
         printf "%s\n", cmd >(dir "/" n ".cmd")
         close(dir "/" n ".cmd")
+        # the files it names under /tmp/, which must be made in its section'"'"'s
+        c = cmd
+        while (match(c, /\/tmp\/[A-Za-z0-9._-]*/)) {
+            print section "/" substr(c, RSTART + 5, RLENGTH - 5) >(dir "/tmp_files")
+            c = substr(c, RSTART + RLENGTH)
+        }
         cmd = ""
     }
-    FNR == 1 { close_block(); doc = FILENAME }
+    FNR == 1 { close_block(); doc = FILENAME; section++ }
+    /^##? / { close_block(); section++ }
     /^    \$ / { close_block(); n++; cmd = substr($0, 7); nlines = 0; status = 0; next }
     /^    / {
         if (cmd == "") next
@@ -64,12 +73,13 @@ LC_ALL=C awk -v dir="$TMP/ex" -v B="$B" -v BIN="$BIN" -v T="$TMP" '
     { close_block() }
     END { close_block() }' README.md docs/*.md
 
-while IFS='	' read -r n status prefix name cmd_run; do
+while IFS='	' read -r n status prefix name section cmd_run; do
+    mkdir -p "$TMP/$section"
     sh -c "$cmd_run" >"$TMP/ex/$n.raw" 2>"$TMP/ex/$n.err" </dev/null
     echo $? >"$TMP/ex/$n.status"
 done <"$TMP/ex/list"
 
-# Each output with this test's directory named /tmp/ again, cut to the
+# Each output with its section's directory named /tmp/ again, cut to the
 # expected lines if the output may go on, against the expected lines.
 LC_ALL=C awk -F '\t' -v dir="$TMP/ex" -v T="$TMP/" '
     # slurp F: the bytes of file F, to the last newline or not ("\001"
@@ -83,8 +93,8 @@ LC_ALL=C awk -F '\t' -v dir="$TMP/ex" -v T="$TMP/" '
     {
         n = $1; want = slurp(dir "/" n ".want"); got = slurp(dir "/" n ".raw")
         got_status = slurp(dir "/" n ".status") + 0
-        out = ""
-        while ((i = index(got, T)) > 0) { out = out substr(got, 1, i - 1) "/tmp/"; got = substr(got, i + length(T)) }
+        out = ""; t = T $5 "/"
+        while ((i = index(got, t)) > 0) { out = out substr(got, 1, i - 1) "/tmp/"; got = substr(got, i + length(t)) }
         got = out got
         if ($3 == 1) {          # the first lines only, as many as expected
             wanted = gsub(/\n/, "\n", want); cut = 0
@@ -105,11 +115,24 @@ while read -r n verdict got_status status name; do
     esac
 done <"$TMP/ex/verdicts"
 
-# The files the examples make under /tmp/ were made in $TMP.
-names=$(grep -h '^    \$ ' README.md docs/*.md | grep -o '/tmp/[A-Za-z0-9._-]*' | sort -u)
+# The files the examples name under /tmp/ were made in their sections'
+# directories.
 missing=""
-for path in $names; do
-    [ -e "$TMP/${path#/tmp/}" ] || missing="$missing $path"
-done
-if [ -n "$names" ] && [ -z "$missing" ]; then pass docs_tmp_files_are_the_tests_own
+while IFS= read -r path; do
+    [ -e "$TMP/$path" ] || missing="$missing $path"
+done <"$TMP/ex/tmp_files"
+if [ -s "$TMP/ex/tmp_files" ] && [ -z "$missing" ]; then pass docs_tmp_files_are_the_tests_own
 else fail docs_tmp_files_are_the_tests_own "not made in $TMP:${missing:- (no /tmp/ path in the examples)}"; fi
+
+# Every program of build/ that the docs tell a user to run is one that
+# `make` builds (they say "after make"): the commands of a dry run of make,
+# from an empty build, link each of them.
+MAKEFLAGS= MAKELEVEL= make -n BUILD="$TMP/nb" BIN="$TMP/nbin" >"$TMP/make_n" 2>&1
+grep -ohE '(^|[ `(])build/[A-Za-z0-9_.-]+/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' README.md docs/*.md | sed 's/^[ `(]//' |
+    sort -u >"$TMP/tools"
+unbuilt=""
+while IFS= read -r tool; do
+    grep -qF -- "-o $TMP/nb/${tool#build/} " "$TMP/make_n" || unbuilt="$unbuilt $tool"
+done <"$TMP/tools"
+if [ -s "$TMP/tools" ] && [ -z "$unbuilt" ]; then pass docs_tools_built_by_make
+else fail docs_tools_built_by_make "make does not build:$unbuilt"; fi

@@ -72,6 +72,23 @@ run "$SWEEP" $APPC --routing nosuch --out "$TMP/bad" --emu "$EMU"
 if [ "$STATUS" -ne 0 ] && [ -z "$(reports "$TMP/bad")" ]; then pass failed_run_no_report
 else fail failed_run_no_report "status $STATUS" "$(reports "$TMP/bad")"; fi
 expect_grep failed_run_message "routing" "$TMP/err"
+# A run that cannot start does not stop the others: here --procs 8 for a
+# program of 16 processors, first in the plan and with one job at a time
+# (which once stopped the sweep before the run of 16). The sweep names it
+# with emu's reason, runs the rest and ends with status 1; run again, it
+# tries only that run.
+A2A=programs/all_to_all.x
+run "$SWEEP" $A2A --procs 8,16 --out "$TMP/skip" --emu "$EMU" -j 1
+expect_status skip_status 1
+expect_grep skip_summary "$TMP/skip: 1 of 2 runs done, 1 could not run" "$TMP/out"
+expect_grep skip_names_run_and_reason "sweep: could not run $A2A --procs 8: emu: --procs 8 is fewer than the program's 16 processors" "$TMP/err"
+if [ "$(reports "$TMP/skip")" = "$TMP/skip/runs/all_to_all/procs-16.json" ]; then pass skip_runs_the_rest
+else fail skip_runs_the_rest "$(reports "$TMP/skip")"; fi
+if [ "$(wc -l <"$TMP/err")" -eq 1 ]; then pass skip_one_line_a_run; else fail skip_one_line_a_run "$(cat "$TMP/err")"; fi
+run "$SWEEP" $A2A --procs 8,16 --out "$TMP/skip" --emu "$EMU"
+expect_grep skip_again_tries_it "2 jobs, 1 to run" "$TMP/out"
+expect_status skip_again_status 1
+
 run "$SWEEP" tests/data/network_deadlock.x --routing greedy --buffer 1 --out "$TMP/dl" --emu "$EMU"
 if [ "$STATUS" -eq 0 ] &&
    grep -q '"end": "deadlock"' "$TMP/dl/runs/network_deadlock/routing-greedy_buffer-1.json"
@@ -85,6 +102,31 @@ run "$SWEEP" $APPC --routing benes
 expect_grep no_out_message "no --out DIR" "$TMP/err"
 run "$SWEEP" $APPC --colour red --out "$TMP/x"
 expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
+
+# --define NAME=LIST: the program's val NAME, an axis like the others,
+# given to bin/emu as -D NAME=VALUE and in a column D:NAME of the plan.
+RING=programs/token_ring.x
+: >"$TMP/log"
+run "$SWEEP" $RING --routing benes,dmodk --define n=4,16 --out "$TMP/def" --emu "$TMP/emu" -j 2
+expect_status define_status 0
+if [ "$(head -n 1 "$TMP/def/plan.csv")" = "program,report,routing,D:n" ] &&
+   [ "$(sed -n 2p "$TMP/def/plan.csv")" = "$RING,$TMP/def/runs/token_ring/routing-benes_n-4.json,benes,4" ]
+then pass define_plan_column; else fail define_plan_column "$(head -n 2 "$TMP/def/plan.csv")"; fi
+if [ "$(grep -c -- "--routing [a-z]* -D n=[0-9]* $RING >" "$TMP/def/jobs.txt")" -eq 4 ]
+then pass define_passed_as_D; else fail define_passed_as_D "$(head -n 1 "$TMP/def/jobs.txt")"; fi
+expect_grep define_reaches_emu "--json --routing dmodk -D n=16 $RING" "$TMP/log"
+run "$SWEEP" $RING --define n=1..3 --define laps=2 --out "$TMP/def2" --plan-only
+if [ "$(head -n 1 "$TMP/def2/plan.csv")" = "program,report,D:n,D:laps" ] &&
+   [ "$(grep -c -- "-D n=[123] -D laps=2 $RING" "$TMP/def2/jobs.txt")" -eq 3 ]
+then pass define_two_vals_in_order; else fail define_two_vals_in_order "$(cat "$TMP/def2/plan.csv")"; fi
+run "$SWEEP" $RING --define n --out "$TMP/x"
+expect_grep define_no_list_message "--define 'n': write NAME=LIST, as in n=64,256,1024" "$TMP/err"
+run "$SWEEP" $RING --define 2n=4 --out "$TMP/x"
+expect_grep define_bad_name_message "--define '2n=4': '2n' is not a name" "$TMP/err"
+run "$SWEEP" $RING --define n=4 --define n=8 --out "$TMP/x"
+expect_grep define_twice_message "--define n is given twice" "$TMP/err"
+run "$SWEEP" $RING --define 'n=4;ls' --out "$TMP/x"
+expect_grep define_bad_value_message "'4;ls' is not a value" "$TMP/err"
 
 # Paths with a space or a glob: each refused, named whole, before anything
 # is made or run. Unchecked, `--out "o 6"` ran 6/runs/... as a command,
@@ -168,6 +210,26 @@ for stat in collisions timesteps; do
     expect_grep "plot_${stat}_ylabel" ">$stat (mean; bars: least to greatest)</text>" "$svg"
     if [ "$(tail -n 1 "$svg")" = "</svg>" ]; then pass "plot_${stat}_closed"; else fail "plot_${stat}_closed"; fi
 done
+# Lines that lie on one another stay apart: each routing has its own
+# colour, dash pattern and marker, in the plot and in the legend; and a
+# line that is another's says so in the legend ("same as" the first such).
+# Appendix C's collisions: benes-full's and adaptive's are benes's (0),
+# dmodk's random's (2), in both duplex modes.
+svg=$D/appendix_c.collisions.svg
+# (each line's style, then its routing)
+sed -n 's/.*class="line"\(.*\) d=.*<title>\([^<]*\)<.*/\1 \2/p' "$svg" | sort -u >"$TMP/styles"
+if [ "$(wc -l <"$TMP/styles")" -eq 7 ] && [ "$(sed 's/ [^ ]*$//' "$TMP/styles" | sort -u | wc -l)" -eq 7 ] &&
+   [ "$(grep -c 'stroke-dasharray' "$TMP/styles")" -ge 4 ]
+then pass plot_lines_own_colour_and_dash; else fail plot_lines_own_colour_and_dash "$(cat "$TMP/styles")"; fi
+sed -n '/<g class="legend">/,/<\/g>$/p' "$svg" >"$TMP/legend"
+# (each marker's shape: its element, and a path's moves after its start)
+shapes() { sed -n "s/.*<g class=\"$1\"[^>]*><\([a-z]*\)\( d=\"M[-0-9.]* [-0-9.]*\([^\"]*\)\"\)\{0,1\}.*/\1 \3/p" "$2" | sort -u | wc -l; }
+if [ "$(shapes points "$svg")" -eq 7 ] && [ "$(shapes marker "$TMP/legend")" -eq 7 ]
+then pass plot_lines_own_marker; else fail plot_lines_own_marker "$(grep -o '<g class="points".\{80\}' "$svg")"; fi
+grep -o '>[^<]*</text>' "$TMP/legend" | tr -d '<>' | sed 's,/text$,,' >"$TMP/legend.text"
+printf '%s\n' benes benes-full "same as benes" greedy valiant random dmodk "same as random" adaptive "same as benes" >"$TMP/want"
+expect_same plot_legend_same_as "$TMP/want" "$TMP/legend.text"
+
 # The tables: Appendix C at N = 8, the figures of docs/routing.md.
 expect_grep tables_heading "collisions at N = 8, half duplex:" "$D/tables.md"
 expect_grep tables_columns '| program | `benes` | `benes-full` | `greedy` | `valiant` | `random` | `dmodk` | `adaptive` |' "$D/tables.md"
@@ -184,12 +246,48 @@ expect_same tables_from_the_csv "$D/tables.md" "$TMP/again/tables.md"
 # least to the greatest when they differ.
 "$SWEEP" $APPC --routing valiant --procs 8,16 --seed 1..4 --out "$TMP/seeds" --emu "$EMU" >/dev/null 2>&1
 run "$COLLECT" "$TMP/seeds"
-if [ "$(grep -o "<circle" "$TMP/seeds/appendix_c.collisions.svg" | wc -l)" -eq 2 ] &&
+if [ "$(grep '<g class="points"' "$TMP/seeds/appendix_c.collisions.svg" | grep -o "<circle" | wc -l)" -eq 2 ] &&
    grep -q '<path class="error"' "$TMP/seeds/appendix_c.collisions.svg"
 then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_bars; fi
 # valiant's collisions at N = 16 (the largest) are 3, 11, 5 and 7 by seed:
 # their mean, to one decimal
 expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
+
+# A sweep of a val and not of --procs: the plots and tables are against the
+# val (here the ring's size, so N follows it); with --procs too, against N,
+# a line per value of the val. A val that is not a power of two makes a
+# linear axis.
+run "$COLLECT" "$TMP/def"
+expect_status collect_define_status 0
+if [ "$(head -n 1 "$TMP/def/results.csv" | cut -d, -f1-6)" = "program,routing,D:n,end,exit_status,processors" ] &&
+   [ "$(cut -d, -f3,6 "$TMP/def/results.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "16,16 4,4 " ]
+then pass collect_define_column; else fail collect_define_column "$(cut -d, -f1-6 "$TMP/def/results.csv")"; fi
+svg=$TMP/def/token_ring.timesteps.svg
+expect_grep collect_define_x_label '>n (-D n)</text>' "$svg"
+expect_grep collect_define_title '>token_ring.x: timesteps by n</text>' "$svg"
+expect_grep collect_define_tables "timesteps at n = 16:" "$TMP/def/tables.md"
+expect_grep collect_define_tables_row '| `token_ring.x` | 891 | 891 |' "$TMP/def/tables.md"
+"$SWEEP" $RING --procs 16,32 --define n=4,16 --out "$TMP/defp" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/defp"
+expect_grep collect_define_and_procs_x_is_n '>processors (N)</text>' "$TMP/defp/token_ring.timesteps.svg"
+expect_grep collect_define_and_procs_lines '<title>n=4</title>' "$TMP/defp/token_ring.timesteps.svg"
+expect_grep collect_define_and_procs_tables '| program | `n=4` | `n=16` |' "$TMP/defp/tables.md"
+"$SWEEP" $RING --define laps=1..3 --out "$TMP/defl" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/defl"
+svg=$TMP/defl/token_ring.timesteps.svg
+if grep -q 'text-anchor="middle">3</text>' "$svg"; then pass collect_define_linear_axis
+else fail collect_define_linear_axis "$(grep 'text-anchor="middle">[0-9]' "$svg")"; fi
+
+# A run that could not run: collect names it with its reason, apart from
+# the runs not run yet, and the table holds the others.
+run "$COLLECT" "$TMP/skip"
+expect_status collect_skip_status 1
+expect_grep collect_skip_reason "collect: $TMP/skip/runs/all_to_all/procs-8.json: could not run: emu: --procs 8 is fewer than the program's 16 processors" "$TMP/err"
+expect_grep collect_skip_count "collect: 1 of 2 runs could not run (above); the table holds the others" "$TMP/err"
+if grep -q "run the sweep again" "$TMP/err"; then fail collect_skip_not_to_run_again "$(cat "$TMP/err")"
+else pass collect_skip_not_to_run_again; fi
+if [ "$(cut -d, -f2 "$TMP/skip/results.csv" | tr '\n' ' ')" = "procs 16 " ]; then pass collect_skip_table
+else fail collect_skip_table "$(cat "$TMP/skip/results.csv")"; fi
 
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"

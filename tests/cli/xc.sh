@@ -66,7 +66,7 @@ expect_grep xc_mem_missing_value_message "xc: option '--mem' needs a value: a nu
 # Bad command lines: one line on stderr naming the option, status 1.
 run "$XC" --frobnicate "$TMP/ac.x"
 expect_status xc_unknown_option_status 1
-expect_grep xc_unknown_option_message "xc: unknown option '--frobnicate' (options: -o FILE, -S, --mem M, --help, --version)" "$TMP/err"
+expect_grep xc_unknown_option_message "xc: unknown option '--frobnicate' (options: -o FILE, -S, --mem M, -D NAME=VALUE, --help, --version)" "$TMP/err"
 if [ "$(wc -l <"$TMP/err")" -eq 1 ]; then pass xc_unknown_option_one_line; else fail xc_unknown_option_one_line; fi
 run "$XC"
 expect_status xc_no_input_status 1

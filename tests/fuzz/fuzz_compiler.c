@@ -2,9 +2,11 @@
  * tokens (multicast's lists and `all`, messages' lists and slices among
  * them), mutations of real
  * programs (programs/ and tests/programs/) and deeply nested inputs must never crash, hang or break the compiler's
- * promises:
+ * promises, with or without -D (a quarter of the inputs get one or two, of
+ * names that the programs use or not, and values in range or not):
  *   - a rejected input gets messages that each start "fuzz.x:L:C: error: "
- *     with L and C inside the input, and none is an internal error;
+ *     with L and C inside the input (or "fuzz.x: error: -D " about a -D,
+ *     or are a note "fuzz.x:L:C: note: "), and none is an internal error;
  *   - an accepted input gets one record per processor, each with entry word
  *     1, mem[0] = M - G, every instruction complete and in its fewest bytes
  *     and every branch landing on an instruction, and its hex file reads back
@@ -44,6 +46,13 @@ static const char *const tokens[] = {
     "array a[4];", "var x;", "val n = 3;", "network i for n do", "x := 1",
     "all", "[1, 2] ! 3", "all : 1 ! x", "[x] : x ! 2",
     "1 ! [x, 2]", "x : 1 ! a[0 for 2]", "0 ? a[x for 3]", "a[1 for", "for x]", "! [",
+};
+
+/* The -D a compilation may get: vals of programs/, other names, values
+ * that make sizes and counts too small or too large. */
+static const char *const define_args[] = {
+    "n=1", "n=0", "n=-1", "n=16", "n=1048577", "n=#FFFFFFFF", "x=3", "a=2", "main=1",
+    "i=7", "k=2147483648", "c0=5", "laps=0", "m=4", "workers=1000", "rounds=40",
 };
 
 /* Appends s to buf (of length *n) if it fits. */
@@ -145,11 +154,15 @@ static int messages_ok(const char *msgs, const char *text, size_t n)
         unsigned line, col;
         int used = 0;
         if (l[0] == ' ' || strncmp(l, "fuzz.x: note: stopped after", 27) == 0 ||
-            strncmp(l, "fuzz.x: error: out of memory", 28) == 0) {
-            /* a source or caret line, or a closing note */
-        } else if (sscanf(l, "fuzz.x:%u:%u: error: %n", &line, &col, &used) != 2 || !used ||
-                   line < 1 || line > lines || col < 1 || col > n + 1) {
-            return 0;
+            strncmp(l, "fuzz.x: error: out of memory", 28) == 0 ||
+            strncmp(l, "fuzz.x: error: -D ", 18) == 0) {
+            /* a source or caret line, a closing note, or about a -D */
+        } else {
+            /* (sscanf counts the numbers read, whether the words after them match or not) */
+            if (sscanf(l, "fuzz.x:%u:%u: error: %n", &line, &col, &used) != 2 || !used)
+                sscanf(l, "fuzz.x:%u:%u: note: %n", &line, &col, &used);
+            if (!used || line < 1 || line > lines || col < 1 || col > n + 1)
+                return 0;
         }
         if (!strchr(l, '\n'))
             return 0;
@@ -198,7 +211,7 @@ static int image_ok(const HexImage *img, uint32_t mem)
     char *buf = NULL, err[256];
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
-    int ok = compile_write_hex(f, img, "fuzz.x", mem) == 0;
+    int ok = compile_write_hex(f, img, "fuzz.x", mem, NULL, 0) == 0;
     fclose(f);
     HexImage back;
     ok = ok && hex_parse(buf, size, "fuzz.hex", mem, &back, err, sizeof err) == 0;
@@ -215,13 +228,14 @@ static int image_ok(const HexImage *img, uint32_t mem)
 }
 
 /* Compiles one input; returns whether every promise held. */
-static int check_one(const char *text, size_t n, uint32_t mem, int *accepted)
+static int check_one(const char *text, size_t n, uint32_t mem, const CompileDefine *defs,
+                     size_t ndefs, int *accepted)
 {
     char *msgs = NULL;
     size_t size = 0;
     HexImage img;
     FILE *f = open_memstream(&msgs, &size);
-    int errors = compile_program("fuzz.x", text, n, mem, &img, f);
+    int errors = compile_program_with("fuzz.x", text, n, mem, defs, ndefs, &img, f);
     fclose(f);
     int ok = errors >= 0;
     *accepted = errors == 0;
@@ -283,15 +297,30 @@ int main(int argc, char **argv)
         fuzz_rng = seed + (uint64_t)i;
         size_t n = make_input(buf);
         uint32_t mem = fuzz_below(4) ? COMPILE_MEM_DEFAULT : (uint32_t)(256 + fuzz_below(2000));
+        CompileDefine defs[2];
+        size_t ndefs = fuzz_below(4) ? 0 : 1 + fuzz_below(2);
+        char err[256], shown[64] = "";
+        for (size_t d = 0; d < ndefs; d++) {
+            const char *arg = define_args[fuzz_below(sizeof define_args / sizeof *define_args)];
+            if (compile_define_parse(arg, &defs[d], err, sizeof err) != 0) {
+                printf("FAIL fuzz_compiler: -D %s: %s\n", arg, err);
+                return 1;
+            }
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), " -D %s", arg);
+        }
         int ok_accepted;
         if (forever || only >= 0)
             save(buf, n);
-        if (only >= 0)
+        if (only >= 0) {
+            if (ndefs)
+                fprintf(stderr, "fuzz_compiler: compile it with%s\n", shown);
             break;
-        if (!check_one(buf, n, mem, &ok_accepted)) {
+        }
+        if (!check_one(buf, n, mem, defs, ndefs, &ok_accepted)) {
             save(buf, n);
-            printf("FAIL fuzz_compiler: input %ld (seed %llu, --mem %u) broke a promise; "
-                   "written to fuzz-compiler-crash.x\n", i, (unsigned long long)(seed + i), mem);
+            printf("FAIL fuzz_compiler: input %ld (seed %llu, --mem %u%s) broke a promise; "
+                   "written to fuzz-compiler-crash.x\n", i, (unsigned long long)(seed + i), mem,
+                   shown);
             return 1;
         }
         accepted += ok_accepted;

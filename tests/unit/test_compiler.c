@@ -187,7 +187,7 @@ static void hex_writer_round_trip(void)
     size_t size = 0;
     CHECK_EQ(compile_file("programs/appendix_c.x", 200000, &img, stdout, "test_compiler"), 0);
     FILE *f = open_memstream(&buf, &size);
-    CHECK_EQ(compile_write_hex(f, &img, "programs/appendix_c.x", 200000), 0);
+    CHECK_EQ(compile_write_hex(f, &img, "programs/appendix_c.x", 200000, NULL, 0), 0);
     fclose(f);
     CHECK_CONTAINS(buf, "# compiled from programs/appendix_c.x with --mem 200000");
     CHECK_CONTAINS(buf, "\n# processor 0: 30 bytes, entry word 1\n1e00 0000 0100 0000 400d");

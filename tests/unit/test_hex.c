@@ -133,7 +133,7 @@ static void header_names_its_mem(void)
     size_t size = 0;
     CHECK_EQ(compile_file("programs/appendix_c.x", 1000, &compiled, stdout, "test_hex"), 0);
     FILE *f = open_memstream(&buf, &size);
-    CHECK_EQ(compile_write_hex(f, &compiled, "programs/appendix_c.x", 1000), 0);
+    CHECK_EQ(compile_write_hex(f, &compiled, "programs/appendix_c.x", 1000, NULL, 0), 0);
     fclose(f);
     CHECK_EQ(hex_parse(buf, size, "w.hex", 1000, &img, err, sizeof err), 0);
     CHECK_EQ(img.built_mem, 1000);

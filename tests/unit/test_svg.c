@@ -140,7 +140,7 @@ static void two_panels(void)
     SvgSeries full[] = { { "dmodk", 3, x, y2, NULL, NULL }, { "benes", 4, x, y1, lo1, hi1 },
                          { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
     SvgPanel panels[] = { { "half duplex", 3, half }, { "full duplex", 3, full } };
-    SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels };
+    SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels, false };
     char *svg = plot_text(&plot);
     CHECK(well_formed(svg));
     CHECK_EQ(count(svg, "<path class=\"line\""), 6);
@@ -166,14 +166,14 @@ static void empty_and_flat(void)
     static const double x[] = { 8 }, y[] = { 0 };
     SvgSeries one[] = { { "benes", 1, x, y, y, y } };     /* bars of no length */
     SvgPanel panels[] = { { NULL, 1, one } };
-    SvgPlot plot = { NULL, NULL, NULL, 1, panels };
+    SvgPlot plot = { NULL, NULL, NULL, 1, panels, false };
     char *svg = plot_text(&plot);
     CHECK(well_formed(svg));
     CHECK_EQ(count(svg, "<path class=\"line\""), 1);
     CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
     CHECK(strstr(svg, "class=\"error\"") == NULL && strstr(svg, "d=\"\"") == NULL);
     free(svg);
-    SvgPlot none = { "nothing", "x", "y", 0, NULL };
+    SvgPlot none = { "nothing", "x", "y", 0, NULL, false };
     svg = plot_text(&none);
     CHECK(well_formed(svg));
     free(svg);
@@ -186,7 +186,7 @@ static int status_of(const double *x, const double *y, const double *lo, const d
 {
     SvgSeries se[] = { { "s", 2, x, y, lo, hi } };
     SvgPanel panels[] = { { NULL, 1, se } };
-    SvgPlot plot = { "t", "x", "y", 1, panels };
+    SvgPlot plot = { "t", "x", "y", 1, panels, false };
     FILE *f = tmpfile();
     if (!f)
         return 0;
@@ -228,7 +228,7 @@ static void styled(void)
     static const double x[] = { 0, 0.3, 0.9 }, y[] = { 10, 20, 90 }, f[] = { 10, 21, 88 };
     SvgSeries se[] = { { "measured", 3, x, y, NULL, NULL }, { "formula", 3, x, f, NULL, NULL } };
     SvgPanel panels[] = { { NULL, 2, se } };
-    SvgPlot plot = { "t", "offered load", "latency", 1, panels };
+    SvgPlot plot = { "t", "offered load", "latency", 1, panels, false };
     static const char *const dash[] = { "formula" };
     SvgStyle style = { true, 1, dash };
     FILE *file = tmpfile();
@@ -247,7 +247,7 @@ static void styled(void)
     CHECK_CONTAINS(svg, ">1</text>");
     CHECK_EQ(count(svg, "text-anchor=\"middle\">0</text>"), 1);
     CHECK_EQ(count(svg, "stroke-dasharray"), 2);   /* the line and its legend */
-    CHECK_EQ(count(svg, "<circle"), 3);            /* the measured points only */
+    CHECK_EQ(count(svg, "<circle"), 4);    /* the measured points and their legend's */
     /* the first point sits on the y axis: x = 0 at the panel's left edge */
     CHECK_CONTAINS(svg, "d=\"M80.0 ");
     free(svg);
@@ -259,7 +259,7 @@ static void styled(void)
     static const double x2[] = { 8, 16 };
     SvgSeries se2[] = { { "s", 2, x2, y, NULL, NULL } };
     SvgPanel panels2[] = { { NULL, 1, se2 } };
-    SvgPlot plot2 = { "t", "x", "y", 1, panels2 };
+    SvgPlot plot2 = { "t", "x", "y", 1, panels2, false };
     char *a = plot_text(&plot2);
     FILE *g = tmpfile();
     char *b = NULL;
@@ -286,7 +286,7 @@ static void ticks_are_bounded(void)
     for (size_t i = 0; i < sizeof ys / sizeof *ys; i++) {
         SvgSeries se[] = { { "s", 2, x, ys[i], NULL, NULL } };
         SvgPanel panels[] = { { NULL, 1, se } };
-        SvgPlot plot = { "t", "x", "y", 1, panels };
+        SvgPlot plot = { "t", "x", "y", 1, panels, false };
         char *svg = plot_text(&plot);
         CHECK(well_formed(svg));
         CHECK(strlen(svg) < 16384);
@@ -295,6 +295,68 @@ static void ticks_are_bounded(void)
         CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
         free(svg);
     }
+}
+
+/* A linear x axis: any finite x, 0 and below included, with marks at
+ * steps of svg_tick_step of its range; a bounded number of them however
+ * wide the range. */
+static void linear_x_axis(void)
+{
+    static const double x[] = { -4, 0, 4 }, y[] = { 1, 2, 3 };
+    SvgSeries se[] = { { "s", 3, x, y, NULL, NULL } };
+    SvgPanel panels[] = { { NULL, 1, se } };
+    SvgPlot plot = { "t", "laps", "y", 1, panels, true };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">-4</text>");
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">0</text>");
+    CHECK_CONTAINS(svg, "text-anchor=\"middle\">4</text>");
+    CHECK(strstr(svg, ">-0</text>") == NULL);
+    free(svg);
+    static const double wide[] = { -1.7e308, 0, 1.7e308 };
+    se[0].x = wide;
+    svg = plot_text(&plot);
+    CHECK(strstr(svg, "<svg") == NULL);   /* a range beyond a double: refused */
+    free(svg);
+    static const double far[] = { -1e300, 0, 1e300 };
+    se[0].x = far;
+    svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK(count(svg, "<path stroke=\"#888888\" d=") <= 11);
+    CHECK(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL);
+    free(svg);
+    static const double bad[] = { 1, NAN, 3 };
+    se[0].x = bad;
+    svg = plot_text(&plot);
+    CHECK(strstr(svg, "<svg") == NULL);
+    free(svg);
+}
+
+/* Every series has its own colour, dash pattern and marker, in the plot
+ * and in the legend; a series with the points of an earlier one in every
+ * panel is "same as" the first such in the legend, and one that differs
+ * in one panel is not. */
+static void styles_and_same_as(void)
+{
+    static const double x[] = { 16, 64 }, y1[] = { 1, 2 }, y2[] = { 3, 4 };
+    SvgSeries half[] = { { "a", 2, x, y1, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
+                         { "c", 2, x, y1, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
+    SvgSeries full[] = { { "a", 2, x, y2, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
+                         { "c", 2, x, y2, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
+    SvgPanel panels[] = { { "half", 4, half }, { "full", 4, full } };
+    SvgPlot plot = { "t", "x", "y", 2, panels, false };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_EQ(count(svg, ">same as a</text>"), 1);        /* c; not d, whose full differs */
+    CHECK_EQ(count(svg, ">same as"), 1);
+    CHECK(strstr(svg, ">c</text>\n<text class=\"same\"") != NULL);
+    CHECK_EQ(count(svg, "stroke-dasharray=\"7 4\""), 3);   /* b's two lines, its legend */
+    CHECK_EQ(count(svg, "stroke-dasharray=\"2 3\""), 3);   /* c's */
+    CHECK_EQ(count(svg, "<circle"), 2 * 2 + 1);              /* a's markers */
+    CHECK_EQ(count(svg, "h8v8h-8z"), 2 * 2 + 1);             /* b's squares */
+    CHECK_EQ(count(svg, "l5 9h-10z"), 2 * 2 + 1);            /* c's triangles */
+    CHECK_EQ(count(svg, "l5 5l-5 5l-5 -5z"), 2 * 2 + 1);     /* d's diamonds */
+    free(svg);
 }
 
 static void tick_steps(void)
@@ -320,6 +382,8 @@ int main(void)
     RUN(empty_and_flat);
     RUN(refuses_points_without_a_place);
     RUN(ticks_are_bounded);
+    RUN(linear_x_axis);
+    RUN(styles_and_same_as);
     RUN(tick_steps);
     RUN(styled);
     return CHECK_EXIT();
