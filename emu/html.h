@@ -26,6 +26,18 @@
  *             it in) or whose set did (a multicast's split divides it)
  *   counts    per timestep, flat [link collisions, buffer collisions, sent,
  *             delivered, in flight], each the change since the one before
+ *   more_counts  flat [t, multicasts, copies, messages, flits sent,
+ *             flits delivered], each the change in timestep t, for the
+ *             timesteps that changed one (net.h's NetStats); a flit count
+ *             less the packets sent or delivered, which it is with no
+ *             message of several words
+ *   owners    flat [t, place, id]: the buffers and input ports whose owner
+ *             (messages.md) changed in timestep t, a channel buffer or port
+ *             as a place below, id the message that owns it from then on,
+ *             or -1: none
+ *   prints    flat [t, p, value]: what PRINT printed, in the order printed
+ *   ending    why the run ended as it did, as the report says it (the
+ *             halt statuses, faults, deadlock's diagnosis), or ""
  *   report    the run's totals, which the counts add up to when the whole
  *             run was recorded
  *
@@ -76,6 +88,9 @@ void html_free(HtmlRecorder *rec);
 
 /* Every packet event of the run (chained from the machine's observer). */
 void html_event(HtmlRecorder *rec, const NetEvent *ev);
+
+/* A PRINT of the run (chained from the machine's observer). */
+void html_print(HtmlRecorder *rec, uint64_t t, uint32_t proc, int32_t value);
 
 /* The machine at the end of timestep m->t (0: before the first). */
 void html_timestep(HtmlRecorder *rec, Machine *m);

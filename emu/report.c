@@ -71,10 +71,12 @@ static void describe_fault(Machine *m, const Cpu *c, char *buf, size_t size)
     cpu_describe_fault(c, &m->mem, source, buf, size);
 }
 
-static void text_details(FILE *out, Machine *m)
+/* Why the run ended as it did: the faults, the broken invariant, the
+ * deadlock's diagnosis, or what each processor waited for when the run was
+ * stopped. */
+static void end_details(FILE *out, Machine *m)
 {
     char buf[1024];
-    Emit e = { out, m, false, 0 };
     if (m->end == END_FAULT) {
         for (uint32_t p = 0; p < m->nprocs; p++)
             if (m->cpus[p].state == CPU_FAULTED) {
@@ -96,6 +98,13 @@ static void text_details(FILE *out, Machine *m)
             fputc('\n', out);
         }
     }
+}
+
+/* The packets a run left behind: in the network when it stopped before
+ * its end, and unread in input ports. */
+static void packets_left(FILE *out, Machine *m)
+{
+    Emit e = { out, m, false, 0 };
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu packet%s\n", (ull)net_in_flight(m->net),
@@ -210,6 +219,12 @@ static void halt_lines(FILE *out, Machine *m)
         fputc('\n', out);
     }
     free(h);
+}
+
+void report_ending(FILE *out, Machine *m)
+{
+    halt_lines(out, m);
+    end_details(out, m);
 }
 
 void report_closing_lines(FILE *out, Machine *m)
@@ -350,8 +365,8 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
     }
     if (!opt->quiet) {
         fprintf(out, "end: %s\n", machine_end_name(m->end));
-        halt_lines(out, m);
-        text_details(out, m);
+        report_ending(out, m);
+        packets_left(out, m);
         report_statistics(out, m, opt->histogram);
     } else {
         halt_lines(out, m);
