@@ -94,11 +94,11 @@ expect_same html_same_bytes_any_threads "$TMP/a.html" "$TMP/b.html"
 if grep -q -E '(src|href)="[a-z]+:' "$TMP/a.html"; then fail html_fetches_nothing "$(grep -o -E '(src|href)="[^"]*"' "$TMP/a.html")"
 else pass html_fetches_nothing; fi
 
-# More than 256 processors: one line, before the run, and no file.
-run "$EMU" --html "$TMP/big.html" --procs 512 programs/appendix_c.x
+# More than 4,096 processors: one line, before the run, and no file.
+run "$EMU" --html "$TMP/big.html" --procs 8192 programs/appendix_c.x
 expect_status html_too_many_procs_status 1
 expect_empty html_too_many_procs_nothing_runs "$TMP/out"
-expect_grep html_too_many_procs_says_so "emu: --html: the page draws at most 256 processors (this run has 512)" "$TMP/err"
+expect_grep html_too_many_procs_says_so "emu: --html: the page draws at most 4096 processors (this run has 8192)" "$TMP/err"
 if [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/big.html" ]; then pass html_too_many_procs_one_line
 else fail html_too_many_procs_one_line "$(cat "$TMP/err")"; fi
 

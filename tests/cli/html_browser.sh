@@ -63,11 +63,13 @@ sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
 "$EMU" -q --html "$TMP/m.html" programs/contention.x >/dev/null
 "$EMU" -q --buffer 1 --html "$TMP/m1.html" programs/contention.x >/dev/null
 # broadcast.x: multicasts and their copies; ring.x: a deadlock; a run of
-# 128 processors, drawn as a summary.
+# 128 processors, drawn as a summary, and one of 4,096.
 "$EMU" -q --html "$TMP/b.html" programs/broadcast.x >/dev/null
 "$EMU" -q --html "$TMP/r.html" tests/data/deadlocks/ring.x >/dev/null
 sed 's/^val n = 256;/val n = 128;/' tests/data/html_shift.x >"$TMP/shift128.x"
 "$EMU" -q --duplex full --max-steps 300 --html "$TMP/s.html" "$TMP/shift128.x" >/dev/null
+sed 's/^val n = 256;/val n = 4096;/' tests/data/html_shift.x >"$TMP/shift4096.x"
+"$EMU" -q --duplex full --max-steps 100 --html "$TMP/s4096.html" "$TMP/shift4096.x" >/dev/null
 wait $sleep_pid
 kill -TERM $term_pid
 wait $term_pid
@@ -94,6 +96,8 @@ msgs_last $TMP/m.html t=2949 1280x720
 ring $TMP/r.html t=88 1920x1080
 sum $TMP/s.html t=155&cells=1 1280x720
 sum_zoom $TMP/s.html t=155&keys=plus,plus,plus 1920x1080
+big $TMP/s4096.html t=90 1920x1080
+big_network $TMP/s4096.html t=90&view=network 1280x720
 LIST
 browse_pages "$TMP/list"
 
@@ -223,7 +227,7 @@ then pass browser_halted_and_idle_swatches_show
 else fail browser_halted_and_idle_swatches_show "$(swatch halted)" "$(swatch idle)"; fi
 
 # The pages fit windows of 1280x720 and 1920x1080.
-for page in c720 c1080 bcast bcast_last msgs_last ring sum sum_zoom; do
+for page in c720 c1080 bcast bcast_last msgs_last ring sum sum_zoom big big_network; do
     use_page $page
     no_errors "browser_${page}_no_errors"
     layout=$(dom_attr data-layout)
@@ -290,6 +294,12 @@ expect_same browser_summary_is_the_state "$TMP/want" "$TMP/got"
 use_page sum_zoom
 if grep -q 'data-zoom="3.38"' "$TMP/dom"; then pass browser_summary_zooms
 else fail browser_summary_zooms "$(grep -o 'data-zoom="[^"]*"' "$TMP/dom")"; fi
+
+# 4,096 processors: the summary, as the network view is not drawn for so
+# many.
+use_page big_network
+if grep -q 'data-view="summary"' "$TMP/dom"; then pass browser_4096_summary_only
+else fail browser_4096_summary_only "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; fi
 
 # The screenshot of the docs: Appendix C at timestep 19.
 if [ "$(od -An -c -N4 "$TMP/shot.png" 2>/dev/null | tr -d ' ')" = "211PNG" ]; then

@@ -1,8 +1,8 @@
 # How fast the page of a large run opens and plays in headless chromium
-# (cli.md: usable for runs of up to 256 processors and 10,000 timesteps).
-# tests/run.sh runs this alone, after every other group, so that the times
-# measure the page and not the load of other tests; the pages are made
-# before, beside the others.
+# (cli.md: usable for runs of up to 256 processors and 10,000 timesteps;
+# the page is drawn for up to 4,096). tests/run.sh runs this alone, after
+# every other group, so that the times measure the page and not the load of
+# other tests; the pages are made before, beside the others.
 . tests/lib.sh
 . tests/browser.sh
 
@@ -21,8 +21,12 @@ opens_and_plays() {
 }
 
 # 256 processors, 10,000 timesteps, in the network view and in the summary
-# (which a page of more than 64 processors opens in).
+# (which a page of more than 64 processors opens in); 1,024 processors and
+# 2,500 timesteps, as much as a page holds, in the summary.
 "$EMU" -q --duplex full --max-steps 10000 --html "$TMP/big.html" tests/data/html_shift.x >/dev/null
+sed 's/^val n = 256;/val n = 1024;/' tests/data/html_shift.x >"$TMP/shift1024.x"
+"$EMU" -q --duplex full --max-steps 2500 --html "$TMP/big1024.html" "$TMP/shift1024.x" >/dev/null
 wait_alone
 opens_and_plays browser_large "$TMP/big.html" "t=5000&view=network"
 opens_and_plays browser_large_summary "$TMP/big.html" "t=5000"
+opens_and_plays browser_1024 "$TMP/big1024.html" "t=1250"
