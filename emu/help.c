@@ -51,7 +51,7 @@ const char emu_help_text[] =
 "                     n timesteps, c = continue, s = statistics, f = full\n"
 "                     state, q = quit\n"
 "  --trace FILE       write every packet event to FILE (CSV)\n"
-"  --html FILE        write the run as a web page that plays it (at most 256\n"
+"  --html FILE        write the run as a web page that plays it (at most 4096\n"
 "                     processors; docs/emulator.md)\n"
 "  --json             the report as one JSON object\n"
 "  --histogram        add the latency histogram to the report\n"

@@ -1,9 +1,10 @@
 /* Recording a run and writing it as a web page (html.h). The recorder
  * keeps, for every packet it has seen, the place it was at the end of the
- * last timestep, and for every processor its status then; after each
- * timestep it walks the packets the network holds (in flight, then unread
- * in input ports, in the order net/net.h gives them) and writes down only
- * what differs. The page's script replays those changes forwards. */
+ * last timestep, for every processor its status then, and for every buffer
+ * and input port the message that owned it; after each timestep it walks
+ * the packets the network holds (in flight, then unread in input ports, in
+ * the order net/net.h gives them) and the owned places, and writes down
+ * only what differs. The page's script replays those changes forwards. */
 #include "emu/html.h"
 
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include "cpu/cpu.h"
 #include "emu/page/page.h"
+#include "emu/report.h"
 
 typedef unsigned long long ull;
 
@@ -71,6 +73,8 @@ static void text_string(Text *t, const char *s)
     text_printf(t, "\"");
 }
 
+#define NOWHERE UINT64_MAX
+
 /* What the recorder remembers of a packet. */
 typedef struct Seen {
     uint64_t place;        /* at the end of the last timestep (NOWHERE: not there) */
@@ -103,8 +107,6 @@ static void write_key(Text *t, uint64_t key)
                     (unsigned long long)(flit - 1));
 }
 
-#define NOWHERE UINT64_MAX
-
 struct HtmlRecorder {
     const char *program;
     unsigned vcs;          /* virtual channels: places name lanes when > 1 */
@@ -118,7 +120,16 @@ struct HtmlRecorder {
     int64_t (*status)[2];  /* by processor: the status and value last recorded */
     char **fault_names;    /* ...and a fault's name */
     uint64_t last_counts[5];
-    Text packets, moves, procs, events, routes, counts;
+    uint64_t last_more[5]; /* multicasts, copies, messages, and flits sent and
+                              delivered beyond packets */
+    unsigned ports;        /* input ports per processor */
+    uint32_t nchannel_buffers;  /* buffers times channels: the first owner places */
+    uint64_t *owner;       /* by channel buffer, then input port (p * P + port):
+                              the message that owns it, or NOWHERE */
+    uint64_t nowned;       /* places owned at the last look */
+    uint64_t flits_moving; /* flits of messages of several words seen in
+                              slots, on links or in buffers by this walk */
+    Text packets, moves, procs, events, routes, counts, more_counts, owners, prints;
     Text step_moves, step_events, step_routes;   /* this timestep's */
     bool failed;
 };
@@ -131,9 +142,18 @@ HtmlRecorder *html_new(const Machine *m, const char *program, char *err, size_t 
         return NULL;
     }
     HtmlRecorder *rec = calloc(1, sizeof *rec);
-    if (rec)
+    /* (a buffer per port of every switch: 2k switches' worth per processor) */
+    uint32_t nchannel_buffers = 2 * m->cfg.planes * m->k * m->nprocs * m->cfg.vcs;
+    size_t nplaces = (size_t)nchannel_buffers + (size_t)m->nprocs * m->cfg.ports;
+    if (rec) {
         rec->status = malloc(m->nprocs * sizeof *rec->status);
-    if (!rec || !rec->status) {
+        rec->owner = malloc(nplaces * sizeof *rec->owner);
+    }
+    if (!rec || !rec->status || !rec->owner) {
+        if (rec) {
+            free(rec->status);
+            free(rec->owner);
+        }
         free(rec);
         snprintf(err, size, "--html: out of memory");
         return NULL;
@@ -143,6 +163,10 @@ HtmlRecorder *html_new(const Machine *m, const char *program, char *err, size_t 
     rec->vcs = m->cfg.vcs;
     for (uint32_t p = 0; p < m->nprocs; p++)
         rec->status[p][0] = -1;
+    rec->ports = m->cfg.ports;
+    rec->nchannel_buffers = nchannel_buffers;
+    for (size_t i = 0; i < nplaces; i++)
+        rec->owner[i] = NOWHERE;
     return rec;
 }
 
@@ -151,7 +175,8 @@ void html_free(HtmlRecorder *rec)
     if (!rec)
         return;
     Text *texts[] = { &rec->packets, &rec->moves, &rec->procs, &rec->events, &rec->routes,
-                      &rec->counts, &rec->step_moves, &rec->step_events, &rec->step_routes };
+                      &rec->counts, &rec->more_counts, &rec->owners, &rec->prints,
+                      &rec->step_moves, &rec->step_events, &rec->step_routes };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         free(texts[i]->s);
     for (size_t i = 0; i < rec->nseen; i++) {
@@ -162,6 +187,7 @@ void html_free(HtmlRecorder *rec)
     free(rec->present);
     free(rec->next_present);
     free(rec->status);
+    free(rec->owner);
     free(rec);
 }
 
@@ -332,6 +358,7 @@ static void visit_packet(void *ctx, const NetPacket *pk)
         write_dst(&rec->step_routes, pk, dst);
         s->route = *r;
     }
+    rec->flits_moving += pk->length > 1 && pk->place != PLACE_PORT;
     uint64_t place = place_code(pk, rec->vcs);
     if (s->place != place) {
         text_printf(&rec->step_moves, "%s", rec->step_moves.len ? "," : "");
@@ -399,6 +426,69 @@ static void record_counts(HtmlRecorder *rec, Machine *m)
         text_printf(&rec->counts, "%s%lld", i ? "," : "", (long long)(now[i] - rec->last_counts[i]));
         rec->last_counts[i] = now[i];
     }
+    /* The counts of multicasts and messages change in few timesteps, and
+     * in none of most runs: only those timesteps are written. A flit
+     * count is kept as the flits beyond the packets, which only messages
+     * of several words have. */
+    uint64_t more[5] = { st->multicasts, st->copies, st->messages, st->flits_sent - st->sent,
+                         st->flits_delivered - st->delivered };
+    if (memcmp(more, rec->last_more, sizeof more) == 0)
+        return;
+    text_printf(&rec->more_counts, "%s%llu", rec->more_counts.len ? ",\n" : "", (ull)m->t);
+    for (int i = 0; i < 5; i++) {
+        text_printf(&rec->more_counts, ",%llu", (ull)(more[i] - rec->last_more[i]));
+        rec->last_more[i] = more[i];
+    }
+}
+
+/* One owner place's change: its new owner, or -1. */
+static void owner_change(HtmlRecorder *rec, uint64_t t, size_t i, uint64_t id)
+{
+    uint64_t code;
+    if (i < rec->nchannel_buffers)       /* a channel buffer: the buffer and its channel */
+        code = ((i / rec->vcs * HTML_LANES + i % rec->vcs) * 2) * 4 + HTML_BUFFER;
+    else
+        code = ((i - rec->nchannel_buffers) * HTML_LANES * 2) * 4 + HTML_PORT;
+    text_printf(&rec->owners, "%s%llu,%llu,", rec->owners.len ? ",\n" : "", (ull)t, (ull)code);
+    if (id == NOWHERE)
+        text_printf(&rec->owners, "-1");
+    else
+        text_printf(&rec->owners, "%llu", (ull)id);
+    rec->nowned += id != NOWHERE;
+    rec->nowned -= rec->owner[i] != NOWHERE;
+    rec->owner[i] = id;
+}
+
+/* The owners of buffers and input ports that changed. A place is owned
+ * only while flits of its owner are still to enter it, so without such
+ * flits moving and with no place owned before, none is now. */
+static void record_owners(HtmlRecorder *rec, Machine *m)
+{
+    if (rec->flits_moving == 0 && rec->nowned == 0)
+        return;
+    for (uint32_t b = 0; b < rec->nchannel_buffers; b++) {
+        uint64_t id;
+        if (!net_buffer_owner(m->net, b, &id))
+            id = NOWHERE;
+        if (id != rec->owner[b])
+            owner_change(rec, m->t, b, id);
+    }
+    for (uint32_t p = 0; p < m->nprocs; p++)
+        for (unsigned port = 0; port < rec->ports; port++) {
+            size_t i = rec->nchannel_buffers + (size_t)p * rec->ports + port;
+            uint64_t id;
+            if (!net_port_owner(m->net, p, port, &id))
+                id = NOWHERE;
+            if (id != rec->owner[i])
+                owner_change(rec, m->t, i, id);
+        }
+}
+
+void html_print(HtmlRecorder *rec, uint64_t t, uint32_t proc, int32_t value)
+{
+    if (recording(rec, t))
+        text_printf(&rec->prints, "%s%llu,%u,%d", rec->prints.len ? ",\n" : "", (ull)t, proc,
+                    value);
 }
 
 /* Appends this timestep's list to a per-timestep array, and empties it. */
@@ -416,6 +506,7 @@ void html_timestep(HtmlRecorder *rec, Machine *m)
     rec->recorded = m->t;
     rec->stamp++;
     rec->nnext = 0;
+    rec->flits_moving = 0;
     net_for_each_in_flight(m->net, visit_packet, rec);
     net_for_each_unread(m->net, visit_packet, rec);
     for (size_t i = 0; i < rec->npresent; i++) {
@@ -437,6 +528,7 @@ void html_timestep(HtmlRecorder *rec, Machine *m)
     flush_step(&rec->routes, &rec->step_routes, m->t);
     record_processors(rec, m);
     record_counts(rec, m);
+    record_owners(rec, m);
 }
 
 /* ---- the page ------------------------------------------------------------------- */
@@ -447,10 +539,13 @@ static void write_report(FILE *out, Machine *m)
     const NetStats *st = net_stats(m->net);
     fprintf(out, "\"report\":{\"end\":\"%s\",\"timesteps\":%llu,\"collisions\":%llu,"
             "\"link_collisions\":%llu,\"buffer_collisions\":%llu,\"packets_sent\":%llu,"
-            "\"packets_delivered\":%llu,\"in_network\":%llu,\"latency_histogram\":{",
+            "\"packets_delivered\":%llu,\"in_network\":%llu,\"multicasts\":%llu,"
+            "\"copies\":%llu,\"messages\":%llu,\"flits_sent\":%llu,\"flits_delivered\":%llu,"
+            "\"latency_histogram\":{",
             machine_end_name(m->end), (ull)m->t, (ull)(st->link_total + st->buffer_total),
             (ull)st->link_total, (ull)st->buffer_total, (ull)st->sent, (ull)st->delivered,
-            (ull)net_in_flight(m->net));
+            (ull)net_in_flight(m->net), (ull)st->multicasts, (ull)st->copies,
+            (ull)st->messages, (ull)st->flits_sent, (ull)st->flits_delivered);
     const char *sep = "";
     for (size_t i = 0; i < st->latency_hist_len; i++)
         if (st->latency_hist[i]) {
@@ -473,9 +568,24 @@ static void write_json(HtmlRecorder *rec, Machine *m, FILE *out)
             routing_name(c->routing), c->vcs, (ull)rec->recorded);
     free(name.s);
     write_report(out, m);
+    /* Why the run ended, as the report says it. */
+    Text ending = { 0 };
+    char *why = NULL;
+    size_t why_len = 0;
+    FILE *f = open_memstream(&why, &why_len);
+    if (f) {
+        report_ending(f, m);
+        fclose(f);
+    }
+    text_string(&ending, why ? why : "");
+    free(why);
+    fprintf(out, "\"ending\":%s,\n", ending.failed ? "\"\"" : ending.s);
+    free(ending.s);
     const struct { const char *key; Text *text; } parts[] = {
         { "packets", &rec->packets }, { "moves", &rec->moves }, { "procs", &rec->procs },
         { "events", &rec->events }, { "routes", &rec->routes }, { "counts", &rec->counts },
+        { "more_counts", &rec->more_counts }, { "owners", &rec->owners },
+        { "prints", &rec->prints },
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         fprintf(out, "\"%s\":[\n%s]%s\n", parts[i].key, parts[i].text->len ? parts[i].text->s : "",
@@ -485,7 +595,7 @@ static void write_json(HtmlRecorder *rec, Machine *m, FILE *out)
 int html_write(HtmlRecorder *rec, Machine *m, FILE *out)
 {
     Text *texts[] = { &rec->packets, &rec->moves, &rec->procs, &rec->events, &rec->routes,
-                      &rec->counts };
+                      &rec->counts, &rec->more_counts, &rec->owners, &rec->prints };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         rec->failed |= texts[i]->failed;
     if (rec->failed)

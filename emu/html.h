@@ -26,6 +26,18 @@
  *             it in) or whose set did (a multicast's split divides it)
  *   counts    per timestep, flat [link collisions, buffer collisions, sent,
  *             delivered, in flight], each the change since the one before
+ *   more_counts  flat [t, multicasts, copies, messages, flits sent,
+ *             flits delivered], each the change in timestep t, for the
+ *             timesteps that changed one (net.h's NetStats); a flit count
+ *             less the packets sent or delivered, which it is with no
+ *             message of several words
+ *   owners    flat [t, place, id]: the buffers and input ports whose owner
+ *             (messages.md) changed in timestep t, a channel buffer or port
+ *             as a place below, id the message that owns it from then on,
+ *             or -1: none
+ *   prints    flat [t, p, value]: what PRINT printed, in the order printed
+ *   ending    why the run ended as it did, as the report says it (the
+ *             halt statuses, faults, deadlock's diagnosis), or ""
  *   report    the run's totals, which the counts add up to when the whole
  *             run was recorded
  *
@@ -49,10 +61,12 @@
 #include "emu/machine.h"
 
 /* The recording grows with processors times timesteps: a page is drawn for
- * at most HTML_MAX_PROCS processors, and records at most HTML_MAX_WORK
- * processor-timesteps (10,000 timesteps at 256 processors); a longer run is
- * recorded up to there, and the page says so. */
-enum { HTML_MAX_PROCS = 256, HTML_LANES = 8 };
+ * at most HTML_MAX_PROCS processors (above 256 only as the page's summary,
+ * a heat map of switches and links), and records at most HTML_MAX_WORK
+ * processor-timesteps (10,000 timesteps at 256 processors, 625 at 4,096):
+ * about 20 MB, which the page's script opens in under two seconds. A
+ * longer run is recorded up to there, and the page says so. */
+enum { HTML_MAX_PROCS = 4096, HTML_LANES = 8 };
 #define HTML_MAX_WORK (256ull * 10000ull)
 
 enum { HTML_SLOT = 0, HTML_LINK = 1, HTML_BUFFER = 2, HTML_PORT = 3 };
@@ -76,6 +90,9 @@ void html_free(HtmlRecorder *rec);
 
 /* Every packet event of the run (chained from the machine's observer). */
 void html_event(HtmlRecorder *rec, const NetEvent *ev);
+
+/* A PRINT of the run (chained from the machine's observer). */
+void html_print(HtmlRecorder *rec, uint64_t t, uint32_t proc, int32_t value);
 
 /* The machine at the end of timestep m->t (0: before the first). */
 void html_timestep(HtmlRecorder *rec, Machine *m);

@@ -57,8 +57,9 @@ typedef struct RunView {
 static void show_print(void *ctx, uint64_t t, uint32_t proc, int32_t value)
 {
     RunView *run = ctx;
-    (void)t;
     fprintf(run->out, "p%u: %d\n", proc, value);
+    if (run->html)
+        html_print(run->html, t, proc, value);
 }
 
 static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *req,

@@ -96,7 +96,7 @@ static void end_reason(FILE *out, Machine *m, const ReportOptions *opt)
             fprintf(out, "limit: ended by q in --step at timestep %llu\n", (ull)m->t);
         break;
     case END_INTERRUPTED:
-        if (opt->signal)
+        if (opt && opt->signal)
             fprintf(out, "interrupted: stopped by %s at timestep %llu\n", opt->signal,
                     (ull)m->t);
         else
@@ -111,15 +111,30 @@ static void end_reason(FILE *out, Machine *m, const ReportOptions *opt)
     }
 }
 
-static void text_details(FILE *out, Machine *m, const ReportOptions *opt)
+static void halt_lines(FILE *out, Machine *m);
+
+/* Why the run ended as it did, after its "end:" line (report_ending). */
+static void ending(FILE *out, Machine *m, const ReportOptions *opt)
 {
-    Emit e = { out, m, false, 0 };
+    halt_lines(out, m);
     if (m->end == END_DEADLOCK)
         diagnosis_write(out, m);        /* its kind, then each processor's wait and why */
     else
         end_reason(out, m, opt);
     if (m->end == END_LIMIT || m->end == END_INTERRUPTED)
         diagnosis_stopped(out, m);
+}
+
+void report_ending(FILE *out, Machine *m)
+{
+    ending(out, m, NULL);
+}
+
+/* The packets a run left behind: in the network when it stopped before
+ * its end, and unread in input ports. */
+static void packets_left(FILE *out, Machine *m)
+{
+    Emit e = { out, m, false, 0 };
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
             fprintf(out, "in the network: %llu %s\n", (ull)net_in_flight(m->net),
@@ -375,8 +390,8 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
     }
     if (!opt->quiet) {
         fprintf(out, "end: %s\n", machine_end_name(m->end));
-        halt_lines(out, m);
-        text_details(out, m, opt);
+        ending(out, m, opt);
+        packets_left(out, m);
         report_statistics(out, m, opt->histogram);
     } else {
         halt_lines(out, m);

@@ -28,6 +28,11 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt);
  * closing lines). */
 void report_statistics(FILE *out, Machine *m, bool histogram);
 
+/* Why the run ended as it did, as the text report says it after its "end:"
+ * line: the halt statuses that are not 0, the faults, the deadlock's
+ * diagnosis, or what each processor waited for when it was stopped. */
+void report_ending(FILE *out, Machine *m);
+
 /* The two lines every report ends with: "collisions: N", "timesteps: T". */
 void report_closing_lines(FILE *out, Machine *m);
 

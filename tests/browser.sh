@@ -7,19 +7,27 @@ if ! command -v "$CHROMIUM" >/dev/null 2>&1; then
     exit 0
 fi
 HERE=$(pwd)
+# A chromium that has not finished in five minutes has hung (it has, once
+# in many runs, on a loaded machine): it is stopped, and its pages fail.
+STOP_HUNG=
+command -v timeout >/dev/null 2>&1 && STOP_HUNG="timeout 300"
 
 # browse PAGE FRAGMENT: the page's DOM once its script has run, in $TMP/dom,
 # chromium's log in $TMP/log; extra arguments go to chromium.
 browse() {
     page=$1; frag=$2; shift 2
-    "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
+    $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
         --user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 \
         --virtual-time-budget=1000 "$@" --dump-dom "file://$page#$frag" >"$TMP/dom" 2>"$TMP/log"
 }
 
 # browse_pages LIST: opens every page LIST names (a line "NAME PAGE
-# FRAGMENT" each, NAME a word) in one chromium, since starting chromium
-# takes seconds: each page in a frame of 1400x860 of one page of frames.
+# FRAGMENT [WxH]" each, NAME a word) in one chromium, since starting chromium
+# takes seconds: each page in a frame of 1400x860, or WxH, of one page of
+# frames. A page given a size is measured as a window of that size: its
+# <body> gets data-layout="ok" if the page fits it -- nothing scrolls or lies
+# outside it, no panel is cut short or squeezed to nothing -- and else
+# data-layout="overflow: " and what does not fit.
 # A second (of chromium's virtual time) after they have all loaded, each
 # page's DOM is copied into that page of frames and the lot dumped; then
 # use_page NAME puts the page's DOM in $TMP/dom and the lines of chromium's
@@ -33,19 +41,51 @@ browse_pages() {
         echo '<!DOCTYPE html><html><head><meta charset="utf-8"><style>'
         echo 'body { margin: 0 } iframe { display: block; border: 0; width: 1400px; height: 860px }'
         echo '</style></head><body>'
-        while read -r name page frag; do
+        while read -r name page frag size; do
             cp "$page" "$TMP/pages/$name.html"
-            echo "<iframe data-name=\"$name\" src=\"$name.html#$frag\"></iframe>"
+            style=
+            [ -n "$size" ] && style=" data-size=\"$size\" style=\"width: ${size%x*}px; height: ${size#*x}px\""
+            echo "<iframe data-name=\"$name\"$style src=\"$name.html#$frag\"></iframe>"
         done <"$1"
         cat <<'HARNESS'
 <div id="doms" hidden></div>
 <script>
+// What of a page does not fit its window: the parts a lecturer must see.
+function layout(f) {
+  const d = f.contentDocument, w = f.contentWindow.innerWidth, h = f.contentWindow.innerHeight;
+  const bad = [];
+  if (d.documentElement.scrollWidth > w || d.documentElement.scrollHeight > h)
+    bad.push("the page scrolls (" + d.documentElement.scrollWidth + "x" + d.documentElement.scrollHeight + ")");
+  for (const sel of ["header", "#controls", "#chart", "#drawing", "#legend", "aside", "#counts", "#info",
+                     "#output", "#events", "#hist"]) {
+    const e = d.querySelector(sel);
+    if (!e) { bad.push(sel + " missing"); continue; }
+    const r = e.getBoundingClientRect();
+    if (r.right > w + 1 || r.bottom > h + 1 || r.left < -1 || r.top < -1)
+      bad.push(sel + " at " + Math.round(r.left) + "," + Math.round(r.top) + " to " +
+               Math.round(r.right) + "," + Math.round(r.bottom));
+    else if (r.width < 20 || r.height < 20)
+      bad.push(sel + " squeezed to " + Math.round(r.width) + "x" + Math.round(r.height));
+    if (e.scrollWidth > e.clientWidth + 1 && sel !== "#output" && sel !== "#events")
+      bad.push(sel + " cut short across");
+    if (e.scrollHeight > e.clientHeight + 1 && sel !== "#output" && sel !== "#events")
+      bad.push(sel + " cut short");
+  }
+  const drawing = d.querySelector("#drawing").getBoundingClientRect();
+  if (drawing.height < h / 2) bad.push("the drawing is " + Math.round(drawing.height) + " high");
+  return bad.length ? "overflow: " + bad.join("; ") : "ok";
+}
 window.addEventListener("load", function () {
   setTimeout(function () {
     const doms = document.getElementById("doms");
+    // (all measured before any is copied: a page's styles, copied here,
+    // would lay out the frames anew)
+    for (const f of document.querySelectorAll("iframe[data-size]"))
+      f.contentDocument.body.dataset.layout = layout(f);
     for (const f of document.querySelectorAll("iframe")) {
       doms.appendChild(document.createTextNode("\n@@ page " + f.dataset.name + "\n"));
-      doms.appendChild(document.importNode(f.contentDocument.documentElement, true));
+      const copy = doms.appendChild(document.importNode(f.contentDocument.documentElement, true));
+      for (const style of copy.querySelectorAll("style")) style.remove();   // (not this page's)
     }
     doms.appendChild(document.createTextNode("\n@@ end\n"));
   }, 1000);
@@ -54,7 +94,7 @@ window.addEventListener("load", function () {
 HARNESS
     } >"$TMP/pages/all.html"
     # (from $TMP, so that nothing chromium writes lands in the repository)
-    (cd "$TMP" && "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
+    (cd "$TMP" && $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
         --user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 \
         --allow-file-access-from-files --virtual-time-budget=5000 \
         --window-size=1400,860 --hide-scrollbars --screenshot="$TMP/shot.png" \
@@ -64,14 +104,14 @@ HARNESS
         /^@@ end$/ { out = "" }
         out != "" { print > out }' "$TMP/pages/dom"
     # A message of the log starts with "[pid:tid:..." and may go on for lines.
-    while read -r name page frag; do
+    while read -r name page frag size; do
         awk -v file="/pages/$name.html" '
             /^\[[0-9]+:[0-9]+:/ { flush(); msg = $0; next }
             { msg = msg "\n" $0 }
             function flush() { if (index(msg, file)) print msg; msg = "" }
             END { flush() }' "$TMP/pages/log" >"$TMP/pages/log.$name"
     done <"$1"
-    missing=$(while read -r name page frag; do
+    missing=$(while read -r name page frag size; do
                   [ -s "$TMP/pages/dom.$name" ] || printf ' %s' "$name"
               done <"$1")
     if grep -q '^@@ end$' "$TMP/pages/dom" && [ -z "$missing" ]; then

@@ -3,11 +3,16 @@
 # pressing keys), and the packets it draws, the processors' status and the
 # counts it shows are read back from its DOM and compared with --state T
 # and the report; so are the flits of a run with messages of several words
-# (contention.x), each named #id.i. Any script error fails (the page writes errors into the
-# DOM, and chromium's log is searched for "Uncaught"). (How fast a large
-# page opens and plays is html_timing.sh's.) A screenshot of Appendix C at
-# timestep 19 is written; HTML_SCREENSHOT=FILE keeps it (docs/emulator.md
-# shows docs/html_appendix_c.png, made so).
+# (contention.x), each named #id.i, and the buffers and ports their
+# messages own; so are the counts of multicasts, copies, messages and
+# flits, the lines printed and why a run ended, and the summary of a
+# 128-processor run (its switches' packets and the collisions). Pages are
+# opened as windows of 1280x720 and 1920x1080, and must fit them. Any
+# script error fails (the page writes errors into the DOM, and chromium's
+# log is searched for "Uncaught"). (How fast a large page opens and plays
+# is html_timing.sh's.) A screenshot of Appendix C at timestep 19 is
+# written; HTML_SCREENSHOT=FILE keeps it (docs/emulator.md shows
+# docs/html_appendix_c.png, made so).
 #
 # Every page is opened in one chromium (browse_pages), which takes seconds
 # to start: the pages are made first, then opened together, then checked.
@@ -56,6 +61,15 @@ same_as_state() {
 "$EMU" -q --vcs 2 --duplex full --html "$TMP/h2.html" programs/head_of_line.x >/dev/null
 sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
 "$EMU" -q --html "$TMP/m.html" programs/contention.x >/dev/null
+"$EMU" -q --buffer 1 --html "$TMP/m1.html" programs/contention.x >/dev/null
+# broadcast.x: multicasts and their copies; ring.x: a deadlock; a run of
+# 128 processors, drawn as a summary, and one of 4,096.
+"$EMU" -q --html "$TMP/b.html" programs/broadcast.x >/dev/null
+"$EMU" -q --html "$TMP/r.html" tests/data/deadlocks/ring.x >/dev/null
+sed 's/^val n = 256;/val n = 128;/' tests/data/html_shift.x >"$TMP/shift128.x"
+"$EMU" -q --duplex full --max-steps 300 --html "$TMP/s.html" "$TMP/shift128.x" >/dev/null
+sed 's/^val n = 256;/val n = 4096;/' tests/data/html_shift.x >"$TMP/shift4096.x"
+"$EMU" -q --duplex full --max-steps 100 --html "$TMP/s4096.html" "$TMP/shift4096.x" >/dev/null
 wait $sleep_pid
 kill -TERM $term_pid
 wait $term_pid
@@ -70,7 +84,20 @@ h1 $TMP/h1.html t=400
 h2 $TMP/h2.html t=400
 broken $TMP/broken.html t=1
 msgs $TMP/m.html t=840
+owned $TMP/m1.html t=826
 term $TMP/term.html t=3
+clamp $TMP/c.html t=50
+zoom $TMP/c.html t=19&keys=plus,plus
+c720 $TMP/c.html t=19 1280x720
+c1080 $TMP/c.html t=19 1920x1080
+bcast $TMP/b.html t=38 1280x720
+bcast_last $TMP/b.html t=600 1920x1080
+msgs_last $TMP/m.html t=2949 1280x720
+ring $TMP/r.html t=88 1920x1080
+sum $TMP/s.html t=155&cells=1 1280x720
+sum_zoom $TMP/s.html t=155&keys=plus,plus,plus 1920x1080
+big $TMP/s4096.html t=90 1920x1080
+big_network $TMP/s4096.html t=90&view=network 1280x720
 LIST
 browse_pages "$TMP/list"
 
@@ -147,9 +174,132 @@ worms=$(grep -o 'class="worm"[^>]*data-message="[0-9]*"' "$TMP/dom" | sed 's/.*d
 if [ "$worms" = '"0" "1" ' ]; then pass browser_messages_drawn_as_worms
 else fail browser_messages_drawn_as_worms "worms of messages: $worms"; fi
 
+# owned_as_state NAME T OPTIONS...: every buffer and input port a message
+# owns at timestep T is drawn as owned, by that message, as --state T says.
+owned_as_state() {
+    name=$1; t=$2; shift 2
+    "$EMU" --state "$t" "$@" programs/contention.x >"$TMP/state" 2>/dev/null
+    grep -o 'data-owned="[^"]*"' "$TMP/dom" | sed 's/^data-owned="//; s/"$//' | sort >"$TMP/got"
+    sed -n 's/^owned: //p' "$TMP/state" | sed 's/, /\n/g' | sort >"$TMP/want"
+    if [ -s "$TMP/want" ]; then expect_same "$name" "$TMP/want" "$TMP/got"
+    else fail "$name" "--state $t shows nothing owned"; fi
+}
+owned_as_state browser_messages_owned_as_state_says 840
+# With --buffer 1 a message's flits move every other timestep: at 826 a
+# buffer it owns is empty, and drawn as owned all the same.
+use_page owned
+owned_as_state browser_messages_owned_while_empty_as_state_says 826 --buffer 1
+empty=$(sed -n 's/^buffer \([^ ]*\) by #.*/\1/p' "$TMP/want" | while read -r b; do
+            grep -q ": buffer $b place" "$TMP/state" || echo "$b"; done)
+if [ -n "$empty" ]; then pass browser_messages_owned_while_empty
+else fail browser_messages_owned_while_empty "no owned buffer is empty at timestep 826"; fi
+
 use_page term
 no_errors browser_page_of_a_stopped_run
 expect_grep browser_page_of_a_stopped_run_drawn 'data-status=' "$TMP/dom"
+
+# A timestep beyond the run is not shown silently as the last.
+use_page clamp
+no_errors browser_clamp_no_errors
+if [ "$(dom_text n-t)" = 36 ] && grep -q 'id="note-clamp">There is no timestep 50: the run has timesteps 0 to 36' "$TMP/dom"
+then pass browser_timestep_beyond_the_run_said
+else fail browser_timestep_beyond_the_run_said "timestep $(dom_text n-t): $(dom_text note-clamp)"; fi
+
+# The keys + and - zoom.
+use_page zoom
+if grep -q 'data-zoom="2.25"' "$TMP/dom"; then pass browser_plus_zooms
+else fail browser_plus_zooms "$(grep -o 'data-zoom="[^"]*"' "$TMP/dom")"; fi
+
+# Each plane is named; no packet has the red of a link collision's ring
+# or the orange of a buffer collision's (hues from 60 to 320); the halted
+# and idle swatches of the legend show on white.
+use_page c19
+if [ "$(grep -o '<text class="plane"[^>]*>plane [01]</text>' "$TMP/dom" | wc -l)" -eq 2 ]; then pass browser_planes_named
+else fail browser_planes_named "$(grep -o '<text class="plane"[^>]*>[^<]*' "$TMP/dom")"; fi
+cat "$TMP"/pages/dom.* | grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,' | sed 's/.*hsl(//; s/,$//' |
+    awk '$1 < 60 || $1 >= 320 { print "hue " $1; bad = 1 } END { exit bad || NR == 0 }' >"$TMP/hues"
+if [ $? -eq 0 ]; then pass browser_packets_never_collision_red
+else fail browser_packets_never_collision_red "$(sort -u "$TMP/hues" | head -5)"; fi
+swatch() { grep -o "<i style=\"[^\"]*\"></i>$1<" "$TMP/dom" | head -n 1; }
+if swatch halted | grep -q 'background:rgb(\(1[0-9][0-9]\|[0-9][0-9]\), ' &&
+   swatch idle | grep -q 'border-style:dashed'
+then pass browser_halted_and_idle_swatches_show
+else fail browser_halted_and_idle_swatches_show "$(swatch halted)" "$(swatch idle)"; fi
+
+# The pages fit windows of 1280x720 and 1920x1080.
+for page in c720 c1080 bcast bcast_last msgs_last ring sum sum_zoom big big_network; do
+    use_page $page
+    no_errors "browser_${page}_no_errors"
+    layout=$(dom_attr data-layout)
+    if [ "$layout" = ok ]; then pass "browser_${page}_fits"
+    else fail "browser_${page}_fits" "$layout"; fi
+done
+
+# A broadcast's counts: the multicasts sent and the copies their splits
+# made, and at the end the report's.
+use_page bcast
+if [ "$(dom_text n-sent) $(dom_text n-multicasts) $(dom_text n-copies) $(dom_text n-flight)" = "2 2 15 17" ] &&
+   ! grep -q '<tr class="multicast" hidden' "$TMP/dom"
+then pass browser_broadcast_counts_copies
+else fail browser_broadcast_counts_copies "sent $(dom_text n-sent), multicasts $(dom_text n-multicasts), copies $(dom_text n-copies), in flight $(dom_text n-flight)"; fi
+use_page bcast_last
+"$EMU" programs/broadcast.x >"$TMP/report"
+sed -n 's/^packets: \([0-9]*\) sent, \([0-9]*\) delivered.*/\1 \2/p
+        s/^multicasts: \([0-9]*\), making \([0-9]*\) copies/\1 \2/p' "$TMP/report" | tr '\n' ' ' >"$TMP/want"
+printf '%s %s %s %s ' "$(dom_text n-sent)" "$(dom_text n-delivered)" "$(dom_text n-multicasts)" \
+    "$(dom_text n-copies)" >"$TMP/got"
+expect_same browser_broadcast_last_counts_are_the_report "$TMP/want" "$TMP/got"
+
+# A run with messages counts messages and flits, and at the end shows the
+# lines it printed and how it ended.
+use_page msgs_last
+"$EMU" programs/contention.x >"$TMP/report"
+sed -n 's/^packets: \([0-9]*\) sent, \([0-9]*\) delivered.*/\1 \2/p
+        s/^messages: [0-9]*, flits: sent \([0-9]*\), delivered \([0-9]*\)/\1 \2/p' "$TMP/report" | tr '\n' ' ' >"$TMP/want"
+printf '%s %s %s %s ' "$(dom_text n-sent)" "$(dom_text n-delivered)" "$(dom_text n-flits-sent)" \
+    "$(dom_text n-flits-delivered)" >"$TMP/got"
+expect_same browser_messages_counts_are_the_report "$TMP/want" "$TMP/got"
+if [ "$(dom_text l-sent)" = "messages sent" ] && [ "$(dom_text l-flight)" = "flits in flight" ]
+then pass browser_messages_counted_as_messages
+else fail browser_messages_counted_as_messages "$(dom_text l-sent), $(dom_text l-flight)"; fi
+tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
+if grep -q 't=1881 p7: 300.*t=2944 p7: 2700.*end: normal at timestep 2949' "$TMP/output"
+then pass browser_printed_lines_shown
+else fail browser_printed_lines_shown "$(head -c 600 "$TMP/output")"; fi
+
+# A deadlock's reason is on the page at its last timestep.
+use_page ring
+"$EMU" tests/data/deadlocks/ring.x | sed -n 's/^\(deadlock: .*\)/\1/p' | head -c 60 >"$TMP/why"
+tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
+if grep -q 'end: deadlock at timestep 88' "$TMP/output" && [ -s "$TMP/why" ] && grep -qF "$(cat "$TMP/why")" "$TMP/output"
+then pass browser_deadlock_reason_shown
+else fail browser_deadlock_reason_shown "$(head -c 600 "$TMP/output")"; fi
+
+# The summary of 128 processors: the packets in each switch's buffers, and
+# the collisions of the timestep, are --state's.
+use_page sum
+if grep -q 'data-view="summary"' "$TMP/dom"; then pass browser_summary_above_64
+else fail browser_summary_above_64 "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; fi
+"$EMU" --duplex full --state 155 "$TMP/shift128.x" 2>/dev/null >"$TMP/state"
+{ sed -n 's/^  #.*: buffer \(p[01]\.l[0-9]*\)\.s\([0-9]*\)\..*/\1 \2/p' "$TMP/state" |
+      awk '{ n[$1 " " $2]++ }
+           END { for (p = 0; p < 2; p++) for (l = 1; l <= 7; l++) {
+                     line = "p" p ".l" l
+                     for (j = 0; j < 64; j++) line = line " " (n["p" p ".l" l " " j] + 0)
+                     print line } }'
+  sed -n 's/^=== state after timestep 155: \([0-9]*\) collisions in this timestep.*/collisions \1/p' "$TMP/state"
+} >"$TMP/want"
+dom_attr data-cells | tr ';' '\n' >"$TMP/got"
+expect_same browser_summary_is_the_state "$TMP/want" "$TMP/got"
+use_page sum_zoom
+if grep -q 'data-zoom="3.38"' "$TMP/dom"; then pass browser_summary_zooms
+else fail browser_summary_zooms "$(grep -o 'data-zoom="[^"]*"' "$TMP/dom")"; fi
+
+# 4,096 processors: the summary, as the network view is not drawn for so
+# many.
+use_page big_network
+if grep -q 'data-view="summary"' "$TMP/dom"; then pass browser_4096_summary_only
+else fail browser_4096_summary_only "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; fi
 
 # The screenshot of the docs: Appendix C at timestep 19.
 if [ "$(od -An -c -N4 "$TMP/shot.png" 2>/dev/null | tr -d ' ')" = "211PNG" ]; then

@@ -33,7 +33,7 @@ expect_status same_device_twice_is_fine 0
 for why in page_too_large page_is_a_directory page_in_missing_directory; do
     echo kept >"$TMP/o/keep.csv"
     case $why in
-    page_too_large) run "$EMU" --trace "$TMP/o/keep.csv" --html "$TMP/o/new.html" --procs 512 $APPC ;;
+    page_too_large) run "$EMU" --trace "$TMP/o/keep.csv" --html "$TMP/o/new.html" --procs 8192 $APPC ;;
     page_is_a_directory) run "$EMU" --trace "$TMP/o/keep.csv" --html "$TMP/o" $APPC ;;
     page_in_missing_directory) run "$EMU" --trace "$TMP/o/keep.csv" --html "$TMP/o/no/x.html" $APPC ;;
     esac

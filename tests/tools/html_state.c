@@ -1,8 +1,10 @@
 /* Reads back the recording inside a page of `bin/emu --html` and prints, for
  * every recorded timestep, what `--state T` prints of it: the heading with
  * the collisions, each programmed processor's status, output slot and input
- * ports, and every packet in the network with its place -- and, at the end,
- * the report's counts as the recorded changes add them up. tests/cli/html.sh
+ * ports, every packet in the network with its place, and the buffers and
+ * ports that messages own -- and, at the end, the report's counts as the
+ * recorded changes add them up, after "printed:" the lines the program
+ * printed, and after "ending:" why the run ended. tests/cli/html.sh
  * compares that with the emulator's own --state and report, so the page's
  * data cannot drift from the machine.
  *
@@ -11,7 +13,8 @@
  * It replays the recording as the page's script does (emu/html.h says what
  * each part is): a packet's place in a buffer or input port is its rank in
  * order of entry. Places are named by net/net.h's own net_place_name, on a
- * network of the recorded size, and routes by route_describe. */
+ * network of the recorded size, and routes by route_describe. A flit of a
+ * message of several words is the page's "id.i", and keeps that name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +157,7 @@ static long long at(const J *arr, size_t i) { return (long long)arr->items[i]->n
 /* ---- the replay ------------------------------------------------------------------ */
 
 typedef struct Pk {
+    char name[32];            /* "5", or "5.2" for flit 2 of message 5 */
     bool present, known;
     uint64_t code;            /* its place (emu/html.h) */
     uint64_t order;           /* when it entered that place */
@@ -164,6 +168,36 @@ typedef struct Pk {
 
 static Pk *pks;
 static size_t npks;
+
+/* The packets by name: an open-addressed table of indexes into pks. */
+static size_t *by_name, nby_name;
+
+static size_t name_hash(const char *name)
+{
+    size_t h = 5381;
+    for (; *name; name++)
+        h = h * 33 + (unsigned char)*name;
+    return h;
+}
+
+/* The index of the packet a recording names (a number, or a flit's
+ * string), given one when first named. */
+static size_t index_of(const J *id)
+{
+    char name[32];
+    if (id->kind == J_STR)
+        snprintf(name, sizeof name, "%s", id->str);
+    else
+        snprintf(name, sizeof name, "%.0f", id->num);
+    size_t h = name_hash(name) % nby_name;
+    while (by_name[h] != SIZE_MAX && strcmp(pks[by_name[h]].name, name) != 0)
+        h = (h + 1) % nby_name;
+    if (by_name[h] == SIZE_MAX) {
+        by_name[h] = npks;
+        snprintf(pks[npks++].name, sizeof pks[0].name, "%s", name);
+    }
+    return by_name[h];
+}
 static Net *net;
 static unsigned nports;
 
@@ -244,7 +278,7 @@ static void print_packets(void)
             snprintf(dst, sizeof dst, "%s", pks[list[i]].dst->str);
         else
             snprintf(dst, sizeof dst, "p%u", pk.dst);
-        printf("  #%zu p%u->%s port %u data %d, %s: %s\n", list[i], pk.src, dst, pk.port,
+        printf("  #%s p%u->%s port %u data %d, %s: %s\n", pks[list[i]].name, pk.src, dst, pk.port,
                (int32_t)pk.data, route, place);
     }
     free(list);
@@ -272,10 +306,11 @@ static void print_processors(uint32_t programmed, long long (*status)[2], char *
         printf("  p%-3u %-22s  slot ", p, text);
         size_t slot = npks;
         for (size_t i = 0; i < nlive; i++)
-            if (kind_of(pks[live[i]].code) == KIND_SLOT && at_of(pks[live[i]].code) == p)
-                slot = live[i];
+            if (kind_of(pks[live[i]].code) == KIND_SLOT && at_of(pks[live[i]].code) == p &&
+                (slot == npks || pks[live[i]].order < pks[slot].order))
+                slot = live[i];     /* (a message's next flit to offer) */
         if (slot < npks)
-            printf("#%zu", slot);
+            printf("#%s", pks[slot].name);
         else
             printf("-");
         printf("  ports");
@@ -284,16 +319,45 @@ static void print_processors(uint32_t programmed, long long (*status)[2], char *
         for (; next < n && at_of(pks[ports[next]].code) / nports == p; next++) {
             uint64_t here = at_of(pks[ports[next]].code);
             if (here == port)
-                printf(" #%zu", ports[next]);
+                printf(" #%s", pks[ports[next]].name);
             else
-                printf("%s %llu:[#%zu", port == UINT64_MAX ? "" : "]", (ull)(here % nports),
-                       ports[next]);
+                printf("%s %llu:[#%s", port == UINT64_MAX ? "" : "]", (ull)(here % nports),
+                       pks[ports[next]].name);
             port = here;
             any = 1;
         }
         printf("%s\n", any ? "]" : " -");
     }
     free(ports);
+}
+
+/* The owned places' line of --state: "owned: buffer p0.l1.s1.u0 by #5,
+ * input port 0 of p3 by #7", buffers first, each in the order of its
+ * number; owner[] is by place code. */
+static void print_owned(const long long *owner, size_t nplaces, size_t nowned)
+{
+    const char *lead = "owned: ";
+    if (nowned == 0)
+        return;
+    for (int kind = KIND_BUFFER; kind <= KIND_PORT; kind++)
+        for (size_t code = 0; code < nplaces; code++) {
+            if (owner[code] < 0 || kind_of(code) != (unsigned)kind)
+                continue;
+            uint64_t at = code / 64;
+            if (kind == KIND_BUFFER) {
+                char name[64];
+                net_buffer_name(net, (uint32_t)at, name, sizeof name);
+                printf("%sbuffer %s", lead, name);
+                if (lanes > 1)
+                    printf(" vc%llu", (ull)(code / 8 % 8));
+            } else {
+                printf("%sinput port %llu of p%llu", lead, (ull)(at % nports), (ull)(at / nports));
+            }
+            printf(" by #%lld", owner[code]);
+            lead = ", ";
+        }
+    if (lead[0] == ',')
+        printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -334,15 +398,18 @@ int main(int argc, char **argv)
     uint32_t programmed = (uint32_t)num(member(cfg, "programmed"));
     J *packets = member(rec, "packets"), *moves = member(rec, "moves");
     J *procs = member(rec, "procs"), *routes = member(rec, "routes");
-    J *counts = member(rec, "counts");
+    J *counts = member(rec, "counts"), *more = member(rec, "more_counts");
+    J *owners = member(rec, "owners");
     size_t recorded = (size_t)num(member(rec, "recorded"));
-    for (size_t i = 0; i < packets->n; i++)
-        npks = (size_t)at(packets->items[i], 0) + 1 > npks ? (size_t)at(packets->items[i], 0) + 1 : npks;
-    pks = must(calloc(npks + 1, sizeof *pks));
-    live = must(calloc(npks + 1, sizeof *live));
+    pks = must(calloc(packets->n + 1, sizeof *pks));
+    live = must(calloc(packets->n + 1, sizeof *live));
+    nby_name = 2 * packets->n + 1;
+    by_name = must(malloc(nby_name * sizeof *by_name));
+    for (size_t i = 0; i < nby_name; i++)
+        by_name[i] = SIZE_MAX;
     for (size_t i = 0; i < packets->n; i++) {
         J *p = packets->items[i];
-        Pk *pk = &pks[at(p, 0)];
+        Pk *pk = &pks[index_of(p->items[0])];
         pk->info = p;
         pk->known = true;
         pk->dst = p->items[2];
@@ -351,11 +418,17 @@ int main(int argc, char **argv)
     }
     long long (*status)[2] = must(calloc(nprocs, sizeof *status));
     char **fault = must(calloc(nprocs, sizeof *fault));
-    long long total[5] = { 0 };
+    long long total[5] = { 0 }, more_total[5] = { 0 };
+    /* Owners by place code: buffers b * 64 + channel * 8 + 2, ports n * 64 + 3. */
+    size_t nplaces = (size_t)(2 * nc.planes * nc.k) * nprocs * 64 + (size_t)nprocs * nports * 64;
+    long long *owner = must(malloc(nplaces * sizeof *owner));
+    for (size_t i = 0; i < nplaces; i++)
+        owner[i] = -1;
+    size_t next_owner = 0, next_more = 0, nowned = 0;
     for (size_t t = 0; t <= recorded; t++) {
         J *mv = moves->items[t], *pr = procs->items[t], *ro = routes->items[t];
         for (size_t i = 0; i + 1 < mv->n; i += 2) {
-            Pk *pk = &pks[at(mv, i)];
+            Pk *pk = &pks[index_of(mv->items[i])];
             long long code = at(mv, i + 1);
             pk->present = code >= 0;
             pk->code = (uint64_t)code;
@@ -370,10 +443,21 @@ int main(int argc, char **argv)
                 status[p][1] = at(pr, i + 2);
         }
         for (size_t i = 0; i + 5 < ro->n; i += 6) {
-            pks[at(ro, i)].route = (Route){ (uint8_t)at(ro, i + 1), (uint8_t)at(ro, i + 2),
-                                            (uint32_t)at(ro, i + 3), (uint32_t)at(ro, i + 4) };
-            pks[at(ro, i)].dst = ro->items[i + 5];
+            Pk *pk = &pks[index_of(ro->items[i])];
+            pk->route = (Route){ (uint8_t)at(ro, i + 1), (uint8_t)at(ro, i + 2),
+                                 (uint32_t)at(ro, i + 3), (uint32_t)at(ro, i + 4) };
+            pk->dst = ro->items[i + 5];
         }
+        for (; next_owner + 2 < owners->n && (size_t)at(owners, next_owner) == t; next_owner += 3) {
+            size_t code = (size_t)at(owners, next_owner + 1);
+            if (code >= nplaces)
+                fail("an owned place outside the network");
+            nowned += (owner[code] < 0) - (at(owners, next_owner + 2) < 0);
+            owner[code] = at(owners, next_owner + 2);
+        }
+        for (; next_more + 5 < more->n && (size_t)at(more, next_more) == t; next_more += 6)
+            for (int i = 0; i < 5; i++)
+                more_total[i] += at(more, next_more + 1 + (size_t)i);
         long long before = total[0] + total[1];
         for (int i = 0; i < 5; i++)
             total[i] += at(counts, 5 * t + (size_t)i);
@@ -389,14 +473,29 @@ int main(int argc, char **argv)
         if (programmed < nprocs)
             printf("  p%u..p%u idle (no program)\n", programmed, nprocs - 1);
         print_packets();
+        print_owned(owner, nplaces, nowned);
     }
-    printf("packets: %lld sent, %lld delivered\nlink collisions: %lld\nbuffer collisions: %lld\n"
-           "collisions: %lld\n", total[2], total[3], total[0], total[1], total[0] + total[1]);
+    printf("packets: %lld sent, %lld delivered\n", total[2], total[3]);
+    if (more_total[0])
+        printf("multicasts: %lld, making %lld copies\n", more_total[0], more_total[1]);
+    if (more_total[2])
+        printf("messages: %lld, flits: sent %lld, delivered %lld\n", more_total[2],
+               total[2] + more_total[3], total[3] + more_total[4]);
+    printf("link collisions: %lld\nbuffer collisions: %lld\ncollisions: %lld\n", total[0],
+           total[1], total[0] + total[1]);
+    /* What the program printed, and why the run ended, after a line each. */
+    J *prints = member(rec, "prints");
+    printf("printed:\n");
+    for (size_t i = 0; i + 2 < prints->n; i += 3)
+        printf("p%lld: %lld\n", at(prints, i + 1), at(prints, i + 2));
+    printf("ending:\n%s", member(rec, "ending")->str);
     net_free(net);
     free(status);
     free(fault);
     free(pks);
     free(live);
+    free(by_name);
+    free(owner);
     j_free(rec);
     free(page);
     return 0;
