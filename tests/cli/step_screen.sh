@@ -44,7 +44,7 @@ answer() {
 }
 
 T -f /dev/null start-server \; set-option -g history-limit 50000 \; \
-    new-session -d -s emu -x 80 -y 24 -c "$PWD" \
+    new -d -s emu -x 80 -y 24 -c "$PWD" \
     "\"$EMU\" --port-depth 3 --step tests/data/gather16.x; echo \"exit status \$?\"; sleep 120"
 if ! wait_for '^step t=0> *$'; then fail step_screen_started "$(screen)"; exit 0; fi
 i=0
