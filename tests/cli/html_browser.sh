@@ -65,11 +65,11 @@ sed 's/"moves":\[/"moves":0,"broken":[/' "$TMP/c.html" >"$TMP/broken.html"
 # broadcast.x: multicasts and their copies; ring.x: a deadlock; a run of
 # 128 processors, drawn as a summary, and one of 4,096.
 "$EMU" -q --html "$TMP/b.html" programs/broadcast.x >/dev/null
-"$EMU" -q --html "$TMP/r.html" tests/data/deadlocks/ring.x >/dev/null
+"$EMU" -q --html "$TMP/r.html" tests/data/deadlocks/ring.x >/dev/null 2>&1   # (it ends in a deadlock, as meant)
 sed 's/^val n = 256;/val n = 128;/' tests/data/html_shift.x >"$TMP/shift128.x"
-"$EMU" -q --duplex full --max-steps 300 --html "$TMP/s.html" "$TMP/shift128.x" >/dev/null
+"$EMU" -q --duplex full --max-steps 300 --html "$TMP/s.html" "$TMP/shift128.x" >/dev/null 2>&1   # (at its limit)
 sed 's/^val n = 256;/val n = 4096;/' tests/data/html_shift.x >"$TMP/shift4096.x"
-"$EMU" -q --duplex full --max-steps 100 --html "$TMP/s4096.html" "$TMP/shift4096.x" >/dev/null
+"$EMU" -q --duplex full --max-steps 100 --html "$TMP/s4096.html" "$TMP/shift4096.x" >/dev/null 2>&1
 wait $sleep_pid
 kill -TERM $term_pid
 wait $term_pid
@@ -93,6 +93,7 @@ c1080 $TMP/c.html t=19 1920x1080
 bcast $TMP/b.html t=38 1280x720
 bcast_last $TMP/b.html t=600 1920x1080
 msgs_last $TMP/m.html t=2949 1280x720
+msgs_mid $TMP/m.html t=2000 1280x720
 ring $TMP/r.html t=88 1920x1080
 sum $TMP/s.html t=155&cells=1 1280x720
 sum_zoom $TMP/s.html t=155&keys=plus,plus,plus 1920x1080
@@ -227,7 +228,7 @@ then pass browser_halted_and_idle_swatches_show
 else fail browser_halted_and_idle_swatches_show "$(swatch halted)" "$(swatch idle)"; fi
 
 # The pages fit windows of 1280x720 and 1920x1080.
-for page in c720 c1080 bcast bcast_last msgs_last ring sum sum_zoom big big_network; do
+for page in c720 c1080 bcast bcast_last msgs_last msgs_mid ring sum sum_zoom big big_network; do
     use_page $page
     no_errors "browser_${page}_no_errors"
     layout=$(dom_attr data-layout)
@@ -266,6 +267,15 @@ tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' >"$TMP/ou
 if grep -q 't=1881 p7: 300.*t=2944 p7: 2700.*end: normal at timestep 2949' "$TMP/output"
 then pass browser_printed_lines_shown
 else fail browser_printed_lines_shown "$(head -c 600 "$TMP/output")"; fi
+
+# Half way, the panel holds what --state says was printed by then: the
+# lines before its state, and not those after.
+use_page msgs_mid
+"$EMU" --state 2000 programs/contention.x | sed '/^=== state after/,$d' >"$TMP/printed"
+tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' |
+    grep -o 'p[0-9]*: -*[0-9]*' >"$TMP/shown"
+if [ -s "$TMP/printed" ] && cmp -s "$TMP/printed" "$TMP/shown"; then pass browser_printed_lines_by_then
+else fail browser_printed_lines_by_then "--state: $(cat "$TMP/printed"), page: $(cat "$TMP/shown")"; fi
 
 # A deadlock's reason is on the page at its last timestep.
 use_page ring

@@ -23,9 +23,9 @@ opens_and_plays() {
 # 256 processors, 10,000 timesteps, in the network view and in the summary
 # (which a page of more than 64 processors opens in); 1,024 processors and
 # 2,500 timesteps, as much as a page holds, in the summary.
-"$EMU" -q --duplex full --max-steps 10000 --html "$TMP/big.html" tests/data/html_shift.x >/dev/null
+"$EMU" -q --duplex full --max-steps 10000 --html "$TMP/big.html" tests/data/html_shift.x >/dev/null 2>&1   # (at their limits)
 sed 's/^val n = 256;/val n = 1024;/' tests/data/html_shift.x >"$TMP/shift1024.x"
-"$EMU" -q --duplex full --max-steps 2500 --html "$TMP/big1024.html" "$TMP/shift1024.x" >/dev/null
+"$EMU" -q --duplex full --max-steps 2500 --html "$TMP/big1024.html" "$TMP/shift1024.x" >/dev/null 2>&1
 wait_alone
 opens_and_plays browser_large "$TMP/big.html" "t=5000&view=network"
 opens_and_plays browser_large_summary "$TMP/big.html" "t=5000"
