@@ -9,8 +9,6 @@
 
 #include "net/state.h"
 
-typedef struct Sweep Sweep;     /* (sweep.h: the sweep's context) */
-
 /* Whether packets may sleep: not when every event must be reported, nor
  * with V > 1 channels, where a claim depends on several lanes. */
 static inline bool may_sleep(const Net *net)
@@ -30,14 +28,6 @@ unsigned wake_claims(Net *net, Counters *st, uint32_t ki, Sender *ks, bool now, 
 /* Wakes the packets asleep on input port `port` (an index into
  * net->lay.ports: processor * ports + port) after an IN read it. */
 void net_wake_port(Net *net, uint32_t port);
-
-/* Stage e of the sweep (step.c): the head of buffer b left, so the
- * packets asleep on its room try again in the next timestep. */
-void wake_buffer(Sweep *sw, uint32_t b);
-
-/* Stage d: a message's tail entered buffer b on arrival port q, so the
- * heads asleep on its owner wake. */
-void wake_owned(Sweep *sw, uint32_t b, unsigned q);
 
 /* Whether sender h's claim (it has a packet to send) sleeps. */
 bool claim_sleeps(const Net *net, uint32_t h);

@@ -87,6 +87,7 @@
 #include "net/sleep.h"
 #include "net/step.h"
 #include "net/sweep.h"
+#include "net/wake.h"
 
 /* ---- claims: what a sender sends, and its failures ----------------------- */
 

@@ -1,6 +1,6 @@
 /* The sweep of stages d and e (step.c): the context its functions share,
  * where it appends, and what it asks the memory system for ahead of use.
- * Private to step.c and to sleep.c, whose wakes run inside the sweep. */
+ * Private to step.c and wake.h, whose wakes run inside the sweep. */
 #ifndef NET_SWEEP_H
 #define NET_SWEEP_H
 
