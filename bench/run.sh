@@ -6,8 +6,9 @@
 # section Messages), the network programs at N = 4,096 in full
 # duplex (the network target), then the time $2/emu takes to compile and
 # run bench/programs/baseline.x (thesis requirement 3.3: a program of over
-# 1,000 lines within one minute) and bench/programs/exchange.x (a whole
-# network-bound program at N = 4,096, full duplex, timed as one process).
+# 1,000 lines within one minute), and bench/programs/exchange.x and
+# permute_port0.x (whole network-bound programs at N = 4,096, full duplex,
+# each timed as one process).
 # BENCH_ARGS is passed to bench/bench.
 BUILD=${1:-build}
 BIN=${2:-bin}
@@ -58,20 +59,27 @@ end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" -v f="$baseline" -v lines="$(wc -l <"$baseline")" \
     'BEGIN { printf "%s: %d lines, compiled and run by emu -q in %.3f s\n", f, lines, e - s }'
 
-# A whole network-bound program end to end: compiled, started and run by
-# $BIN/emu as one process, so the figure is what a user meets. Links
+# Whole network-bound programs end to end, each compiled, started and run
+# by $BIN/emu as one process, so the figures are what a user meets: links
 # crossed and timesteps come from the run's own JSON report.
-exchange=bench/programs/exchange.x
-echo "== exchange"
-start=$(date +%s.%N)
-json=$("$BIN/emu" --duplex full --json "$exchange") || { echo "exchange: $BIN/emu failed"; exit 1; }
-end=$(date +%s.%N)
-key() { printf '%s\n' "$json" | tail -n 1 | sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
-sent=$(key packets_sent)
-got=$(key packets_read)
-[ -n "$sent" ] && [ "$sent" = "$got" ] || { echo "exchange: $sent packets sent, $got read"; exit 1; }
-awk -v s="$start" -v e="$end" -v f="$exchange" -v n="$(key processors)" \
-    -v links="$(key links_crossed)" -v steps="$(key timesteps)" -v packets="$sent" \
-    'BEGIN { w = e - s
-             printf "%s: N = %d, full duplex, %d packets: %.2f s wall (compile and start-up included), %.3g links crossed/s, %.3g timesteps/s\n",
-                    f, n, packets, w, links / w, steps / w }'
+# exchange.x spreads its rounds over 16 ports; permute_port0.x reads port 0
+# only, as a student writes it, so its packets queue in the network.
+whole() {   # whole NAME OPTIONS...: times bench/programs/NAME.x
+    prog=bench/programs/$1.x
+    shift
+    echo "== $(basename "$prog" .x)"
+    start=$(date +%s.%N)
+    json=$("$BIN/emu" "$@" --json "$prog") || { echo "$prog: $BIN/emu failed"; exit 1; }
+    end=$(date +%s.%N)
+    key() { printf '%s\n' "$json" | tail -n 1 | sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
+    sent=$(key packets_sent)
+    got=$(key packets_read)
+    [ -n "$sent" ] && [ "$sent" = "$got" ] || { echo "$prog: $sent packets sent, $got read"; exit 1; }
+    awk -v s="$start" -v e="$end" -v f="$prog" -v n="$(key processors)" -v opts="$*" \
+        -v links="$(key links_crossed)" -v steps="$(key timesteps)" -v packets="$sent" \
+        'BEGIN { w = e - s
+                 printf "%s: N = %d, %s, %d packets: %.2f s wall (compile and start-up included), %.3g links crossed/s, %.3g timesteps/s\n",
+                        f, n, opts, packets, w, links / w, steps / w }'
+}
+whole exchange --duplex full
+whole permute_port0 --duplex full --port-depth 4

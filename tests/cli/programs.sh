@@ -18,7 +18,7 @@
 #   prints tests/programs/baseline.expected.
 # - exchange.x compiles at its size, and at 16 processors and 40 rounds ends
 #   normally with every packet sent and read and no processor stopped by
-#   its own check.
+#   its own check; so does permute_port0.x, made that small by -D.
 . tests/lib.sh
 
 # check_prints NAME EXPECTED CMD...: the run ends normally and prints
@@ -160,3 +160,13 @@ expect_grep exchange_small_read '"packets_read": 640,' "$TMP/out"
 # A processor whose check fails stops with exit status 1.
 sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
 expect_empty exchange_small_checks_pass "$TMP/stopped"
+
+# permute_port0.x (bench/run.sh times it at 4,096), small by -D: every
+# packet read, and every processor's sum right.
+P=bench/programs/permute_port0.x
+run "$EMU" -D n=16 -D rounds=40 --duplex full --port-depth 4 --json "$P"
+expect_status permute_port0_small_runs 0
+expect_grep permute_port0_small_sent '"packets_sent": 640,' "$TMP/out"
+expect_grep permute_port0_small_read '"packets_read": 640,' "$TMP/out"
+sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
+expect_empty permute_port0_small_checks_pass "$TMP/stopped"
