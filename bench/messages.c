@@ -865,17 +865,25 @@ static void latency_cell(const Drawing *dr, const Row *config, uint32_t procs, d
         printf(" %.1f |", r->latency);
 }
 
-static void draw_tables(const Drawing *dr)
+/* A table's header: its leading columns (`lead`, and their rule), then a
+ * column for each configuration. */
+static void table_header(const Drawing *dr, const char *lead, const char *rule)
 {
-    char name[64], num[32];
-    static const double loads[] = { 0.2, 0.6 };
-    printf("| N |");
+    char name[64];
+    printf("%s", lead);
     for (size_t c = 0; c < dr->nconfigs; c++)
         config_name(name, sizeof name, dr->configs[c], true), printf(" %s |", name);
-    printf("\n|---:|");
+    printf("\n%s", rule);
     for (size_t c = 0; c < dr->nconfigs; c++)
         printf("---:|");
     printf("\n");
+}
+
+static void draw_tables(const Drawing *dr)
+{
+    char num[32];
+    static const double loads[] = { 0.2, 0.6 };
+    table_header(dr, "| N |", "|---:|");
     for (size_t p = 0; p < dr->nprocs; p++) {
         number_with_commas(num, sizeof num, dr->procs[p]);
         printf("| %s |", num);
@@ -888,13 +896,7 @@ static void draw_tables(const Drawing *dr)
         }
         printf("\n");
     }
-    printf("\n| N | load |");
-    for (size_t c = 0; c < dr->nconfigs; c++)
-        config_name(name, sizeof name, dr->configs[c], true), printf(" %s |", name);
-    printf("\n|---:|---:|");
-    for (size_t c = 0; c < dr->nconfigs; c++)
-        printf("---:|");
-    printf("\n");
+    table_header(dr, "\n| N | load |", "|---:|---:|");
     for (size_t p = 0; p < dr->nprocs; p++)
         for (size_t l = 0; l < sizeof loads / sizeof *loads; l++) {
             number_with_commas(num, sizeof num, dr->procs[p]);
