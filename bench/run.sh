@@ -8,7 +8,9 @@
 # run bench/programs/baseline.x (thesis requirement 3.3: a program of over
 # 1,000 lines within one minute), and bench/programs/exchange.x and
 # permute_port0.x (whole network-bound programs at N = 4,096, full duplex,
-# each timed as one process).
+# each timed as one process), and the cost of a timestep of
+# bench/programs/stalled.x, a machine of 1,024 and of 65,536 processors
+# all waiting on one.
 # BENCH_ARGS is passed to bench/bench.
 BUILD=${1:-build}
 BIN=${2:-bin}
@@ -83,3 +85,33 @@ whole() {   # whole NAME OPTIONS...: times bench/programs/NAME.x
 }
 whole exchange --duplex full
 whole permute_port0 --duplex full --port-depth 4
+
+# An all-stalled machine (issue "Whole programs at network speed"): in
+# bench/programs/stalled.x every processor but one waits on IN while
+# processor 0 computes, so a timestep should cost what moves in it, not N.
+# Its cost is the difference between two runs, a long computation and
+# almost none, over the difference of their timesteps: compiling the
+# program and building the machine, which grow with N, cancel out. The
+# median of three such pairs at each size, and the ratio of the two.
+stalled_step() {   # stalled_step N: prints nanoseconds per timestep
+    runs=
+    for rep in 1 2 3; do
+        for work in 2 1000000; do
+            start=$(date +%s.%N)
+            out=$("$BIN/emu" -q -D n="$1" -D work=$work bench/programs/stalled.x) ||
+                { echo "stalled.x: $BIN/emu failed at N = $1" >&2; return 1; }
+            end=$(date +%s.%N)
+            case $out in *"halted with status"*)
+                echo "stalled.x: a processor read a wrong sum at N = $1" >&2; return 1 ;; esac
+            runs="$runs$start $end $(printf '%s\n' "$out" | sed -n 's/^timesteps: //p')
+"
+        done
+    done
+    printf '%s' "$runs" | awk 'NR % 2 { w0 = $2 - $1; t0 = $3; next }
+                               { print ($2 - $1 - w0) / ($3 - t0) * 1e9 }' | sort -n | sed -n 2p
+}
+echo "== stalled"
+small=$(stalled_step 1024) || exit 1
+large=$(stalled_step 65536) || exit 1
+awk -v s="$small" -v l="$large" 'BEGIN {
+    printf "bench/programs/stalled.x: all but one processor waiting on IN, per timestep (start-up left out): N = 1,024 %.1f ns, N = 65,536 %.1f ns, ratio %.2f\n", s, l, l / s }'

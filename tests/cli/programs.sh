@@ -19,6 +19,8 @@
 # - exchange.x compiles at its size, and at 16 processors and 40 rounds ends
 #   normally with every packet sent and read and no processor stopped by
 #   its own check; so does permute_port0.x, made that small by -D.
+# - stalled.x at 16 processors: the sum read, and the stall timesteps of
+#   the processors that wait, exact.
 . tests/lib.sh
 
 # check_prints NAME EXPECTED CMD...: the run ends normally and prints
@@ -170,3 +172,22 @@ expect_grep permute_port0_small_sent '"packets_sent": 640,' "$TMP/out"
 expect_grep permute_port0_small_read '"packets_read": 640,' "$TMP/out"
 sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
 expect_empty permute_port0_small_checks_pass "$TMP/stopped"
+
+# stalled.x (bench/run.sh times a timestep of it at 1,024 and 65,536), small
+# by -D: processor 0 adds 0..99 (4950) and broadcasts it while the 15 others
+# wait on IN. They reach their IN at timestep 16 and read the broadcast,
+# sent at 1333, at 1333 + 4c = 1349 (c = 4: machine.md), so each stalls
+# 1333 timesteps: 19995 in all, counted although no waiting processor is
+# visited, and the same with the processors shared by three threads.
+S=bench/programs/stalled.x
+run "$EMU" -D n=16 -D work=100 --json "$S"
+expect_status stalled_small_runs 0
+expect_grep stalled_small_sum 'p0: 4950' "$TMP/out"
+expect_grep stalled_small_read '"packets_read": 15,' "$TMP/out"
+expect_grep stalled_small_stalls '"stalls_in": 19995,' "$TMP/out"
+expect_grep stalled_small_timesteps '"timesteps": 1360,' "$TMP/out"
+sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
+expect_empty stalled_small_checks_pass "$TMP/stopped"
+cp "$TMP/out" "$TMP/stalled1"
+run "$EMU" -D n=16 -D work=100 --json --threads 3 "$S"
+expect_same stalled_small_threads_3_identical "$TMP/stalled1" "$TMP/out"
