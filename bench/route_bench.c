@@ -1,7 +1,8 @@
 /* Times the `benes` routing (net/route.c): a batch of 3 packets on 65,536
  * processors, which must cost microseconds (the work follows the batch, not
- * N); full permutations of 1,024 and 65,536 processors; a batch of 512 of
- * 4,096 (a flood timestep's); and half of 4,096 and of 65,536 processors
+ * N); full permutations of 1,024, 4,096 and 65,536 processors; batches of
+ * 64 of 4,096 and of 65,536 and of 512 of 4,096 (a flood timestep's), whose
+ * cost a packet should not grow with N; and half of 4,096 and of 65,536 processors
  * sending to random destinations, some repeated, as under net_bench's
  * heaviest load (route_benes.c's general way). Prints the microseconds per
  * batch; `make bench` runs it. */
@@ -59,19 +60,26 @@ int main(void)
     static uint32_t perm[1 << 16];
     const RouteRequest three[3] = {{5, 60000, 0, 0, NULL, 0 }, {6, 5, 0, 1, NULL, 0 }, {40000, 7, 0, 0, NULL, 0 }};
     bench("batch of 3 packets", 16, three, 3, routes, 1000000);
-    for (unsigned k = 10; k <= 16; k += 6) {
+    for (unsigned k = 10; k <= 16; k += k == 10 ? 2 : 4) {
         uint32_t n = 1u << k;
         shuffle(perm, n, k);
         for (uint32_t i = 0; i < n; i++)
             reqs[i] = (RouteRequest){i, perm[i], 0, i % 3, NULL, 0 };
-        bench("full permutation", k, reqs, n, routes, k == 10 ? 20000 : 100);
+        bench("full permutation", k, reqs, n, routes, k == 10 ? 20000 : k == 12 ? 2000 : 100);
     }
-    /* As in the flood program's timesteps: an eighth of 4,096 processors
-     * sending, to distinct destinations. */
-    shuffle(perm, 4096, 12);
-    for (uint32_t i = 0; i < 512; i++)
-        reqs[i] = (RouteRequest){8 * i + i % 8, perm[i], 0, i % 3, NULL, 0 };
-    bench("batch of 512 packets", 12, reqs, 512, routes, 20000);
+    /* As in the flood program's timesteps (an eighth of 4,096 processors
+     * sending, to distinct destinations), and fewer, spread the same way. */
+    const struct { unsigned k; uint32_t n; long reps; } spread[] = {
+        { 12, 64, 200000 }, { 16, 64, 200000 }, { 12, 512, 20000 } };
+    for (size_t b = 0; b < sizeof spread / sizeof spread[0]; b++) {
+        uint32_t n = spread[b].n, gap = (1u << spread[b].k) / n;
+        char what[40];
+        shuffle(perm, 1u << spread[b].k, 12);
+        for (uint32_t i = 0; i < n; i++)
+            reqs[i] = (RouteRequest){gap * i + i % 8, perm[i], 0, i % 3, NULL, 0 };
+        snprintf(what, sizeof what, "batch of %u packets", n);
+        bench(what, spread[b].k, reqs, n, routes, spread[b].reps);
+    }
     /* As in net_bench's timesteps at load 1.0: half the processors sending,
      * to random destinations, some of them repeated (the general way). */
     for (unsigned k = 12; k <= 16; k += 4) {
