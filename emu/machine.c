@@ -484,15 +484,19 @@ static void run_share(void *arg, unsigned index)
 
 /* Stage 1: every processor due at this timestep runs, split into shares
  * when --threads asks for it and there is enough to share (the processors
- * that wait stall again without being visited). The shares are then merged
- * in order, which is processor order: the send requests, the packets read
- * and the prints. */
+ * that wait stall again without being visited). Only the processors that do
+ * not wait count as work to share: a machine whose processors all wait on
+ * one would otherwise make the threads meet at every timestep for nothing.
+ * The shares are then merged in order, which is processor order: the send
+ * requests, the packets read and the prints. */
 static void stage_processors(Machine *m)
 {
     unsigned threads = m->cfg.threads ? m->cfg.threads : 1;
-    if (threads > 1 && m->nrunning >= m->cfg.parallel_min)
+    uint32_t awake = m->nrunning - m->waiting_in - m->waiting_out;
+    if (threads > 1 && awake >= m->cfg.parallel_min) {
         workers_run(m->workers, run_share, m);
-    else
+        m->split_steps++;
+    } else
         for (unsigned i = 0; i < threads; i++)
             run_share(m, i);
 

@@ -63,7 +63,8 @@ typedef struct MachineConfig {
     unsigned vcs;              /* --vcs: virtual channels (channels.md) */
     NetSwitching switching;    /* --switching (messages.md) */
     uint32_t parallel_min;     /* split the processor stage only when at least
-                                  this many processors run (tests set 1) */
+                                  this many processors run and do not wait
+                                  (tests set 1) */
     bool run_ahead;            /* processors may run ahead (off for --step) */
     bool check_invariants;     /* verify the network after every timestep */
     uint64_t max_bytes;        /* --max-mem: refuse a machine that needs more
@@ -172,6 +173,7 @@ typedef struct Machine {
     uint32_t faulted;          /* processors faulted so far */
     uint64_t instructions, stalls_in, stalls_out;
     uint64_t step_collisions;  /* collisions in the last timestep */
+    uint64_t split_steps;      /* timesteps whose processors ran on the workers */
     MachineEnd end;
     char internal_error[512];  /* what broke, for END_INTERNAL */
 } Machine;

@@ -426,6 +426,40 @@ static void one_member_multicast_is_out(void)
         }
 }
 
+/* A machine of 1,024 with two threads, all but p0 waiting on IN from
+ * timestep 3 while p0 runs 200 instructions and halts: the threads share
+ * the processors only while more than parallel_min (1,024) of them do not
+ * wait, so at the first three timesteps alone, not at every one of the
+ * 200, and the run ends as with one thread. */
+static void waiting_processors_are_not_shared(void)
+{
+    enum { N = 1024 };
+    Program *p = calloc(N, sizeof *p);
+    for (uint32_t i = 0; i < 200; i++)
+        asm_op(&p[0], OP_LDC, 1);     /* (one byte each) */
+    asm_op(&p[0], OP_LDC, 0);
+    asm_opr(&p[0], OPR_HALT);
+    for (uint32_t i = 1; i < N; i++) {
+        asm_op(&p[i], OP_LDC, 0);
+        asm_opr(&p[i], OPR_IN);
+    }
+    Machine m[2];
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        MachineConfig cfg = config(ROUTING_DMODK);
+        cfg.threads = threads;
+        CHECK_EQ(run(p, N, cfg, &m[threads - 1]), END_DEADLOCK);
+    }
+    CHECK_EQ(m[1].split_steps, 3);
+    CHECK_EQ(m[1].t, m[0].t);
+    CHECK(m[1].t > 200);
+    CHECK_EQ(m[1].stalls_in, m[0].stalls_in);
+    CHECK_EQ(m[1].stalls_in, (uint64_t)(N - 1) * (m[1].t - 2));
+    CHECK_EQ(m[1].instructions, m[0].instructions);
+    machine_free(&m[0]);
+    machine_free(&m[1]);
+    free(p);
+}
+
 int main(void)
 {
     RUN(lone_packet_timing);
@@ -437,5 +471,6 @@ int main(void)
     RUN(limit_ends_the_run);
     RUN(too_few_procs);
     RUN(one_member_multicast_is_out);
+    RUN(waiting_processors_are_not_shared);
     return CHECK_EXIT();
 }
