@@ -10,48 +10,15 @@
 #include "net/multicast.h"
 #include "net/places.h"
 
-/* The packets that packet x waits for, if it cannot move now: at most two
- * (an adaptive packet may climb through either up buffer, and a multicast
- * may need both down buffers). Returns how many are written to deps; -1 if
- * x could move as soon as input ports were read (or at once). *all says
- * whether x needs every one of them to move (a multicast) or any one (an
- * adaptive packet). The network is settled. With virtual channels, what
- * holds a packet up is on its own channel: the packet on its lane, the
- * head of its channel's buffer; a claim on a free lane may lose the link
- * to another channel, but the round-robin gives every channel its turn. */
-static int blockers(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2], bool *all)
+/* blockers, for packet x on a link: heading for an input port, or for a
+ * buffer. */
+static int blockers_on_link(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2], bool *all)
 {
-    *all = false;
     const Layout *lay = &net->lay;
     const Packet *pk = &lay->pool[x];
     unsigned V = lay->cfg.vcs, v = pk->port % V;
     uint32_t m = flit_message(lay, x);
     bool head = flit_index(lay, x) == 0;
-    if (m != 0 && head && pk->place == PLACE_BUFFER &&
-        lay->cfg.switching == SWITCHING_STORE_FORWARD &&
-        buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x &&
-        lay->message[m].tail_buffer != channel_of_public(lay, pk->at)) {
-        deps[0] = rear[m];               /* a head waiting for its tail */
-        return 1;
-    }
-    if (pk->place == PLACE_SLOT ||
-        (pk->place == PLACE_BUFFER && buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x)) {
-        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(lay, pk->plane, pk->at) : pk->at / V;
-        unsigned layer, dir;
-        uint32_t heading = claim_heading(lay, h, &layer, &dir);
-        uint32_t link = claim_link(lay, h, heading, dir);
-        /* (With --duplex half, whichever way the lane's packet goes.) */
-        uint32_t y = link_packet_at(net, link_wire(lay, link, dir) * V + v);
-        if (y == NET_NIL)
-            return -1;
-        deps[0] = y;
-        return 1;
-    }
-    if (pk->place == PLACE_BUFFER) {
-        deps[0] = buffer_packet_at(lay, channel_of_public(lay, pk->at), 0);
-        return 1;
-    }
-    /* On a link: heading for an input port, or for a buffer. */
     uint32_t link = wire_link(lay, pk->at / V), s;
     unsigned l;
     if (pk->dir == DIR_UP) {
@@ -109,6 +76,50 @@ static int blockers(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2]
         deps[n++] = buffer_packet_at(lay, c, 0);
     }
     return n;
+}
+
+/* The packets that packet x waits for, if it cannot move now: at most two
+ * (an adaptive packet may climb through either up buffer, and a multicast
+ * may need both down buffers). Returns how many are written to deps; -1 if
+ * x could move as soon as input ports were read (or at once). *all says
+ * whether x needs every one of them to move (a multicast) or any one (an
+ * adaptive packet). The network is settled. With virtual channels, what
+ * holds a packet up is on its own channel: the packet on its lane, the
+ * head of its channel's buffer; a claim on a free lane may lose the link
+ * to another channel, but the round-robin gives every channel its turn. */
+static int blockers(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2], bool *all)
+{
+    *all = false;
+    const Layout *lay = &net->lay;
+    const Packet *pk = &lay->pool[x];
+    unsigned V = lay->cfg.vcs, v = pk->port % V;
+    uint32_t m = flit_message(lay, x);
+    bool head = flit_index(lay, x) == 0;
+    if (m != 0 && head && pk->place == PLACE_BUFFER &&
+        lay->cfg.switching == SWITCHING_STORE_FORWARD &&
+        buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x &&
+        lay->message[m].tail_buffer != channel_of_public(lay, pk->at)) {
+        deps[0] = rear[m];               /* a head waiting for its tail */
+        return 1;
+    }
+    if (pk->place == PLACE_SLOT ||
+        (pk->place == PLACE_BUFFER && buffer_packet_at(lay, channel_of_public(lay, pk->at), 0) == x)) {
+        uint32_t h = pk->place == PLACE_SLOT ? adapter_sender(lay, pk->plane, pk->at) : pk->at / V;
+        unsigned layer, dir;
+        uint32_t heading = claim_heading(lay, h, &layer, &dir);
+        uint32_t link = claim_link(lay, h, heading, dir);
+        /* (With --duplex half, whichever way the lane's packet goes.) */
+        uint32_t y = link_packet_at(net, link_wire(lay, link, dir) * V + v);
+        if (y == NET_NIL)
+            return -1;
+        deps[0] = y;
+        return 1;
+    }
+    if (pk->place == PLACE_BUFFER) {
+        deps[0] = buffer_packet_at(lay, channel_of_public(lay, pk->at), 0);
+        return 1;
+    }
+    return blockers_on_link(net, x, rear, deps, all);
 }
 
 /* For each message of several words, its rearmost flit in an output slot,

@@ -379,8 +379,7 @@ HOT void forward_run(Sweep *sw, const SweepList *run, bool observed)
     sw->run = run;
     sw->max_count = sh->counts->stats.max_buffer;
     sw->claim_end = sw->out.claimant[run->layer];
-    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
-        prefetch_entry(sw->lay, run + 1, j);
+    prefetch_run_start(sw->lay, run + 1);
     for (size_t i = 0; i < n; i++) {
         prefetch_on_link(sw->lay, &items[i + PREFETCH_DISTANCE]);
         if (!forward_on_link(sw, &items[i], observed))
@@ -646,8 +645,7 @@ HOT void commit_run(Sweep *sw, const SweepList *run, bool observed)
     size_t n = run->n;
     sw->run = run;
     sw->claim_end = sw->out.claimant[run->layer];
-    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
-        prefetch_entry(lay, run + 1, j);
+    prefetch_run_start(lay, run + 1);
     for (size_t i = 0; i < n; i++) {
         prefetch_sender(lay, claimants[i + PREFETCH_DISTANCE]);
         if (!lay->cfg.full_duplex && i + PREFETCH_DISTANCE / 2 < n)    /* (a real read: its own) */
@@ -716,8 +714,7 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
             runs[nruns++] = (SweepList){ sh->claimants[e].items, sh->claimants[e].n, CLAIMANTS, e };
     }
     runs[nruns] = (SweepList){ NULL, 0, CLAIMANTS, 0 };   /* (after the last) */
-    for (size_t j = 0; j < PREFETCH_DISTANCE; j++)
-        prefetch_entry(lay, &runs[0], j);
+    prefetch_run_start(lay, &runs[0]);
     Sweep sw = { .net = net, .lay = lay, .sh = sh };
     appends_open(&sw.out, net, sh);
     for (size_t r = 0; r < nruns; r++) {

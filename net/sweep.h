@@ -103,19 +103,21 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
     }
 }
 
-/* ...and of entry j of a run, that or a claimant's buffer. Each loop asks
- * PREFETCH_DISTANCE entries on, and as it starts, for the first PREFETCH_DISTANCE of the run after
- * it, so that no run starts with a wait for memory (runs are many, and
- * short under light traffic; a run's lines stay in the cache while the run
- * before it goes by). */
-HOT void prefetch_entry(const Layout *lay, const SweepList *run, size_t j)
+/* ...and of the first entries of a run, PREFETCH_DISTANCE or all of a
+ * shorter one: what a claimant reads, or a packet on a link. Each loop
+ * asks PREFETCH_DISTANCE entries on, and as it starts, for the start of
+ * the run after it, so that no run starts with a wait for memory (runs
+ * are many, and short under light traffic; a run's lines stay in the
+ * cache while the run before it goes by). */
+HOT void prefetch_run_start(const Layout *lay, const SweepList *run)
 {
-    if (j >= run->n)
-        return;
+    size_t n = run->n < PREFETCH_DISTANCE ? run->n : PREFETCH_DISTANCE;
     if (run->kind == CLAIMANTS)
-        prefetch_sender(lay, ((const uint32_t *)run->items)[j]);
+        for (size_t j = 0; j < n; j++)
+            prefetch_sender(lay, ((const uint32_t *)run->items)[j]);
     else
-        prefetch_on_link(lay, (const OnLink *)run->items + j);
+        for (size_t j = 0; j < n; j++)
+            prefetch_on_link(lay, (const OnLink *)run->items + j);
 }
 
 /* With --duplex half, a claim reads its channel's temp slot and, going up,
