@@ -150,28 +150,23 @@ expect_same baseline_source_threads_3_identical "$TMP/prints/$prints" "$TMP/out"
 E=bench/programs/exchange.x
 run "$XC" -o "$TMP/exchange.hex" "$E"
 expect_status exchange_compiles 0
-# The same program at a small size: its two constants changed, nothing else.
-sed 's/^val n = 4096;/val n = 16;/; s/^val rounds = 1000;/val rounds = 40;/' "$E" >"$TMP/exchange16.x"
-if grep -q '^val n = 16;' "$TMP/exchange16.x" && grep -q '^val rounds = 40;' "$TMP/exchange16.x"; then
-    pass exchange_small_size_made
-else fail exchange_small_size_made "$E no longer starts with val n = 4096; and val rounds = 1000;"; fi
-run "$EMU" --duplex full --json "$TMP/exchange16.x"
-expect_status exchange_small_runs 0
-expect_grep exchange_small_sent '"packets_sent": 640,' "$TMP/out"
-expect_grep exchange_small_read '"packets_read": 640,' "$TMP/out"
-# A processor whose check fails stops with exit status 1.
-sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
-expect_empty exchange_small_checks_pass "$TMP/stopped"
-
-# permute_port0.x (bench/run.sh times it at 4,096), small by -D: every
-# packet read, and every processor's sum right.
-P=bench/programs/permute_port0.x
-run "$EMU" -D n=16 -D rounds=40 --duplex full --port-depth 4 --json "$P"
-expect_status permute_port0_small_runs 0
-expect_grep permute_port0_small_sent '"packets_sent": 640,' "$TMP/out"
-expect_grep permute_port0_small_read '"packets_read": 640,' "$TMP/out"
-sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
-expect_empty permute_port0_small_checks_pass "$TMP/stopped"
+# small_whole NAME OPTIONS...: bench/programs/NAME.x made small by -D
+# (OPTIONS) runs to its end, every one of its 640 packets read, and no
+# processor's check fails (one that fails stops with exit status 1).
+small_whole() {
+    name=$1
+    shift
+    run "$EMU" "$@" --json "bench/programs/$name.x"
+    expect_status "${name}_small_runs" 0
+    expect_grep "${name}_small_sent" '"packets_sent": 640,' "$TMP/out"
+    expect_grep "${name}_small_read" '"packets_read": 640,' "$TMP/out"
+    sed -n 's/.*"halted": {\([^}]*\)}.*/\1/p' "$TMP/out" | tr ',' '\n' | grep -v ': 0$' >"$TMP/stopped"
+    expect_empty "${name}_small_checks_pass" "$TMP/stopped"
+}
+small_whole exchange -D n=16 -D rounds=40 --duplex full
+# permute_port0.x (bench/run.sh times it at 4,096 too): every packet read,
+# and every processor's sum right.
+small_whole permute_port0 -D n=16 -D rounds=40 --duplex full --port-depth 4
 
 # stalled.x (bench/run.sh times a timestep of it at 1,024 and 65,536), small
 # by -D: processor 0 adds 0..99 (4950) and broadcasts it while the 15 others
