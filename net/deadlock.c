@@ -10,15 +10,23 @@
 #include "net/multicast.h"
 #include "net/places.h"
 
-/* blockers, for packet x on a link: heading for an input port, or for a
+/* A packet whose blockers are looked for, as blockers reads it. */
+typedef struct Waiter {
+    uint32_t x;
+    const Packet *pk;
+    unsigned v;            /* its channel */
+    uint32_t m;            /* its message, 0 for a one-word packet */
+    bool head;             /* its message's head (a one-word packet is one) */
+} Waiter;
+
+/* blockers, for a packet on a link: heading for an input port, or for a
  * buffer. */
-static int blockers_on_link(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2], bool *all)
+static int blockers_on_link(Net *net, const Waiter *w, const uint32_t *rear, uint32_t deps[2],
+                            bool *all)
 {
     const Layout *lay = &net->lay;
-    const Packet *pk = &lay->pool[x];
-    unsigned V = lay->cfg.vcs, v = pk->port % V;
-    uint32_t m = flit_message(lay, x);
-    bool head = flit_index(lay, x) == 0;
+    const Packet *pk = w->pk;
+    unsigned V = lay->cfg.vcs;
     uint32_t link = wire_link(lay, pk->at / V), s;
     unsigned l;
     if (pk->dir == DIR_UP) {
@@ -27,9 +35,9 @@ static int blockers_on_link(Net *net, uint32_t x, const uint32_t *rear, uint32_t
     } else if (pk->layer == 1) {
         /* Only an input port can hold it -- and a message that owns the
          * port, until its tail comes (messages.md). */
-        uint32_t owner = lay->messages && head
+        uint32_t owner = lay->messages && w->head
                        ? lay->port_owner[(size_t)pk->info.dst * lay->cfg.ports + pk->port] : 0;
-        if (owner == 0 || owner == m)
+        if (owner == 0 || owner == w->m)
             return -1;
         deps[0] = rear[owner];
         return 1;
@@ -41,13 +49,13 @@ static int blockers_on_link(Net *net, uint32_t x, const uint32_t *rear, uint32_t
     int n = 0;
     unsigned first, last;
     bool down = pk->dir == DIR_DOWN || l == pk->count;
-    if (down && lay->pool[x].set.hi != 0) {
+    if (down && pk->set.hi != 0) {
         /* A multicast going down needs every buffer below which its set
          * has members: it waits for the full ones among them. */
         McPart part[2];
-        mc_split(net, x, l, part);
+        mc_split(net, w->x, l, part);
         for (unsigned out = 0; out < 2; out++) {
-            uint32_t cb = (4 * s + out) * V + v;
+            uint32_t cb = (4 * s + out) * V + w->v;
             if (part[out].n != 0 && net_buffer_count(net, cb) >= lay->cfg.buffer)
                 deps[n++] = buffer_packet_at(lay, channel_of_public(lay, cb), 0);
         }
@@ -65,13 +73,13 @@ static int blockers_on_link(Net *net, uint32_t x, const uint32_t *rear, uint32_t
         first = last = (pk->addressing >> (l - 1)) & 1;
     }
     for (unsigned out = first; out <= last; out++) {
-        uint32_t cb = (4 * s + out) * V + v, c = channel_of_public(lay, cb);
+        uint32_t cb = (4 * s + out) * V + w->v, c = channel_of_public(lay, cb);
         uint32_t owner = lay->messages ? lay->owner[c] : 0;
-        if (owner != 0 && owner != m) {  /* owned by another message, until its tail comes */
+        if (owner != 0 && owner != w->m) {  /* owned by another message, until its tail comes */
             deps[n++] = rear[owner];
             continue;
         }
-        if (takes_flit(lay, x, 0, net_buffer_count(net, cb), lay->cfg.buffer))
+        if (takes_flit(lay, w->x, 0, net_buffer_count(net, cb), lay->cfg.buffer))
             return -1;
         deps[n++] = buffer_packet_at(lay, c, 0);
     }
@@ -119,7 +127,7 @@ static int blockers(Net *net, uint32_t x, const uint32_t *rear, uint32_t deps[2]
         deps[0] = buffer_packet_at(lay, channel_of_public(lay, pk->at), 0);
         return 1;
     }
-    return blockers_on_link(net, x, rear, deps, all);
+    return blockers_on_link(net, &(Waiter){ x, pk, v, m, head }, rear, deps, all);
 }
 
 /* For each message of several words, its rearmost flit in an output slot,
