@@ -86,9 +86,9 @@ whole() {   # whole NAME OPTIONS...: times bench/programs/NAME.x
 whole exchange --duplex full
 whole permute_port0 --duplex full --port-depth 4
 
-# An all-stalled machine (issue "Whole programs at network speed"): in
-# bench/programs/stalled.x every processor but one waits on IN while
-# processor 0 computes, so a timestep should cost what moves in it, not N.
+# An all-stalled machine: in bench/programs/stalled.x every processor but
+# one waits on IN while processor 0 computes, so a timestep should cost
+# what moves in it, not N.
 # Its cost is the difference between two runs, a long computation and
 # almost none, over the difference of their timesteps: compiling the
 # program and building the machine, which grow with N, cancel out. The
