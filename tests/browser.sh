@@ -12,27 +12,33 @@ HERE=$(pwd)
 STOP_HUNG=
 command -v timeout >/dev/null 2>&1 && STOP_HUNG="timeout 300"
 
-# time_pages LIST: opens every page LIST names (a line "NAME PAGE
-# FRAGMENT" each, NAME a word) in one chromium, since starting chromium
-# takes seconds, one after the other, each alone: a page of frames makes a
-# page's frame, the size of the window, only when the page before it has
-# run its script (its load event), and removes that one, so that no two
-# pages' times overlap. (A page after the first opens in a chromium that
-# has opened one already: V8's cache of compiled scripts is off, so that
-# it compiles the page's script again, but the times of the pages after
-# the first are still lower than alone, by up to a third: the page that
-# comes nearest its limits goes first.) Each page's <body>, its attributes
-# (the times a page writes there, data-errors) and its #errors, is copied
-# into that page of frames, and the lot dumped; then use_page NAME puts
-# them in $TMP/dom and the lines of chromium's log about its file (each
-# page is opened as a file of its own, $TMP/pages/NAME.html) in $TMP/log.
-# Checks browser_pages_timed: every page was read back.
-time_pages() {
+# time_pages_start LIST: starts one chromium, since starting chromium
+# takes seconds, for every page LIST names (a line "NAME PAGE FRAGMENT"
+# each, NAME a word), and returns; time_pages_go then opens the pages, one
+# after the other, each alone, and reads them back. Chromium starts beside
+# whatever runs then and waits, idle, on a script of its page that is a
+# named pipe, $TMP/pages/go.js, until time_pages_go opens it. Then a page
+# of frames makes a page's frame, the size of the window, only when the
+# page before it has run its script (its load event), and removes that
+# one, so that no two pages' times overlap. (A page after the first opens
+# in a chromium that has opened one already: V8's cache of compiled
+# scripts is off, so that it compiles the page's script again, but the
+# times of the pages after the first are still lower than alone, by up to
+# a third: the page that comes nearest its limits goes first.) Each page's
+# <body>, its attributes (the times a page writes there, data-errors) and
+# its #errors, is copied into that page of frames, and the lot dumped;
+# then use_page NAME puts them in $TMP/dom and the lines of chromium's log
+# about its file (each page is opened as a file of its own,
+# $TMP/pages/NAME.html) in $TMP/log. time_pages_go checks
+# browser_pages_timed: every page was read back.
+time_pages_start() {
     mkdir -p "$TMP/pages"
+    time_list=$1
     {
         echo '<!DOCTYPE html><html><head><meta charset="utf-8"><style>'
         echo 'body { margin: 0 } iframe { display: block; border: 0; width: 100vw; height: 100vh }'
-        echo '</style></head><body><div id="doms" hidden></div><script>'
+        echo '</style></head><body><div id="doms" hidden></div>'
+        echo '<script src="go.js"></script><script>'
         echo 'const pages = ['
         while read -r name page frag; do
             # (a link, not a copy: the pages of large runs are tens of MB)
@@ -66,12 +72,26 @@ open(0);
 </script></body></html>
 HARNESS
     } >"$TMP/pages/all.html"
+    rm -f "$TMP/pages/go.js"
+    mkfifo "$TMP/pages/go.js"
     # (from $TMP, so that nothing chromium writes lands in the repository)
-    (cd "$TMP" && $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
+    (cd "$TMP" && exec $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
         --user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 \
         --allow-file-access-from-files --js-flags=--no-compilation-cache \
-        --dump-dom "file://$TMP/pages/all.html" >"$TMP/pages/dom" 2>"$TMP/pages/log")
-    read_back browser_pages_timed "$1"
+        --dump-dom "file://$TMP/pages/all.html" >"$TMP/pages/dom" 2>"$TMP/pages/log") &
+    time_chromium=$!
+}
+
+# time_pages_go: see time_pages_start. (Opening the pipe waits for
+# chromium to open it: for a minute at most, should it have ended.)
+time_pages_go() {
+    if command -v timeout >/dev/null 2>&1; then
+        timeout 60 sh -c ': >"$1"' sh "$TMP/pages/go.js"
+    else
+        : >"$TMP/pages/go.js"
+    fi
+    wait "$time_chromium"
+    read_back browser_pages_timed "$time_list"
 }
 
 # browse_pages LIST: opens every page LIST names (a line "NAME PAGE
