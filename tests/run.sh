@@ -57,7 +57,7 @@ fi
 
 # The groups that take longest start first, so that the others fill in
 # around them; TIMED run their timed part last, alone.
-FIRST="cli/sweep cli/channels test_reference cli/html_browser test_ref_messages test_benes_network test_messages cli/emu cli/programs cli/docs cli/html test_route_conflicts cli/xc_errors test_conformance cli/outputs cli/messages cli/messages_results cli/series cli/switching test_net test_multicast cli/xc_programs cli/paths test_machine fuzz/fuzz_codegen"
+FIRST="cli/html_browser cli/sweep test_reference cli/docs cli/channels test_ref_messages cli/html test_benes_network cli/emu test_route_conflicts test_conformance cli/outputs cli/messages_results cli/programs test_messages cli/switching test_net test_multicast cli/series cli/paths cli/quiet cli/messages cli/xc_errors cli/stopped cli/xc_programs test_machine fuzz/fuzz_codegen"
 TIMED="cli/html_timing"
 
 jobs=$TEST_JOBS
