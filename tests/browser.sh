@@ -159,6 +159,8 @@ window.addEventListener("load", function () {
       doms.appendChild(document.createTextNode("\n@@ page " + f.dataset.name + "\n"));
       const copy = doms.appendChild(document.importNode(f.contentDocument.documentElement, true));
       for (const style of copy.querySelectorAll("style")) style.remove();   // (not this page's)
+      // (nor its scripts, the recording among them: megabytes to copy and dump)
+      for (const script of copy.querySelectorAll("script")) script.remove();
     }
     doms.appendChild(document.createTextNode("\n@@ end\n"));
   }, 1000);
