@@ -5,13 +5,18 @@
 # many places in one queue, so that what channels buy is told apart from
 # what space buys. Deterministic: any computer prints the same.
 #
-#   bench/channels.sh [--programs] [BUILD [BIN]]
+#   bench/channels.sh [--programs | --loads LIST] [BUILD [BIN]]
 #
 # (make and make bench build what it runs.) --programs leaves out the
-# random traffic, the slow part. tests/cli/channels.sh runs it and checks
-# that docs/results.md holds exactly what it prints.
+# random traffic, the slow part; --loads runs its rows of those loads only
+# (of 0.5 and 1.0, comma-separated). tests/cli/channels.sh runs it and
+# checks that docs/results.md holds exactly what it prints.
 programs_only=false
-if [ "${1:-}" = --programs ]; then programs_only=true; shift; fi
+loads="0.5 1.0"
+case ${1:-} in
+--programs) programs_only=true; shift ;;
+--loads) loads=$(echo "$2" | tr , ' '); shift 2 ;;
+esac
 BUILD=${1:-build}
 BIN=${2:-bin}
 cd "$(dirname "$0")/.." || exit 1
@@ -28,7 +33,7 @@ echo
 echo "| duplex | load $header"
 echo "|---|---$rule"
 for duplex in full; do
-    for load in 0.5 1.0; do
+    for load in $loads; do
         row="| $duplex | $load |"
         for c in $configs; do
             v=${c%:*} b=${c#*:}

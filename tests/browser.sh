@@ -12,13 +12,86 @@ HERE=$(pwd)
 STOP_HUNG=
 command -v timeout >/dev/null 2>&1 && STOP_HUNG="timeout 300"
 
-# browse PAGE FRAGMENT: the page's DOM once its script has run, in $TMP/dom,
-# chromium's log in $TMP/log; extra arguments go to chromium.
-browse() {
-    page=$1; frag=$2; shift 2
-    $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
+# time_pages_start LIST: starts one chromium, since starting chromium
+# takes seconds, for every page LIST names (a line "NAME PAGE FRAGMENT"
+# each, NAME a word), and returns; time_pages_go then opens the pages, one
+# after the other, each alone, and reads them back. Chromium starts beside
+# whatever runs then and waits, idle, on a script of its page that is a
+# named pipe, $TMP/pages/go.js, until time_pages_go opens it. Then a page
+# of frames makes a page's frame, the size of the window, only when the
+# page before it has run its script (its load event), and removes that
+# one, so that no two pages' times overlap. (A page after the first opens
+# in a chromium that has opened one already: V8's cache of compiled
+# scripts is off, so that it compiles the page's script again, but the
+# times of the pages after the first are still lower than alone, by up to
+# a third: the page that comes nearest its limits goes first.) Each page's
+# <body>, its attributes (the times a page writes there, data-errors) and
+# its #errors, is copied into that page of frames, and the lot dumped;
+# then use_page NAME puts them in $TMP/dom and the lines of chromium's log
+# about its file (each page is opened as a file of its own,
+# $TMP/pages/NAME.html) in $TMP/log. time_pages_go checks
+# browser_pages_timed: every page was read back.
+time_pages_start() {
+    mkdir -p "$TMP/pages"
+    time_list=$1
+    {
+        echo '<!DOCTYPE html><html><head><meta charset="utf-8"><style>'
+        echo 'body { margin: 0 } iframe { display: block; border: 0; width: 100vw; height: 100vh }'
+        echo '</style></head><body><div id="doms" hidden></div>'
+        echo '<script src="go.js"></script><script>'
+        echo 'const pages = ['
+        while read -r name page frag; do
+            # (a link, not a copy: the pages of large runs are tens of MB)
+            ln -f "$page" "$TMP/pages/$name.html" 2>/dev/null || cp "$page" "$TMP/pages/$name.html"
+            echo "  [\"$name\", \"$name.html#$frag\"],"
+        done <"$1"
+        cat <<'HARNESS'
+];
+const doms = document.getElementById("doms");
+// Each frame is made when the one before it has loaded: the page's load
+// event waits for them all, and then chromium dumps its DOM.
+function open(i) {
+  const f = document.createElement("iframe");
+  f.addEventListener("load", function () {
+    const body = f.contentDocument.body, copy = document.createElement("div");
+    for (const a of body.attributes) copy.setAttribute(a.name, a.value);
+    const errors = f.contentDocument.getElementById("errors");
+    if (errors) copy.appendChild(document.importNode(errors, true));
+    doms.appendChild(document.createTextNode("\n@@ page " + pages[i][0] + "\n"));
+    doms.appendChild(copy);
+    // (the next frame first: a document with no frame left loading would
+    // end its load, and be dumped, as this one is removed)
+    if (i + 1 < pages.length) open(i + 1);
+    else doms.appendChild(document.createTextNode("\n@@ end\n"));
+    f.remove();
+  });
+  f.src = pages[i][1];
+  document.body.appendChild(f);
+}
+open(0);
+</script></body></html>
+HARNESS
+    } >"$TMP/pages/all.html"
+    rm -f "$TMP/pages/go.js"
+    mkfifo "$TMP/pages/go.js"
+    # (from $TMP, so that nothing chromium writes lands in the repository)
+    (cd "$TMP" && exec $STOP_HUNG "$CHROMIUM" --headless --disable-gpu --no-sandbox --no-first-run \
         --user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 \
-        --virtual-time-budget=1000 "$@" --dump-dom "file://$page#$frag" >"$TMP/dom" 2>"$TMP/log"
+        --allow-file-access-from-files --js-flags=--no-compilation-cache \
+        --dump-dom "file://$TMP/pages/all.html" >"$TMP/pages/dom" 2>"$TMP/pages/log") &
+    time_chromium=$!
+}
+
+# time_pages_go: see time_pages_start. (Opening the pipe waits for
+# chromium to open it: for a minute at most, should it have ended.)
+time_pages_go() {
+    if command -v timeout >/dev/null 2>&1; then
+        timeout 60 sh -c ': >"$1"' sh "$TMP/pages/go.js"
+    else
+        : >"$TMP/pages/go.js"
+    fi
+    wait "$time_chromium"
+    read_back browser_pages_timed "$time_list"
 }
 
 # browse_pages LIST: opens every page LIST names (a line "NAME PAGE
@@ -86,6 +159,8 @@ window.addEventListener("load", function () {
       doms.appendChild(document.createTextNode("\n@@ page " + f.dataset.name + "\n"));
       const copy = doms.appendChild(document.importNode(f.contentDocument.documentElement, true));
       for (const style of copy.querySelectorAll("style")) style.remove();   // (not this page's)
+      // (nor its scripts, the recording among them: megabytes to copy and dump)
+      for (const script of copy.querySelectorAll("script")) script.remove();
     }
     doms.appendChild(document.createTextNode("\n@@ end\n"));
   }, 1000);
@@ -99,30 +174,40 @@ HARNESS
         --allow-file-access-from-files --virtual-time-budget=5000 \
         --window-size=1400,860 --hide-scrollbars --screenshot="$TMP/shot.png" \
         --dump-dom "file://$TMP/pages/all.html" >"$TMP/pages/dom" 2>"$TMP/pages/log")
+    read_back browser_pages_opened "$1"
+}
+
+# read_back CHECK LIST: splits the dump of the pages of LIST (their lines
+# "@@ page NAME" ... "@@ end") and chromium's log into $TMP/pages/dom.NAME
+# and $TMP/pages/log.NAME, and checks CHECK: every page was read back.
+read_back() {
     awk -v dir="$TMP/pages" '
         /^@@ page [A-Za-z0-9_]*$/ { out = dir "/dom." $3; next }
         /^@@ end$/ { out = "" }
         out != "" { print > out }' "$TMP/pages/dom"
-    # A message of the log starts with "[pid:tid:..." and may go on for lines.
-    while read -r name page frag size; do
-        awk -v file="/pages/$name.html" '
-            /^\[[0-9]+:[0-9]+:/ { flush(); msg = $0; next }
-            { msg = msg "\n" $0 }
-            function flush() { if (index(msg, file)) print msg; msg = "" }
-            END { flush() }' "$TMP/pages/log" >"$TMP/pages/log.$name"
-    done <"$1"
+    # A message of the log starts with "[pid:tid:..." and may go on for
+    # lines; it goes to the log of each page whose file it names.
+    awk -v dir="$TMP/pages" '
+        FNR == NR { name[++n] = $1; printf "" > (dir "/log." $1); next }
+        /^\[[0-9]+:[0-9]+:/ { flush(); msg = $0; next }
+        { msg = msg "\n" $0 }
+        function flush(    i) {
+            for (i = 1; i <= n; i++) if (index(msg, "/pages/" name[i] ".html")) print msg > (dir "/log." name[i])
+            msg = ""
+        }
+        END { flush() }' "$2" "$TMP/pages/log"
     missing=$(while read -r name page frag size; do
                   [ -s "$TMP/pages/dom.$name" ] || printf ' %s' "$name"
-              done <"$1")
+              done <"$2")
     if grep -q '^@@ end$' "$TMP/pages/dom" && [ -z "$missing" ]; then
-        pass browser_pages_opened
+        pass "$1"
     else
-        fail browser_pages_opened "pages not read back:$missing" "$(grep Uncaught "$TMP/pages/log" | head -n 5)"
+        fail "$1" "pages not read back:$missing" "$(grep Uncaught "$TMP/pages/log" | head -n 5)"
     fi
 }
 
-# use_page NAME: the DOM and log of page NAME of the last browse_pages in
-# $TMP/dom and $TMP/log.
+# use_page NAME: the DOM and log of page NAME of the last browse_pages or
+# time_pages in $TMP/dom and $TMP/log.
 use_page() {
     cp "$TMP/pages/dom.$1" "$TMP/dom" 2>/dev/null || : >"$TMP/dom"
     cp "$TMP/pages/log.$1" "$TMP/log" 2>/dev/null || : >"$TMP/log"

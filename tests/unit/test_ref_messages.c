@@ -1064,7 +1064,10 @@ static bool fast_and_reference_agree(unsigned k, unsigned planes, bool full, uns
  * explicit routes, the three switchings, both duplex modes, one or two
  * planes, V = 1 to 3, buffers of 1 to 8 and ports of 1 to 4 words,
  * messages of up to 4 to 16 words, multicasts among them in turn, watched
- * by an observer in turn; N = 2 to 64, then N = 1,024. */
+ * by an observer in turn; N = 2 to 64, then N = 1,024. (make test: at N =
+ * 64, a third of the time, each routing under one switching, the
+ * switchings in turn; at N = 1,024 wormhole in full duplex and
+ * cut-through in half, store-and-forward there taking half the time.) */
 static void fast_stage_agrees_with_the_reference(void)
 {
     unsigned runs = 0, deadlocks = 0, turn = 0;
@@ -1072,6 +1075,8 @@ static void fast_stage_agrees_with_the_reference(void)
         for (unsigned alg = 0; alg <= ROUTING_COUNT; alg++)
             for (unsigned sw = 0; sw < SWITCHING_COUNT; sw++, turn++) {
                 bool full = turn % 2 == 0;
+                if (!test_full() && k == 6 && sw != alg % SWITCHING_COUNT)
+                    continue;
                 deadlocks += fast_and_reference_agree(k, 1 + turn % 3 % 2, full, 1 + rnd(8),
                                                       1 + rnd(4), 1 + turn % 5 % 3,
                                                       (NetSwitching)sw, alg, 4 << rnd(3),
@@ -1080,8 +1085,8 @@ static void fast_stage_agrees_with_the_reference(void)
             }
     for (unsigned sw = 0; sw < SWITCHING_COUNT; sw++)
         for (int full = 0; full <= 1; full++) {
-            if (!test_full() && full == (int)(sw % 2))
-                continue;           /* (make test: one duplex mode for each switching) */
+            if (!test_full() && (sw == SWITCHING_STORE_FORWARD || full == (int)(sw % 2)))
+                continue;
             deadlocks += fast_and_reference_agree(10, 2, full, 4, 2, 1 + sw, (NetSwitching)sw,
                                                   full ? ROUTING_ADAPTIVE : ROUTING_BENES, 8,
                                                   sw == 1, false, 30);
