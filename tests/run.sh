@@ -27,13 +27,7 @@ BUILD=${BUILD:-build}
 BIN=${BIN:-bin}
 FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-2000}
 TEST_FULL=${TEST_FULL:-0}
-# glibc's malloc keeps the memory freed (up to 1 GB a block) rather than
-# give it back to the kernel: the runs make and free networks of megabytes
-# one after the other, and each time the kernel had to map and zero their
-# pages again (bench/messages lone, 1,470 networks, spent 95% of its time
-# so). The sanitizers' allocator ignores it.
-GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_threshold=1073741824}
-export BUILD BIN FUZZ_ITERATIONS TEST_FULL GLIBC_TUNABLES
+export BUILD BIN FUZZ_ITERATIONS TEST_FULL
 cd "$(dirname "$0")/.." || exit 1
 
 # --one NAME CMD...: runs one group, keeping its output, status and time in
