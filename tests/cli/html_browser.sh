@@ -27,7 +27,7 @@
 # what the run reached in that second, up to 2,560,000 processor-timesteps:
 # on 2 processors a page of 1,280,000 timesteps, 33 MB, which chromium takes
 # half a minute to open; make test runs it on 64 processors, a page of
-# 40,000 timesteps, which it reaches in a tenth of a second here, and stops
+# 40,000 timesteps, which it reaches in about 0.1 s here, and stops
 # it after 0.3 s (it would run on for the rest of the second), make check
 # (TEST_FULL=1) on 2.
 if [ "$TEST_FULL" = 1 ]; then term_procs=2 term_after=1; else term_procs=64 term_after=0.3; fi
