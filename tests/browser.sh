@@ -15,9 +15,11 @@ command -v timeout >/dev/null 2>&1 && STOP_HUNG="timeout 300"
 # time_pages_start LIST: starts one chromium, since starting chromium
 # takes seconds, for every page LIST names (a line "NAME PAGE FRAGMENT"
 # each, NAME a word), and returns; time_pages_go then opens the pages, one
-# after the other, each alone, and reads them back. Chromium starts beside
-# whatever runs then and waits, idle, on a script of its page that is a
-# named pipe, $TMP/pages/go.js, until time_pages_go opens it. Then a page
+# after the other, each alone, and reads them back. Chromium starts and
+# waits, idle, on a script of its page that is a named pipe,
+# $TMP/pages/go.js, until time_pages_go opens it (html_timing.sh starts it
+# once the other groups have ended: a chromium waiting longer than
+# STOP_HUNG allows is stopped, as hung). Then a page
 # of frames makes a page's frame, the size of the window, only when the
 # page before it has run its script (its load event), and removes that
 # one, so that no two pages' times overlap. (A page after the first opens
