@@ -73,7 +73,8 @@ fi
 # ---- signals: each ends the run as Ctrl-C does, with its own exit status -------------
 # The loop runs until the signal comes; the trace and the page must be
 # complete (the CSV ends with a whole line, the page with </html>). The four
-# runs go side by side, so that the second each is given passes once.
+# runs go side by side, so that the half second each is given passes once
+# (Ctrl-C's test in emu.sh gives its run as long).
 SIGNALS="TERM:143 HUP:129 QUIT:131 INT:130"
 pids=""
 for sig in $SIGNALS; do
@@ -82,7 +83,7 @@ for sig in $SIGNALS; do
         >"$TMP/out.$name" 2>"$TMP/err.$name" &
     pids="$pids $!"
 done
-sleep 1
+sleep 0.5
 set -- $pids
 for sig in $SIGNALS; do
     kill -${sig%%:*} $1

@@ -35,7 +35,7 @@ expect_quiet limit 4
 # ---- a signal: said once, with the timestep of the closing line ---------------------------
 "$EMU" -q tests/data/endless.x >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-sleep 1
+sleep 0.5
 kill -TERM $pid
 wait $pid
 STATUS=$?
