@@ -74,7 +74,7 @@ LC_ALL=C awk -v dir="$TMP/ex" -v B="$B" -v BIN="$BIN" -v T="$TMP" '
     END { close_block() }' README.md docs/*.md
 
 while IFS='	' read -r n status prefix name section cmd_run; do
-    mkdir -p "$TMP/$section"
+    [ -d "$TMP/$section" ] || mkdir "$TMP/$section"
     sh -c "$cmd_run" >"$TMP/ex/$n.raw" 2>"$TMP/ex/$n.err" </dev/null
     echo $? >"$TMP/ex/$n.status"
 done <"$TMP/ex/list"
