@@ -908,6 +908,12 @@ static void declaration(Parser *p, PtrVec *out)
     }
     Node *n = name_node(p, kind);
     push(p, out, n);
+    if (kind == ND_VAR && at(p, TK_LBRACKET)) {    /* C's `int a[4];` */
+        error_at(p, cur(p)->pos, "a var is one word: declare an array as 'array %.*s[...];'",
+                 (int)n->len, n->name);
+        p->panic = 0;
+        n->kind = kind = ND_ARRAY;          /* so that its uses add no errors */
+    }
     if (kind == ND_VAL) {
         if (expect(p, TK_EQ, at(p, TK_ASSIGN) ? "(a val is given its value with '=')" : NULL))
             n->lhs = expr(p);

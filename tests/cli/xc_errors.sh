@@ -295,6 +295,16 @@ c_compound_assignment.x:3:33: error: X has no '&=': write 'i := i and 7'
 EOF
 check_error c_compound_assignment
 
+# C's `int a[4];` written as a var: one error, at the '[', and the name is
+# then an array, so that its uses (here a message of all four) add none.
+printf '%b' 'proc main() is\n  var a[4];\n  { a[0] := 1; 1 ! a[0 for 4] }\n' >"$TMP/c_var_array.x"
+want "$TMP/c_var_array.want" <<'EOF'
+c_var_array.x:2:8: error: a var is one word: declare an array as 'array a[...];'
+    2 |   var a[4];
+      |        ^
+EOF
+check_error c_var_array
+
 printf '%b' 'proc main() is\n  var a;\n  { if a == 1 then a += 1; print b }\n' >"$TMP/c_habits_then_other_errors.x"
 want "$TMP/c_habits_then_other_errors.want" <<'EOF'
 c_habits_then_other_errors.x:3:10: error: X has no '==': use '=' to compare (':=' assigns)
