@@ -61,6 +61,31 @@ static int consume(Parser *p, TokKind k)
 static int is_declaration_start(TokKind k) { return k == TK_VAL || k == TK_VAR || k == TK_ARRAY; }
 static int is_procedure_start(TokKind k) { return k == TK_PROC || k == TK_FUNC; }
 
+/* Whether token t is a name C gives a type (`int`, `unsigned`, ...): X has
+ * none, and `int x;` is a C habit (c_declaration). */
+static int is_c_type(const Token *t)
+{
+    static const char *const types[] = { "int", "char", "short", "long", "unsigned", "signed",
+                                         "float", "double", "bool", "void", "uint32_t",
+                                         "int32_t", "size_t" };
+    if (t->kind != TK_NAME)
+        return 0;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i]) == t->len && memcmp(types[i], t->text, t->len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether the parser is at C's `int x` (one or more type names, then a
+ * name): a declaration, which `declaration` reads as a var. */
+static int at_c_declaration(const Parser *p)
+{
+    size_t i = p->at;
+    while (i < p->count && is_c_type(&p->toks[i]))
+        i++;
+    return i > p->at && i < p->count && p->toks[i].kind == TK_NAME;
+}
+
 /* Whether a token can start an element (the grammar's `element`). */
 static int starts_element(TokKind k)
 {
@@ -872,6 +897,13 @@ static Node *statement(Parser *p)
         if (!p->panic)
             c_step_error(p, t->pos, k == TK_PLUS, from, p->at, "");
         n = new_node(p, ND_ERROR, t->pos);
+    } else if (k == TK_FOR) {           /* C's `for (...)` */
+        error_at(p, t->pos, "X has no 'for' loop: write 'i := 0; while i < n do { ...; "
+                 "i := i + 1 }' ('for' is only in 'network i for n' and 'a[i for n]')");
+        next(p);
+        for (int depth = 0; at(p, TK_LPAREN) || (depth > 0 && !at(p, TK_EOF)); next(p))
+            depth += at(p, TK_LPAREN) ? 1 : at(p, TK_RPAREN) ? -1 : 0;  /* C's header */
+        n = new_node(p, ND_ERROR, t->pos);
     } else {
         expected(p, "a statement", is_declaration_start(k) ?
                  "(declarations come before the procedure's statement)" :
@@ -899,7 +931,18 @@ static void declaration(Parser *p, PtrVec *out)
 {
     Token *t = cur(p);
     NodeKind kind = t->kind == TK_VAL ? ND_VAL : t->kind == TK_VAR ? ND_VAR : ND_ARRAY;
-    next(p);
+    int c_type = at_c_declaration(p);
+    if (c_type) {                       /* C's `int x;`: read as `var x;` */
+        while (is_c_type(cur(p)))
+            next(p);
+        Token *name = cur(p);
+        error_at(p, t->pos, "X has no '%.*s': declare a word as 'var %.*s;' (an array as "
+                 "'array %.*s[size];')", (int)t->len, t->text, (int)name->len, name->text,
+                 (int)name->len, name->text);
+        p->panic = 0;
+        kind = ND_VAR;
+    } else
+        next(p);
     if (!at(p, TK_NAME)) {
         if (!keyword_all(p))
             expected(p, "a name", NULL);
@@ -909,8 +952,9 @@ static void declaration(Parser *p, PtrVec *out)
     Node *n = name_node(p, kind);
     push(p, out, n);
     if (kind == ND_VAR && at(p, TK_LBRACKET)) {    /* C's `int a[4];` */
-        error_at(p, cur(p)->pos, "a var is one word: declare an array as 'array %.*s[...];'",
-                 (int)n->len, n->name);
+        if (!c_type)
+            error_at(p, cur(p)->pos, "a var is one word: declare an array as "
+                     "'array %.*s[...];'", (int)n->len, n->name);
         p->panic = 0;
         n->kind = kind = ND_ARRAY;          /* so that its uses add no errors */
     }
@@ -1012,7 +1056,7 @@ static Proc *procedure(Parser *p, uint32_t index)
     next(p);
     formals(p, proc);
     PtrVec locals = { 0 };
-    while (is_declaration_start(cur(p)->kind) && !diag_too_many(p->d))
+    while ((is_declaration_start(cur(p)->kind) || at_c_declaration(p)) && !diag_too_many(p->d))
         local(p, &locals);
     proc->nlocals = (uint32_t)locals.count;
     proc->locals = (Node **)vec_to_arena(&locals, p->a);
@@ -1032,7 +1076,7 @@ void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog
     PtrVec globals = { 0 }, procs = { 0 };
     while (!at(&p, TK_EOF) && !diag_too_many(d) && !a->failed) {
         TokKind k = cur(&p)->kind;
-        if (is_declaration_start(k)) {
+        if (is_declaration_start(k) || at_c_declaration(&p)) {
             if (procs.count)
                 diag_error(d, cur(&p)->pos, "global declarations must come before "
                            "the procedures");

@@ -295,6 +295,32 @@ c_compound_assignment.x:3:33: error: X has no '&=': write 'i := i and 7'
 EOF
 check_error c_compound_assignment
 
+# C's declarations: one error, at the type, and the name is then declared
+# (here a var and an array), so that its uses add none.
+printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
+want "$TMP/c_declarations.want" <<'EOF'
+c_declarations.x:1:1: error: X has no 'unsigned': declare a word as 'var g;' (an array as 'array g[size];')
+    1 | unsigned int g;
+      | ^
+c_declarations.x:3:3: error: X has no 'int': declare a word as 'var a;' (an array as 'array a[size];')
+    3 |   int a[4];
+      |   ^
+EOF
+check_error c_declarations
+
+# C's for loop: one error, at the 'for'; its header is skipped and the
+# errors after it are still found.
+printf '%b' 'proc main() is\n  var x;\n  { for (x = 0; (x < 3); x++) print x; print y }\n' >"$TMP/c_for.x"
+want "$TMP/c_for.want" <<'EOF'
+c_for.x:3:5: error: X has no 'for' loop: write 'i := 0; while i < n do { ...; i := i + 1 }' ('for' is only in 'network i for n' and 'a[i for n]')
+    3 |   { for (x = 0; (x < 3); x++) print x; print y }
+      |     ^
+c_for.x:3:46: error: 'y' is not declared
+    3 |   { for (x = 0; (x < 3); x++) print x; print y }
+      |                                              ^
+EOF
+check_error c_for
+
 # C's `int a[4];` written as a var: one error, at the '[', and the name is
 # then an array, so that its uses (here a message of all four) add none.
 printf '%b' 'proc main() is\n  var a[4];\n  { a[0] := 1; 1 ! a[0 for 4] }\n' >"$TMP/c_var_array.x"
