@@ -93,6 +93,15 @@ static int starts_element(TokKind k)
            k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP;
 }
 
+/* Whether a token can start what follows a procedure's 'is': a local
+ * declaration or the body, a statement. */
+static int starts_body(TokKind k)
+{
+    return is_declaration_start(k) || starts_element(k) || k == TK_SKIP || k == TK_STOP ||
+           k == TK_RETURN || k == TK_PRINT || k == TK_IF || k == TK_WHILE || k == TK_LBRACE ||
+           k == TK_NETWORK || k == TK_LBRACKET || k == TK_ALL;
+}
+
 /* ---- C habits ---- */
 
 /* Whether the current token and the next are `first` and `second` with
@@ -1022,8 +1031,8 @@ static void formals(Parser *p, Proc *proc)
     proc->params = (Node **)vec_to_arena(&v, p->a);
     if (!p->panic)
         expect(p, TK_RPAREN, NULL);
-    if (!p->panic)
-        expect(p, TK_IS, NULL);
+    if (!p->panic && !expect(p, TK_IS, NULL) && starts_body(cur(p)->kind))
+        p->panic = 0;           /* only the 'is' is missing: the body follows */
     if (p->panic) {             /* resume at the 'is' if there is one */
         while (!at(p, TK_EOF) && !at(p, TK_IS) && !is_procedure_start(cur(p)->kind))
             next(p);

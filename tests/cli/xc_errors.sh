@@ -295,6 +295,19 @@ c_compound_assignment.x:3:33: error: X has no '&=': write 'i := i and 7'
 EOF
 check_error c_compound_assignment
 
+# A procedure header without its 'is': one error, and its body is read
+# as if the 'is' were there, so that the body's own errors are found.
+printf '%b' 'proc main()\n  var a;\n  a := b\n' >"$TMP/missing_is.x"
+want "$TMP/missing_is.want" <<'EOF'
+missing_is.x:1:12: error: expected 'is' before 'var'
+    1 | proc main()
+      |            ^
+missing_is.x:3:8: error: 'b' is not declared
+    3 |   a := b
+      |        ^
+EOF
+check_error missing_is
+
 # C's declarations: one error, at the type, and the name is then declared
 # (here a var and an array), so that its uses add none.
 printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
