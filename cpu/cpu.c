@@ -158,8 +158,13 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
                  v, 4ull * mem->size);
         break;
     case FAULT_NETWORK_ADDRESS:
-        snprintf(what, sizeof what, "bad network address 0x%08x (processor %u, port %u)",
-                 v, v & 0xFFFFFFu, v >> 24);
+        if ((v & 0xFFFFFFu) >= mem->procs)
+            snprintf(what, sizeof what, "bad network address 0x%08x: processor %u does not "
+                     "exist (the machine has %u %s)", v, v & 0xFFFFFFu, mem->procs,
+                     plural(mem->procs, "processor", "processors"));
+        else
+            snprintf(what, sizeof what, "bad network address 0x%08x: processor %u has no "
+                     "input port %u", v, v & 0xFFFFFFu, v >> 24);
         break;
     case FAULT_PORT:
         snprintf(what, sizeof what, "bad input port %u", v);

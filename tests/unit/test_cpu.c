@@ -538,8 +538,10 @@ static void send_faults(void)
         const char *text;
     } cases[] = {
         { 8, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 8, 0,
-          "bad network address 0x00000008 (processor 8, port 0)" },
-        { 1 | 4u << 24, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 1 | 4u << 24, 0, NULL },
+          "bad network address 0x00000008: processor 8 does not exist (the machine has 8 "
+          "processors)" },
+        { 1 | 4u << 24, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 1 | 4u << 24, 0,
+          "bad network address 0x04000001: processor 1 has no input port 4" },
         { 1, WORDS, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 0,
           "message descriptor at word 4096: word 4096 outside [0, 4096)" },
         { 1, WORDS - 1, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 1,
