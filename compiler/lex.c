@@ -119,7 +119,10 @@ static void lex_number(Lexer *lx)
     if (is_alnum(peek(lx, 0))) {
         while (is_alnum(peek(lx, 0)))
             lx->at++;
-        bad(lx, start, hex ? "invalid hex number" : "invalid number", "");
+        const char *t = lx->text + start.offset;
+        bad(lx, start, hex ? "invalid hex number" : "invalid number",
+            !hex && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')
+                ? " (a hex number is written with '#': #FF)" : "");
         value = 0;
     } else if (hex && digits == 0) {
         diag_error(lx->d, start, "expected hex digits after '#'");
@@ -252,6 +255,14 @@ static void lex_punct(Lexer *lx)
                    in_name ? ": a name has only ASCII letters, digits and '_'" : "");
     } else if (c == '^') {
         diag_error(lx->d, start, "invalid character '^' (exclusive or is 'xor')");
+    } else if (c == '"') {
+        diag_error(lx->d, start, "invalid character '\"' (X has no strings: 'print e' "
+                   "prints a number, and 'a' is the code of a character)");
+        size_t close = lx->at;          /* the string, to its closing quote, is one error */
+        while (close < lx->len && lx->text[close] != '\n' && lx->text[close] != '"')
+            close++;
+        if (close < lx->len && lx->text[close] == '"')
+            lx->at = close + 1;
     } else if (c > 0x20 && c < 0x7f) {
         diag_error(lx->d, start, "invalid character '%c'", c);
     } else {

@@ -147,6 +147,18 @@ static int c_or_follows(Parser *p)
     return end - s >= 2 && s[0] == '|' && s[1] == '|';
 }
 
+/* Whether the current token is part of a C comment's marker, a slash
+ * followed by a slash or a star: X reads them as operators, so an error
+ * there is most likely a C comment. */
+static int c_comment_at(Parser *p)
+{
+    const char *s = cur(p)->text, *start = p->d->text, *end = start + p->d->len;
+    if (cur(p)->kind == TK_EOF || s >= end)
+        return 0;
+    return (s[0] == '/' && end - s >= 2 && (s[1] == '/' || s[1] == '*')) ||
+           ((s[0] == '/' || s[0] == '*') && s > start && s[-1] == '/');
+}
+
 /* The source text of tokens [from, to) into buf, when it is on one line and
  * fits; returns 0 (and leaves buf alone) otherwise. */
 static int source_text(Parser *p, size_t from, size_t to, char *buf, size_t size)
@@ -193,6 +205,9 @@ static void expected(Parser *p, const char *what, const char *hint)
     }
     if (!hint && c_or_follows(p))
         hint = "('|' starts a comment: for C's '||' write 'or', which works on every bit)";
+    if (!hint && c_comment_at(p))
+        hint = "(a comment starts with '|' and runs to the end of the line: X has no '//' "
+               "or '/* */')";
     SrcPos pos = t->pos;
     if (p->at > 0 && (t->kind == TK_EOF || t->pos.line != p->toks[p->at - 1].end.line))
         pos = p->toks[p->at - 1].end;

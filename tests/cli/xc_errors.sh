@@ -308,6 +308,22 @@ missing_is.x:3:8: error: 'b' is not declared
 EOF
 check_error missing_is
 
+# C's hex numbers, comments and strings: each error says the X form (a
+# string is one error, to its closing quote).
+printf '%b' 'proc main() is\n  var x;\n  { x := 0x1F; // one\n    printf("%d", x) }\n' >"$TMP/c_lexical.x"
+want "$TMP/c_lexical.want" <<'EOF'
+c_lexical.x:3:10: error: invalid number '0x1F' (a hex number is written with '#': #FF)
+    3 |   { x := 0x1F; // one
+      |          ^
+c_lexical.x:3:16: error: expected a statement before '/' (a comment starts with '|' and runs to the end of the line: X has no '//' or '/* */')
+    3 |   { x := 0x1F; // one
+      |                ^
+c_lexical.x:4:12: error: invalid character '"' (X has no strings: 'print e' prints a number, and 'a' is the code of a character)
+    4 |     printf("%d", x) }
+      |            ^
+EOF
+check_error c_lexical
+
 # C's declarations: one error, at the type, and the name is then declared
 # (here a var and an array), so that its uses add none.
 printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
