@@ -1,6 +1,6 @@
 /* Fuzzer of the compiler's front end: random text, soups of the language's
- * tokens (multicast's lists and `all`, messages' lists and slices among
- * them), mutations of real
+ * tokens (multicast's lists and `all`, messages' lists and slices, and
+ * the C habits the parser names among them), mutations of real
  * programs (programs/ and tests/programs/) and deeply nested inputs must never crash, hang or break the compiler's
  * promises, with or without -D (a quarter of the inputs get one or two, of
  * names that the programs use or not, and values in range or not):
@@ -46,6 +46,8 @@ static const char *const tokens[] = {
     "array a[4];", "var x;", "val n = 3;", "network i for n do", "x := 1",
     "all", "[1, 2] ! 3", "all : 1 ! x", "[x] : x ! 2",
     "1 ! [x, 2]", "x : 1 ! a[0 for 2]", "0 ? a[x for 3]", "a[1 for", "for x]", "! [",
+    "int", "unsigned", "int x;", "var a[2];", "for (", "for", "0x1F", "//", "/*", "*/",
+    "\"s\"",
 };
 
 /* The -D a compilation may get: vals of programs/, other names, values
