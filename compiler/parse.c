@@ -62,7 +62,7 @@ static int is_declaration_start(TokKind k) { return k == TK_VAL || k == TK_VAR |
 static int is_procedure_start(TokKind k) { return k == TK_PROC || k == TK_FUNC; }
 
 /* Whether token t is a name C gives a type (`int`, `unsigned`, ...): X has
- * none, and `int x;` is a C habit (c_declaration). */
+ * none, and `int x;` is a C habit (at_c_declaration). */
 static int is_c_type(const Token *t)
 {
     static const char *const types[] = { "int", "char", "short", "long", "unsigned", "signed",

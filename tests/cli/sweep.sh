@@ -318,11 +318,12 @@ then pass results_tables_in_the_doc; else fail results_tables_in_the_doc "docs/r
 # each routing in one duplex mode, the modes in turn from one routing and
 # program to the next, 119 runs; make check: the first seed in both modes,
 # 238 runs, which is every program, routing and mode under the sanitizers;
-# TEST_FULL=1 on the normal build: all three seeds, 714 runs.) The sweep's runs, its jobs' bin/emu
-# commands, run in two shells side by side (the sweep's -j 2), each writing
-# its report: its make and each job's renaming of its report, tested
-# above, would start four more processes a run, at about 10 ms each. The
-# runs left out have no report, and collect leaves their rows out.
+# TEST_FULL=1 on the normal build: all three seeds, 714 runs.) The sweep's
+# runs, its jobs' bin/emu commands, run in two shells side by side (the
+# sweep's -j 2), each writing its report: its make and each job's renaming
+# of its report, tested above, would start four more processes a run, at
+# about 10 ms each. The runs left out have no report, and collect leaves
+# their rows out.
 if [ "${TEST_FULL:-0}" = 0 ]; then seeds=1; nseeds=1; all=0
 else case "${BUILD:-build}" in
     *check*) seeds=1; nseeds=1; all=1 ;;
