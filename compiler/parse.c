@@ -909,8 +909,7 @@ static Node *statement(Parser *p)
         n = network(p);
     } else if (k == TK_LBRACKET || k == TK_ALL) {
         n = multicast(p);
-    } else if (k == TK_NAME || k == TK_NUM || k == TK_TRUE || k == TK_FALSE ||
-               k == TK_LPAREN || k == TK_PROCID || k == TK_NPROCS || k == TK_TIMESTEP) {
+    } else if (starts_element(k)) {
         n = element_statement(p);
     } else if ((c_pair(p, TK_PLUS, TK_PLUS) || c_pair(p, TK_MINUS, TK_MINUS)) &&
                p->toks[p->at + 2].kind == TK_NAME) {
