@@ -185,22 +185,4 @@ enum {
     CLAIM_UP_QUIET = 128
 };
 
-/* ---- a round-robin verdict: stage b of one port (virtual channels) ----------
- *
- *    15            8 7             0
- *   +---------------+---------------+
- *   | claimant + 1  |   held up     |
- *   +---------------+---------------+
- *
- * Of a port whose non-empty channel buffers are taken in turn from its
- * pointer: the channel that claims its lane (+ 1; 0 for none), and the
- * channels held up, rotated so that bit i is channel pointer + i. */
-static inline unsigned robin_verdict(unsigned held_up, unsigned claimant_plus_1)
-{
-    return claimant_plus_1 << 8 | held_up;
-}
-
-static inline unsigned robin_held_up(unsigned w) { return w & 0xff; }
-static inline unsigned robin_claimant_plus_1(unsigned w) { return w >> 8; }
-
 #endif
