@@ -2,9 +2,7 @@
 #include "cpu/mem.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 int mem_init(CpuMemory *mem, uint32_t procs, uint32_t size)
 {
@@ -51,17 +49,4 @@ void mem_load(CpuMemory *mem, uint32_t proc, const uint8_t *bytes, uint32_t len)
             w |= (uint32_t)bytes[i + j] << (8 * j);
         *mem_word(mem, proc, i >> 2) = w;
     }
-}
-
-size_t mem_resident_bytes(const CpuMemory *mem)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    size_t pages = (mem->bytes + (size_t)page - 1) / (size_t)page;
-    unsigned char *vec = malloc(pages);
-    size_t resident = 0;
-    if (vec && mincore(mem->words, mem->bytes, vec) == 0)
-        for (size_t i = 0; i < pages; i++)
-            resident += (vec[i] & 1) ? (size_t)page : 0;
-    free(vec);
-    return resident;
 }

@@ -78,8 +78,4 @@ static inline uint8_t mem_byte(const CpuMemory *mem, uint32_t proc, uint32_t a)
 /* Copies an image to byte address 0 of a processor's memory (len <= 4 * size). */
 void mem_load(CpuMemory *mem, uint32_t proc, const uint8_t *bytes, uint32_t len);
 
-/* Bytes of the mapping that are resident (mincore(2)); for measurements,
- * not for the emulation. */
-size_t mem_resident_bytes(const CpuMemory *mem);
-
 #endif
