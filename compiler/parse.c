@@ -1084,9 +1084,17 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->nlocals = (uint32_t)locals.count;
     proc->locals = (Node **)vec_to_arena(&locals, p->a);
     proc->body = statement(p);
-    if (!p->panic && at(p, TK_SEMI))
-        diag_error(p->d, cur(p)->pos, "a procedure's body is one statement: put several "
-                   "in a block, '{ s1; s2 }'");
+    if (!p->panic && at(p, TK_SEMI)) {
+        TokKind after = p->toks[p->at + 1].kind;    /* (the last token is TK_EOF) */
+        if (after == TK_ELSE)
+            diag_error(p->d, cur(p)->pos, "there is no ';' before 'else'");
+        else if (after == TK_EOF || is_procedure_start(after))
+            diag_error(p->d, cur(p)->pos, "no ';' after a procedure's body: ';' goes "
+                       "between the statements of a block, '{ s1; s2 }'");
+        else
+            diag_error(p->d, cur(p)->pos, "a procedure's body is one statement: put several "
+                       "in a block, '{ s1; s2 }'");
+    }
     if (p->panic || at(p, TK_SEMI))
         sync_procedure(p);
     return proc;

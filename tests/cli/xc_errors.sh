@@ -324,6 +324,19 @@ c_lexical.x:4:12: error: invalid character '"' (X has no strings: 'print e' prin
 EOF
 check_error c_lexical
 
+# A ';' after a procedure's body: before 'else' and at the body's end,
+# C's habits, each said as it is.
+printf '%b' 'proc f() is\n  if procid = 0 then print 1; else print 2\nproc main() is\n  f();\n' >"$TMP/semicolon_after_body.x"
+want "$TMP/semicolon_after_body.want" <<'EOF'
+semicolon_after_body.x:2:29: error: there is no ';' before 'else'
+    2 |   if procid = 0 then print 1; else print 2
+      |                             ^
+semicolon_after_body.x:4:6: error: no ';' after a procedure's body: ';' goes between the statements of a block, '{ s1; s2 }'
+    4 |   f();
+      |      ^
+EOF
+check_error semicolon_after_body
+
 # C's declarations: one error, at the type, and the name is then declared
 # (here a var and an array), so that its uses add none.
 printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
