@@ -160,6 +160,15 @@ static int char_code(Lexer *lx)
     }
 }
 
+/* Where the first `quote` at or after byte `from` is on its line, or where
+ * the line (or the text) ends if there is none. */
+static size_t quote_on_line(const Lexer *lx, size_t from, char quote)
+{
+    while (from < lx->len && lx->text[from] != '\n' && lx->text[from] != quote)
+        from++;
+    return from;
+}
+
 /* character := "'" ( char | escape ) "'" */
 static void lex_char(Lexer *lx)
 {
@@ -174,8 +183,7 @@ static void lex_char(Lexer *lx)
     }
     int code = c < 0 || c == '\n' || c == '\r' ? -1 : char_code(lx);
     if (code < 0 || peek(lx, 0) != '\'') {
-        while (peek(lx, 0) >= 0 && peek(lx, 0) != '\n' && peek(lx, 0) != '\'')
-            lx->at++;
+        lx->at = quote_on_line(lx, lx->at, '\'');
         if (code >= 0 && peek(lx, 0) == '\'') {
             lx->at++;
             diag_error(lx->d, start, "more than one character in quotes (a character is "
@@ -258,9 +266,7 @@ static void lex_punct(Lexer *lx)
     } else if (c == '"') {
         diag_error(lx->d, start, "invalid character '\"' (X has no strings: 'print e' "
                    "prints a number, and 'a' is the code of a character)");
-        size_t close = lx->at;          /* the string, to its closing quote, is one error */
-        while (close < lx->len && lx->text[close] != '\n' && lx->text[close] != '"')
-            close++;
+        size_t close = quote_on_line(lx, lx->at, '"');   /* the string is one error */
         if (close < lx->len && lx->text[close] == '"')
             lx->at = close + 1;
     } else if (c > 0x20 && c < 0x7f) {
