@@ -322,18 +322,22 @@ static void chain(FILE *out, const Flight *f, size_t x, const Cpu *asking)
     }
 }
 
-/* One of the processor's other input ports that holds packets, if any:
- * a packet sent to the wrong port is a common mistake. */
+/* One of processor c's other input ports that holds packets, if any, and
+ * its oldest packet: a packet sent to the wrong port is a common mistake. */
+static bool other_port(const Flight *f, const Cpu *c, uint32_t *port, NetPacket *pk)
+{
+    for (*port = 0; *port < f->m->cfg.ports; (*port)++)
+        if (*port != c->areg && net_port_packet(f->m->net, c->id, *port, 0, pk))
+            return true;
+    return false;
+}
+
 static void other_ports(FILE *out, const Flight *f, const Cpu *c)
 {
-    Net *net = f->m->net;
-    for (uint32_t port = 0; port < f->m->cfg.ports; port++) {
-        NetPacket pk;
-        if (port != c->areg && net_port_packet(net, c->id, port, 0, &pk)) {
-            fprintf(out, " (its port %u holds %s from p%u, unread)", port, pkname(&pk), pk.src);
-            return;
-        }
-    }
+    uint32_t port;
+    NetPacket pk;
+    if (other_port(f, c, &port, &pk))
+        fprintf(out, " (its port %u holds %s from p%u, unread)", port, pkname(&pk), pk.src);
 }
 
 /* Why processor c waits, after its waiting line's start. */
@@ -491,7 +495,18 @@ static void summary(FILE *out, const Flight *f)
         fputc('\n', out);
     } else {
         fprintf(out, "deadlock: a program deadlock: the processors wait for packets that no "
-                "one has sent, and none is in the network\n");
+                "one has sent, and none is in the network");
+        for (uint32_t q = 0; q < m->programmed; q++) {
+            const Cpu *c = &m->cpus[q];
+            uint32_t port;
+            NetPacket pk;
+            if (is_waiting(c) && c->wait == WAIT_IN && other_port(f, c, &port, &pk)) {
+                fprintf(out, "; p%u waits on port %u, but its port %u holds %s from p%u, "
+                        "unread", q, c->areg, port, pkname(&pk), pk.src);
+                break;
+            }
+        }
+        fputc('\n', out);
     }
     free(next);
 }

@@ -48,6 +48,9 @@ expect_grep deadlock_never_read "deadlock: a program deadlock: packets that will
 run "$EMU" $DL/wrong_port.x
 expect_grep deadlock_none_sent "deadlock: a program deadlock: the processors wait for packets that no one has sent, and none is in the network" "$TMP/out"
 expect_grep deadlock_wrong_port "waits for IN on port 0: no packet in the network is headed for it (its port 1 holds #0 from p0, unread)" "$TMP/out"
+# ...and the summary, all that -q shows, names the packet on the wrong port.
+run "$EMU" -q $DL/wrong_port.x
+expect_grep deadlock_wrong_port_summary "deadlock: a program deadlock: the processors wait for packets that no one has sent, and none is in the network; p1 waits on port 0, but its port 1 holds #0 from p0, unread" "$TMP/err"
 
 # A network deadlock names its cycle of packets.
 run "$EMU" --routing greedy --duplex half --buffer 1 tests/data/network_deadlock.x
