@@ -56,7 +56,7 @@ CpuStep cpu_mout(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t list,
             return list_fault(cpu, FAULT_LIST_DESTINATION, d, list, i);
     }
     if (port >= bus->nports)
-        return list_fault(cpu, FAULT_LIST_PORT, port, list, 0);
+        return list_fault(cpu, FAULT_LIST_PORT, port, list, bus->nports);
     if (n == 0 && bound == 1 && cpu->id == 0)
         return STEP_EXECUTED;                       /* the empty set */
     if (!bus->mout(bus->ctx, cpu->id, list, word)) {
@@ -72,7 +72,7 @@ CpuStep cpu_send(Cpu *cpu, CpuMemory memory, const CpuBus *bus, uint32_t desc,
     const CpuMemory *mem = &memory;
     uint32_t dest = address & 0xFFFFFFu, port = address >> 24;
     if (dest >= bus->nprocs || port >= bus->nports)
-        return cpu_fault(cpu, FAULT_NETWORK_ADDRESS, address);
+        return cpu_port_fault(cpu, FAULT_NETWORK_ADDRESS, address, bus->nports);
     for (uint32_t i = 0; i < 2; i++)                /* (addresses wrap at 32 bits) */
         if (desc + i >= mem->size)
             return list_fault(cpu, FAULT_DESCRIPTOR_ADDRESS, desc + i, desc, i);
@@ -149,6 +149,11 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
     char what[256], insn[64], where[640];
     bool has_source = source && source[0];
     uint32_t v = cpu->fault_value;
+    char ports[64] = "";      /* how many ports there are, for a port's fault */
+    if (cpu->fault_entry > 0)
+        snprintf(ports, sizeof ports, " (a processor has %u input %s, 0 to %u)",
+                 cpu->fault_entry, plural(cpu->fault_entry, "port", "ports"),
+                 cpu->fault_entry - 1);
     switch ((CpuFault)cpu->fault) {
     case FAULT_DATA_ADDRESS:
         snprintf(what, sizeof what, "data address %u outside [0, %u)", v, mem->size);
@@ -164,10 +169,10 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
                      plural(mem->procs, "processor", "processors"));
         else
             snprintf(what, sizeof what, "bad network address 0x%08x: processor %u has no "
-                     "input port %u", v, v & 0xFFFFFFu, v >> 24);
+                     "input port %u%s", v, v & 0xFFFFFFu, v >> 24, ports);
         break;
     case FAULT_PORT:
-        snprintf(what, sizeof what, "bad input port %u", v);
+        snprintf(what, sizeof what, "bad input port %u%s", v, ports);
         break;
     case FAULT_LIST_ADDRESS:
         snprintf(what, sizeof what, "multicast list at word %u: word %u outside [0, %u)",
@@ -189,8 +194,8 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
                  "which does not exist", cpu->fault_list, cpu->fault_entry, v);
         break;
     case FAULT_LIST_PORT:
-        snprintf(what, sizeof what, "multicast list at word %u: input port %u does not exist",
-                 cpu->fault_list, v);
+        snprintf(what, sizeof what, "multicast list at word %u: input port %u does not "
+                 "exist%s", cpu->fault_list, v, ports);
         break;
     case FAULT_STACK_OVERFLOW:
         snprintf(what, sizeof what, "stack overflow (sp would be %u, below the end of "
@@ -201,8 +206,8 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
                  cpu->fault_list, v, mem->size);
         break;
     case FAULT_MESSAGE_LENGTH:
-        snprintf(what, sizeof what, "message descriptor at word %u: length %u, not from 1 "
-                 "to %u", cpu->fault_list, v, (unsigned)CPU_LONGEST_MESSAGE);
+        snprintf(what, sizeof what, "message descriptor at word %u: length %d, not from 1 "
+                 "to %u", cpu->fault_list, cpu_signed(v), (unsigned)CPU_LONGEST_MESSAGE);
         break;
     case FAULT_MESSAGE_ADDRESS:
         snprintf(what, sizeof what, "message described at word %u: its word %u is at %u, "

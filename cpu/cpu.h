@@ -88,7 +88,8 @@ typedef struct Cpu {
                              message faults: the descriptor's, a */
     uint32_t fault_entry; /* ...and the entry at fault (0: the first word); for
                              SEND the word of the descriptor (0, 1) or of the
-                             message (i) at fault, or B for FAULT_MESSAGE_BUFFER */
+                             message (i) at fault, or B for FAULT_MESSAGE_BUFFER;
+                             for a port that does not exist, the ports there are */
     uint32_t image_end;   /* word address just past its image: the stack may
                              not grow below it */
 } Cpu;

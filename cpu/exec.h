@@ -69,6 +69,14 @@ static inline CpuStep cpu_fault(Cpu *cpu, CpuFault why, uint32_t value)
     return STEP_FAULTED;
 }
 
+/* A fault of a port that does not exist: the processor's ports, `nports`,
+ * are kept with it for the message. */
+static inline CpuStep cpu_port_fault(Cpu *cpu, CpuFault why, uint32_t value, uint32_t nports)
+{
+    cpu->fault_entry = nports;
+    return cpu_fault(cpu, why, value);
+}
+
 static inline int32_t cpu_signed(uint32_t x)
 {
     return x <= INT32_MAX ? (int32_t)x : (int32_t)(x - 0x80000000u) + INT32_MIN;
@@ -184,7 +192,7 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
     case OPR_IN: {
         uint32_t word;
         if (a >= bus->nports)
-            return cpu_fault(cpu, FAULT_PORT, a);
+            return cpu_port_fault(cpu, FAULT_PORT, a, bus->nports);
         if (!bus->in(bus->ctx, cpu->id, a, &word)) {
             cpu->wait = WAIT_IN;
             return STEP_STALLED;
@@ -195,7 +203,7 @@ HOT CpuStep cpu_step_opr(Cpu *cpu, CpuRegs *r, CpuMemory mem, const CpuBus *bus,
     case OPR_OUT: {
         uint32_t dest = a & 0xFFFFFFu, port = a >> 24;
         if (dest >= bus->nprocs || port >= bus->nports)
-            return cpu_fault(cpu, FAULT_NETWORK_ADDRESS, a);
+            return cpu_port_fault(cpu, FAULT_NETWORK_ADDRESS, a, bus->nports);
         if (!bus->out(bus->ctx, cpu->id, dest, port, b)) {
             cpu->wait = WAIT_OUT;
             return STEP_STALLED;

@@ -435,9 +435,10 @@ static void mout_faults(void)
           "multicast list at word 10: a broadcast below processor 9, but the machine has 8 processors" },
         { 10, 10, { 3 | 9u << 24, 1, 8, 2 }, FAULT_LIST_DESTINATION, 8, 2,
           "multicast list at word 10: entry 2 names processor 8, which does not exist" },
-        { 10, 10, { 2 | 4u << 24, 1, 2 }, FAULT_LIST_PORT, 4, 0,
-          "multicast list at word 10: input port 4 does not exist" },
-        { 10, 10, { 0 | 4u << 24, 8 }, FAULT_LIST_PORT, 4, 0, NULL },
+        { 10, 10, { 2 | 4u << 24, 1, 2 }, FAULT_LIST_PORT, 4, 4,
+          "multicast list at word 10: input port 4 does not exist (a processor has 4 input "
+          "ports, 0 to 3)" },
+        { 10, 10, { 0 | 4u << 24, 8 }, FAULT_LIST_PORT, 4, 4, NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Rig *r = mout_rig(0, 42, cases[i].list, cases[i].at, cases[i].words, 4);
@@ -541,7 +542,8 @@ static void send_faults(void)
           "bad network address 0x00000008: processor 8 does not exist (the machine has 8 "
           "processors)" },
         { 1 | 4u << 24, WORDS, 0, WORDS, 4, FAULT_NETWORK_ADDRESS, 1 | 4u << 24, 0,
-          "bad network address 0x04000001: processor 1 has no input port 4" },
+          "bad network address 0x04000001: processor 1 has no input port 4 (a processor has "
+          "4 input ports, 0 to 3)" },
         { 1, WORDS, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 0,
           "message descriptor at word 4096: word 4096 outside [0, 4096)" },
         { 1, WORDS - 1, 0, WORDS, 4, FAULT_DESCRIPTOR_ADDRESS, WORDS, 1,
@@ -551,7 +553,8 @@ static void send_faults(void)
           "message descriptor at word 10: length 0, not from 1 to 65536" },
         { 1, 10, 65537, WORDS, 4, FAULT_MESSAGE_LENGTH, 65537, 0,
           "message descriptor at word 10: length 65537, not from 1 to 65536" },
-        { 1, 10, 0xFFFFFFFFu, WORDS, 4, FAULT_MESSAGE_LENGTH, 0xFFFFFFFFu, 0, NULL },
+        { 1, 10, 0xFFFFFFFFu, WORDS, 4, FAULT_MESSAGE_LENGTH, 0xFFFFFFFFu, 0,
+          "message descriptor at word 10: length -1, not from 1 to 65536" },
         { 1, 10, 65536, 0, 4, FAULT_MESSAGE_ADDRESS, WORDS, WORDS,
           "message described at word 10: its word 4096 is at 4096, outside [0, 4096)" },
         { 1, 10, 5, WORDS, 4, FAULT_MESSAGE_ADDRESS, WORDS, 0,
@@ -739,6 +742,14 @@ static void faults(void)
     rig_free(r);
     static const uint8_t in_port[] = { 0x34, 0xd1, 0xf0 };
     expect_fault(in_port, 3, 2, FAULT_PORT, 2, 1);
+    r = rig_new(in_port, sizeof in_port);
+    run(r, 2);
+    CHECK_EQ(cpu_step(&r->cpu, &r->bus), STEP_FAULTED);
+    char text[256];
+    cpu_describe_fault(&r->cpu, &r->mem, NULL, text, sizeof text);
+    CHECK_STR(text, "bad input port 4 (a processor has 4 input ports, 0 to 3) at 0002 "
+                    "(prefixes from 0001): IN");
+    rig_free(r);
     /* Fetch outside memory: BRX to 4 * WORDS. */
     uint8_t fetch[16];
     n = isa_encode(OP_LDC, 4 * WORDS, fetch);
