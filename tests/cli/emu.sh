@@ -50,6 +50,10 @@ expect_grep normal_end "end: normal" "$TMP/out"
 if [ "$(tail -n 2 "$TMP/out")" = "$(printf 'collisions: 2\ntimesteps: 36')" ]; then
     pass normal_closing_lines; else fail normal_closing_lines "$(tail -n 2 "$TMP/out")"; fi
 
+# --procs rounds up to a power of two, and to 2, the smallest network.
+printf 'proc main() is\n  print 7\n' >"$TMP/one.x"
+run "$EMU" --procs 1 "$TMP/one.x"
+expect_grep procs_one_is_two "processors: 2 (1 programmed" "$TMP/out"
 run "$EMU" --routing dmodk $D/divide_by_zero.hex
 expect_status status_fault 2
 expect_grep fault_details "fault: p0: division by zero at 0003 (prefixes from 0002): DIV" "$TMP/out"
