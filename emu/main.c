@@ -99,6 +99,10 @@ static int load_program(const EmuOptions *opt, HexImage *img)
     }
     if (hex_read_file(opt->program, opt->machine.mem_words, img, err, sizeof err) != 0) {
         fprintf(stderr, "emu: %s\n", err);
+        size_t n = strlen(opt->program);
+        if (access(opt->program, R_OK) == 0 && (n < 4 || strcmp(opt->program + n - 4, ".hex")))
+            fprintf(stderr, "emu: note: '%s' does not end in .x, so it was read as a hex "
+                    "image (only a .x file is compiled)\n", opt->program);
         return -1;
     }
     return 0;

@@ -39,6 +39,11 @@ bad_option option_two_programs "emu: more than one program given ('$APPC' and '$
 bad_option option_procs_too_few "emu: --procs 4 is fewer than the program's 8 processors" --routing dmodk --procs 4 $APPC
 bad_option missing_file "emu: $TMP/none.hex: cannot open: No such file or directory" $TMP/none.hex
 bad_option missing_source "emu: $TMP/none.x: cannot open: No such file or directory" $TMP/none.x
+# A program's source named without .x is read as an image, and a note says so.
+printf 'proc main() is\n  print 7\n' >"$TMP/noext"
+run "$EMU" "$TMP/noext"
+if [ "$STATUS" -eq 1 ] && grep -qF "emu: note: '$TMP/noext' does not end in .x, so it was read as a hex image (only a .x file is compiled)" "$TMP/err"
+then pass source_without_x_note; else fail source_without_x_note "status $STATUS" "$(cat "$TMP/err")"; fi
 printf '0100 0000 0000 0000\n' >"$TMP/short.hex"
 bad_option malformed_hex "emu: $TMP/short.hex: record 0 at byte offset 0: record runs past the end of the file (length 1, 0 bytes left)" $TMP/short.hex
 
