@@ -206,6 +206,7 @@ static int event_kind(NetEventKind kind)
     case EV_CREATED:         return HTML_EV_SENT;
     case EV_LINK_COLLISION:  return HTML_EV_LINK_COLLISION;
     case EV_BUFFER_FULL:     return HTML_EV_BUFFER_FULL;
+    case EV_BUFFER_OWNED:    return HTML_EV_BUFFER_OWNED;
     case EV_QUEUED:          return HTML_EV_QUEUED;
     case EV_DELIVERED:       return HTML_EV_DELIVERED;
     case EV_READ:            return HTML_EV_READ;
@@ -228,11 +229,11 @@ void html_event(HtmlRecorder *rec, const NetEvent *ev)
         return;
     /* (The link or buffer of a lane or channel buffer: the page marks it.) */
     bool laned = kind == HTML_EV_LINK_COLLISION || kind == HTML_EV_BUFFER_FULL ||
-                 kind == HTML_EV_QUEUED;
+                 kind == HTML_EV_QUEUED || kind == HTML_EV_BUFFER_OWNED;
     text_printf(&rec->step_events, "%s%d,", rec->step_events.len ? "," : "", kind);
     write_key(&rec->step_events, key_of(ev->packet));
     text_printf(&rec->step_events, ",%u,%llu", laned ? ev->place / rec->vcs : ev->place,
-                ev->kind == EV_SPLIT ? (ull)ev->copy->id : 0ull);
+                ev->kind == EV_SPLIT ? (ull)ev->copy->id : (ull)ev->owner);
 }
 
 /* ---- the state after a timestep ------------------------------------------------- */

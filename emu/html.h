@@ -18,9 +18,10 @@
  *   procs     per timestep, flat triples [p, status, value] for the
  *             processors whose status changed (HTML_STATUS_*; value: the
  *             port waited on, the halt status, the fault's name)
- *   events    per timestep, flat quadruples [kind, id, place, copy]
+ *   events    per timestep, flat quadruples [kind, id, place, other]
  *             (HTML_EV_*: place is a wire, buffer, processor or, for a
- *             split, a switch; copy the split's new packet, else 0)
+ *             split, a switch; other the split's new packet, or the
+ *             message owning the buffer that refused a head, else 0)
  *   routes    per timestep, flat [id, plane, count, routing, addressing,
  *             dst] for packets whose route changed (adaptive routing fills
  *             it in) or whose set did (a multicast's split divides it)
@@ -78,7 +79,7 @@ typedef enum HtmlStatus {
 
 typedef enum HtmlEventKind {
     HTML_EV_SENT, HTML_EV_LINK_COLLISION, HTML_EV_BUFFER_FULL, HTML_EV_QUEUED,
-    HTML_EV_DELIVERED, HTML_EV_READ, HTML_EV_SPLIT, HTML_EV_PORT_WAIT
+    HTML_EV_DELIVERED, HTML_EV_READ, HTML_EV_SPLIT, HTML_EV_PORT_WAIT, HTML_EV_BUFFER_OWNED
 } HtmlEventKind;
 
 typedef struct HtmlRecorder HtmlRecorder;

@@ -19,6 +19,7 @@ const char *trace_event_name(NetEventKind kind)
     case EV_READ:            return "read";
     case EV_ADAPTIVE_CHOICE: return "chose-up";
     case EV_SPLIT:           return "split";
+    case EV_BUFFER_OWNED:    return "buffer-owned";
     }
     return "unknown";
 }
@@ -43,5 +44,7 @@ void trace_write(FILE *f, const Net *net, const NetEvent *ev)
         fprintf(f, "layer %u up port %u", ev->layer, ev->value);
     if (ev->kind == EV_SPLIT)
         fprintf(f, "copy #%llu", (unsigned long long)ev->copy->id);
+    if (ev->kind == EV_BUFFER_OWNED)
+        fprintf(f, "owned by #%llu", (unsigned long long)ev->owner);
     fputc('\n', f);
 }

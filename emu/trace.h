@@ -2,10 +2,11 @@
  *
  *   timestep,event,packet,src,dst,port,place,detail
  *
- * event is one of created, claimed, link-collision, buffer-full, entered,
- * queued, port-wait, delivered, read, chose-up (docs/trace.md explains
- * each); place names the slot, link, buffer or port concerned; detail is
- * "layer L up port B" for chose-up and empty otherwise. */
+ * event is one of created, claimed, link-collision, buffer-full,
+ * buffer-owned, entered, queued, port-wait, delivered, read, chose-up,
+ * split (docs/emulator.md explains each); place names the slot, link,
+ * buffer or port concerned; detail is "layer L up port B" for chose-up,
+ * "copy #C" for split, "owned by #M" for buffer-owned, and else empty. */
 #ifndef EMU_TRACE_H
 #define EMU_TRACE_H
 

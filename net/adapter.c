@@ -57,7 +57,7 @@ uint32_t adapter_release(Net *net, uint32_t x)
     if (net->event) {
         NetPacket read;
         net_describe(net, x, &read);
-        NetEvent ev = { EV_READ, net->timestep, &read, pk->info.dst, PLACE_PORT, 0, 0, NULL };
+        NetEvent ev = { EV_READ, net->timestep, &read, pk->info.dst, PLACE_PORT, 0, 0, NULL, 0 };
         net->event(net->event_ctx, &ev);
     }
     if (net->lay.messages)

@@ -176,7 +176,7 @@ void net_emit_split(Net *net, const Split *split)
     net_describe(net, split->packet, &pk);
     net_describe(net, split->copy, &copy);
     unsigned layer = sw_layer(&net->lay, split->sw);
-    NetEvent ev = { EV_SPLIT, net->timestep, &pk, split->sw, PLACE_FREE, layer, 0, &copy };
+    NetEvent ev = { EV_SPLIT, net->timestep, &pk, split->sw, PLACE_FREE, layer, 0, &copy, 0 };
     net->event(net->event_ctx, &ev);
     net_emit(net, split->copy, (NetEvent){ .kind = EV_ENTERED, .place = split->buffer,
                                           .place_kind = PLACE_BUFFER, .layer = layer });

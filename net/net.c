@@ -332,7 +332,7 @@ uint64_t net_inject(Net *net, const RouteRequest *req, const Route *route,
     if (net->event) {                   /* (every flit of a message is made now) */
         NetPacket made;
         net_describe(net, x, &made);
-        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL };
+        NetEvent ev = { EV_CREATED, timestep, &made, req->src, PLACE_SLOT, 0, 0, NULL, 0 };
         for (uint32_t i = 0; i < made.length; i++) {
             made.flit = i;
             made.data = words[i];

@@ -159,14 +159,18 @@ typedef enum NetEventKind {
     EV_CREATED,            /* injected into its adapter's output slot */
     EV_CLAIMED,            /* a claim made final: it is now on a link */
     EV_LINK_COLLISION,     /* a failed claim */
-    EV_BUFFER_FULL,        /* refused by a full buffer */
+    EV_BUFFER_FULL,        /* refused by a buffer without room for it: a buffer
+                              collision (a body flit behind its own message's
+                              flits is none, and has no event, messages.md) */
     EV_ENTERED,            /* entered a switch output buffer */
     EV_QUEUED,             /* entered behind another packet: a buffer collision */
     EV_PORT_WAIT,          /* waited on its final link for a full input port */
     EV_DELIVERED,          /* entered its destination's input port */
     EV_READ,               /* taken by IN */
     EV_ADAPTIVE_CHOICE,    /* chose up port `value` at layer `layer` */
-    EV_SPLIT               /* split at switch `place`: the copy is packet `copy` */
+    EV_SPLIT,              /* split at switch `place`: the copy is packet `copy` */
+    EV_BUFFER_OWNED        /* a head refused by a buffer that message `owner`
+                              owns: a buffer collision */
 } NetEventKind;
 
 typedef struct NetEvent {
@@ -178,6 +182,7 @@ typedef struct NetEvent {
     PacketPlace place_kind;    /* what `place` is */
     unsigned layer, value;
     const NetPacket *copy;     /* EV_SPLIT: the copy made */
+    uint64_t owner;            /* EV_BUFFER_OWNED: the id of the message owning it */
 } NetEvent;
 
 typedef void NetEventFn(void *ctx, const NetEvent *ev);

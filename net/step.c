@@ -192,12 +192,16 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
      * another: the first, if any (messages.md). */
     bool head = flit_index(lay, e->packet) == 0;
     bool quiet = !head && same_message(lay, e->packet, place_packet(buffer_head_word(lay, c)));
+    bool owned = head && lay->messages && lay->owner[c] != 0;
     if (!quiet)
         count_buffer_collisions(lay, counts, b, channel_v(lay, c), 1);
     if (observed) {
         settle_listed(sw->net, e, q);
-        net_emit(sw->net, e->packet, (NetEvent){ .kind = EV_BUFFER_FULL,
-                 .place = channel_public(lay, c), .place_kind = PLACE_BUFFER, .layer = l });
+        if (!quiet)
+            net_emit(sw->net, e->packet, (NetEvent){
+                     .kind = owned ? EV_BUFFER_OWNED : EV_BUFFER_FULL,
+                     .place = channel_public(lay, c), .place_kind = PLACE_BUFFER, .layer = l,
+                     .owner = owned ? lay->message[lay->owner[c]].id : 0 });
     }
     Sender *keeper = refuse(lay, e, q < 2);
     if (sleeps) {
@@ -205,7 +209,6 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
          * message's tail to enter it (wake_owned); any other, for room
          * (wake_buffer). While it sleeps the buffer's head stays, so
          * whether it counts a collision does too. */
-        bool owned = head && lay->messages && lay->owner[c] != 0;
         keeper->slot |= (uint8_t)(SLOT_ASLEEP | (quiet ? SLOT_QUIET : 0));
         lay->senders[c].waiting |= (uint8_t)(1u << (owned ? 4 + q : q));
         if (!quiet)

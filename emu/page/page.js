@@ -477,7 +477,10 @@
   }
 
   const EVENT_NAMES = ["sent", "link-collision", "buffer-full", "queued", "delivered", "read",
-                       "split", "port-wait"];
+                       "split", "port-wait", "buffer-owned"];
+  // The kinds of event that are buffer collisions: refused without room,
+  // queued behind another packet, refused by a buffer another message owns.
+  function isBufferCollision(kind) { return kind === 2 || kind === 3 || kind === 8; }
 
   // Where the event of packet `id` at `place` is marked in state s: a link
   // collision on the claimant's lane of the wire it claimed (its
@@ -488,7 +491,7 @@
       const pk = packets.get(id);
       return packetXY({ kind: 1, at: place, dir: FULL ? place & 1 : 0, lane: pk ? pk.port % V : 0 }, 1, 1);
     }
-    if (kind === 2 || kind === 3) {
+    if (isBufferCollision(kind)) {
       const box = bufferBox(place);
       return [box.x + box.w / 2, box.y + box.h / 2];
     }
@@ -509,7 +512,7 @@
     for (let i = 0; i < ev.length; i += 4) {
       const kind = ev[i], xy = eventXY(kind, ev[i + 1], ev[i + 2], s);
       el(layers.events, "circle", { class: "ev " + EVENT_NAMES[kind], cx: xy[0].toFixed(1),
-                                    cy: xy[1].toFixed(1), r: kind === 1 || kind === 2 || kind === 3 ? 9 : 7 });
+                                    cy: xy[1].toFixed(1), r: kind === 1 || isBufferCollision(kind) ? 9 : 7 });
     }
   }
 
@@ -817,7 +820,7 @@
       lines.push("switch " + switchName(sw) + ": " + list.length + " in its buffers");
       if (list.length) lines.push(list.slice(0, 12).join(", ") + (list.length > 12 ? ", ..." : ""));
       lines.push("buffer collisions in this timestep: " +
-                 coll(function (k, at) { return (k === 2 || k === 3) && at >> 2 === sw; }));
+                 coll(function (k, at) { return isBufferCollision(k) && at >> 2 === sw; }));
       lines.push.apply(lines, owned(function (w) { return w.kind === 2 && w.at >> 2 === sw; }));
     } else {
       const link = 2 * ((row.plane * K + row.layer - 1) * H) + p;
@@ -869,14 +872,18 @@
       }
       return "link collision: " + who + " on link " + linkName(FULL ? place >> 1 : place) + by;
     }
-    case 2: return "buffer collision: " + who + " refused by full buffer " + bufferName(place) +
+    case 2: return "buffer collision: " + who + (MESSAGES ? " refused by buffer " + bufferName(place) +
+                   ", without room for it" : " refused by full buffer " + bufferName(place)) +
                    heldBy(s, place, pk.port % V, id, false);
+    case 8: return "buffer collision: " + who + " refused by buffer " + bufferName(place) +
+                   ", owned by message #" + copy;
     case 3: return "buffer collision: " + who + " queues in buffer " + bufferName(place) +
                    heldBy(s, place, pk.port % V, id, true);
     case 4: return who + " delivered to p" + place;
     case 5: return "p" + place + " reads " + who;
     case 6: return who + " splits: copy #" + copy;
-    default: return who + " waits for a full input port";
+    case 7: return who + " waits for a full input port";
+    default: return who;
     }
   }
 

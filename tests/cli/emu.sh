@@ -191,6 +191,21 @@ expect_grep trace_delivered "25,delivered,0,0,2,0,input port 0 of p2," "$TMP/tra
 expect_grep trace_read "26,read,0,0,2,0,input port 0 of p2," "$TMP/trace.csv"
 if [ "$(grep -c ',claimed,' "$TMP/trace.csv")" -eq 40 ]; then pass trace_claims_are_links_crossed
 else fail trace_claims_are_links_crossed "$(grep -c ',claimed,' "$TMP/trace.csv") claims"; fi
+# The trace's collision rows are the report's collisions, one a row: a
+# flit waiting behind its own message is none and has no row (messages.md);
+# a head refused by a buffer another message owns says so, and names it.
+coll_rows() { awk -F, '$2 ~ /^(link-collision|buffer-full|buffer-owned|queued)$/' "$1" | wc -l; }
+i=0
+for args in "programs/contention.x" "--switching cut-through --buffer 8 programs/contention.x" \
+            "programs/pipeline.x" "--routing dmodk programs/all_to_all.x"; do
+    i=$((i + 1))
+    run "$EMU" -q --trace "$TMP/c.csv" $args
+    want=$(sed -n 's/^collisions: //p' "$TMP/out")
+    if [ -n "$want" ] && [ "$(coll_rows "$TMP/c.csv")" -eq "$want" ]; then pass trace_collision_rows_$i
+    else fail trace_collision_rows_$i "$args: $(coll_rows "$TMP/c.csv") rows, $want collisions"; fi
+done
+run "$EMU" -q --trace "$TMP/c.csv" programs/contention.x
+expect_grep trace_buffer_owned "829,buffer-owned,1.0,1,7,1,buffer p0.l1.s0.u0,owned by #0" "$TMP/c.csv"
 run "$EMU" --routing dmodk --trace "$TMP/no/such/dir/t.csv" $APPC
 expect_status trace_unwritable 1
 expect_grep trace_unwritable_message "emu: --trace: cannot write '$TMP/no/such/dir/t.csv'" "$TMP/err"

@@ -176,6 +176,15 @@ else fail browser_messages_flits_named "$(head -n 5 "$TMP/got")"; fi
 worms=$(grep -o 'class="worm"[^>]*data-message="[0-9]*"' "$TMP/dom" | sed 's/.*data-message=//' | sort -u | tr '\n' ' ')
 if [ "$worms" = '"0" "1" ' ]; then pass browser_messages_drawn_as_worms
 else fail browser_messages_drawn_as_worms "worms of messages: $worms"; fi
+# The timestep's events name as collisions exactly those it counts (a flit
+# behind its own message is none), here a head refused by a buffer that
+# the other message owns, which they name.
+listed=$(grep -o '<li class="[a-z-]*">[^<]*collision:' "$TMP/dom" | wc -l)
+if [ "$listed" -eq "$(dom_text n-step)" ] &&
+   grep -q '<li class="buffer-owned">buffer collision: #1.0 ([^)]*) refused by buffer p0.l1.s[0-9].[ud][01], owned by message #0<' "$TMP/dom"
+then pass browser_messages_collisions_listed_as_counted
+else fail browser_messages_collisions_listed_as_counted "$listed listed, $(dom_text n-step) counted" \
+        "$(grep -o '<li class="[a-z-]*">[^<]*' "$TMP/dom" | head -n 5)"; fi
 
 # owned_as_state NAME T OPTIONS...: every buffer and input port a message
 # owns at timestep T is drawn as owned, by that message, as --state T says.
