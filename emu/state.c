@@ -503,35 +503,70 @@ static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c)
 typedef struct BriefPackets {
     FILE *out;
     Machine *m;
-    uint64_t after;           /* packets still to come after this one */
+    uint64_t after;           /* packets still to come after the group */
     uint64_t lines, room;     /* lines written, lines allowed */
     uint64_t hidden;          /* packets left out */
+    NetPacket first;          /* the group: a packet, or the flits of one */
+    uint32_t last_flit, last_data;   /* message waiting in its output slot, */
+    uint64_t grouped;         /* this many (0: none yet) */
 } BriefPackets;
 
-/* A packet's line, while the screen has room for it and, when more
- * packets follow, for the line that counts those left out. */
-static void brief_packet_line(void *ctx_, const NetPacket *pk)
+/* The group's line ("#4.2..#4.9 ...: output slot of p1, 8 flits"), while
+ * the screen has room for it and, when more packets follow, for the line
+ * that counts those left out. */
+static void brief_group_line(BriefPackets *ctx)
 {
-    BriefPackets *ctx = ctx_;
+    const NetPacket *pk = &ctx->first;
     char place[96], dst[160], name[48];
-    ctx->after -= ctx->after > 0;
     if (ctx->hidden) {
-        ctx->hidden++;
+        ctx->hidden += ctx->grouped;
         return;
     }
     Text line = { .len = 0 };
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-    add(&line, "%s p%u->%s port %u data %d: %s", packet_name(pk, name), pk->src, dst,
-        pk->port, (int32_t)pk->data, place);
+    add(&line, "%s", packet_name(pk, name));
+    if (ctx->grouped > 1)
+        add(&line, "..#%llu.%u", (ull)pk->id, ctx->last_flit);
+    add(&line, " p%u->%s port %u data %d", pk->src, dst, pk->port, (int32_t)pk->data);
+    if (ctx->grouped > 1)
+        add(&line, "..%d", (int32_t)ctx->last_data);
+    add(&line, ": %s", place);
+    if (ctx->grouped > 1)
+        add(&line, ", %llu flits", (ull)ctx->grouped);
     unsigned n = put_wrapped(NULL, line.s, line.len, STATE_COMPACT_WIDTH, 0,
                              STATE_COMPACT_INDENT);
     if (ctx->lines + n + (ctx->after > 0) > ctx->room) {
-        ctx->hidden = 1;
+        ctx->hidden = ctx->grouped;
         return;
     }
     ctx->lines += put_wrapped(ctx->out, line.s, line.len, STATE_COMPACT_WIDTH, 0,
                               STATE_COMPACT_INDENT);
+}
+
+/* A packet: one line, but for the flits of a message in its output slot,
+ * one line for all of them, so that the flits in the network come into
+ * view (a message may be 65,536 words). */
+static void brief_packet_line(void *ctx_, const NetPacket *pk)
+{
+    BriefPackets *ctx = ctx_;
+    ctx->after -= ctx->after > 0;
+    if (ctx->grouped && pk->place == PLACE_SLOT && ctx->first.place == PLACE_SLOT &&
+        pk->length > 1 && pk->id == ctx->first.id && pk->flit == ctx->last_flit + 1) {
+        ctx->last_flit = pk->flit;
+        ctx->last_data = pk->data;
+        ctx->grouped++;
+        return;
+    }
+    if (ctx->grouped) {
+        ctx->after++;                 /* (this packet follows the group) */
+        brief_group_line(ctx);
+        ctx->after--;
+    }
+    ctx->first = *pk;
+    ctx->last_flit = pk->flit;
+    ctx->last_data = pk->data;
+    ctx->grouped = 1;
 }
 
 void state_print_compact(FILE *out, Machine *m)
@@ -563,8 +598,10 @@ void state_print_compact(FILE *out, Machine *m)
     used += 2 + (m->programmed < m->nprocs);
     uint64_t room = used + STATE_MIN_PACKET_LINES < STATE_SCREEN_LINES
                   ? STATE_SCREEN_LINES - used : STATE_MIN_PACKET_LINES;
-    BriefPackets ctx = { out, m, in_flight, 0, room, 0 };
+    BriefPackets ctx = { .out = out, .m = m, .after = in_flight, .room = room };
     net_for_each_in_flight(m->net, brief_packet_line, &ctx);
+    if (ctx.grouped)
+        brief_group_line(&ctx);
     if (ctx.hidden)
         fprintf(out, "... and %llu more %s (f shows them all)\n", (ull)ctx.hidden,
                 plural(ctx.hidden, "packet", "packets"));

@@ -42,3 +42,13 @@ printf '%s\n' '  #0 p0->p2 port 0 data 22, plane 0 count 2 routing 0b0 addressin
     '      buffer p0.l1.s0.u0 place 1 of 2' >"$TMP/want"
 grep -A1 '^  #0 ' "$TMP/out" >"$TMP/got"
 expect_same step_full_packet_wrapped "$TMP/want" "$TMP/got"
+
+# The flits of a message waiting in its output slot are one line of the
+# compact state, so that those in the network come into view: at t=840 of
+# contention.x, 28 of its 46 flits are in p0's and p1's slots.
+printf '840\nq\n' | "$EMU" --step programs/contention.x >"$TMP/out" 2>/dev/null
+sed -n '/^=== t=840:/,/^\.\.\. and/p' "$TMP/out" >"$TMP/got"
+expect_grep step_slot_flits_one_line "#1.1..#1.23 p1->p7 port 1 data 102..124: output slot of p1, 23 flits" "$TMP/got"
+if grep -q '^#0.17 p0->p7 port 0 data 18: buffer p0.l1.s0.u0' "$TMP/got" &&
+   [ "$(grep -c ': output slot of' "$TMP/got")" -eq 2 ] && grep -q '^\.\.\. and 9 more packets' "$TMP/got"
+then pass step_slot_flits_leave_room; else fail step_slot_flits_leave_room "$(cat "$TMP/got")"; fi
