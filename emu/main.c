@@ -8,6 +8,7 @@
  * prints goes to stdout, ending with the report. --step talks to the user on
  * stderr (prompt and help) and reads commands from stdin. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,42 +293,52 @@ static uint64_t ask(Machine *m, FILE *out)
 {
     char line[128];
     for (;;) {
+        fflush(out);                        /* (the state first, also through a pipe) */
         fprintf(stderr, "step t=%llu> ", (unsigned long long)m->t);
-        fflush(out);
         fflush(stderr);
         if (interrupted || !fgets(line, sizeof line, stdin)) {
+            /* The report starts on a line of its own, after Ctrl-D too. */
+            if (interrupted || isatty(STDIN_FILENO))
+                fputc('\n', stderr);
             if (!interrupted)
                 return UINT64_MAX;          /* end of input: as c */
-            fputc('\n', stderr);            /* the report starts on a line of its own */
             m->end = END_INTERRUPTED;
             return 0;
         }
+        /* (without the spaces around it) */
         line[strcspn(line, "\r\n")] = 0;
+        for (size_t n = strlen(line); n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'); n--)
+            line[n - 1] = 0;
+        char *cmd = line + strspn(line, " \t");
         char *end;
         errno = 0;
-        unsigned long long n = strtoull(line, &end, 10);
-        if (line[0] == 0)
+        unsigned long long n = strtoull(cmd, &end, 10);
+        if (cmd[0] == 0)
             return 1;
-        if (line[0] >= '0' && line[0] <= '9' && *end == 0 && errno == 0 && n > 0)
+        if (cmd[0] >= '0' && cmd[0] <= '9' && *end == 0 && errno == 0 && n > 0)
             return n;
-        if (!strcmp(line, "c"))
+        if (!strcmp(cmd, "c"))
             return UINT64_MAX;
-        if (!strcmp(line, "q")) {
+        if (!strcmp(cmd, "q")) {
             m->end = END_LIMIT;
             return 0;
         }
-        if (!strcmp(line, "s")) {
+        if (!strcmp(cmd, "s")) {
             report_statistics(out, m, false);
             report_closing_lines(out, m);
             continue;
         }
-        if (!strcmp(line, "f")) {
+        if (!strcmp(cmd, "f")) {
             show_full_state(out, m);
             continue;
         }
-        fprintf(stderr, "commands: Enter = next timestep, a number n = run n timesteps, "
-                        "c = run to the end, s = statistics so far, f = full state, "
-                        "q = quit\n");
+        if (cmd[0] >= '0' && cmd[0] <= '9' && *end == 0)
+            fprintf(stderr, "'%s': a number of timesteps is from 1 to %llu\n", cmd,
+                    (unsigned long long)ULLONG_MAX);
+        else
+            fprintf(stderr, "'%.40s' is not a command\n", cmd);
+        fprintf(stderr, "commands: Enter = next timestep, n = run n timesteps, c = to the end,\n"
+                        "          s = statistics so far, f = full state, q = quit\n");
     }
 }
 
@@ -372,8 +383,10 @@ static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *o
         full = wants_state(m, opt, m->t, &next_state);
         if (full)
             state_print(out, m);
+        /* A stretch of n timesteps stops at its end, or at the run's if
+         * that comes first, and shows where it stopped. */
         bool stepping = opt->step && before_prompt != UINT64_MAX;
-        if (stepping && --before_prompt == 0) {
+        if (stepping && (--before_prompt == 0 || m->end != END_RUNNING)) {
             if (!full)
                 state_print_compact(out, m);
             if (m->end == END_RUNNING)

@@ -253,7 +253,21 @@ printf '\n3\nwhat\ns\n2\nf\nq\n' >"$TMP/commands"
 STATUS=$?
 expect_status step_quit_status 4
 expect_same step_golden tests/golden/appendix_c.step "$TMP/out"
-expect_grep step_help "commands: Enter = next timestep, a number n = run n timesteps, c = run to the end, s = statistics so far, f = full state, q = quit" "$TMP/err"
+# A command not understood is named, and the help that follows fits 80
+# columns; a number may have spaces around it; 0 is no number of timesteps.
+printf '%s\n' "'what' is not a command" \
+    "commands: Enter = next timestep, n = run n timesteps, c = to the end," \
+    "          s = statistics so far, f = full state, q = quit" >"$TMP/want"
+grep -A2 "'what'" "$TMP/err" | sed 's/^\(step t=[0-9]*> \)*//' >"$TMP/got"   # (the prompts answered)
+expect_same step_help "$TMP/want" "$TMP/got"
+printf '0\n 2 \nq\n' | "$EMU" --routing dmodk --step $APPC >"$TMP/out" 2>"$TMP/err"
+if grep -q "^step t=0> '0': a number of timesteps is from 1 to " "$TMP/err" && grep -q '^=== t=2:' "$TMP/out"
+then pass step_numbers_read; else fail step_numbers_read "$(cat "$TMP/err")"; fi
+# A stretch that runs past the end stops there and shows the last state, as
+# Enter at the last timestep does.
+printf '100\n' | "$EMU" --routing dmodk --step $APPC >"$TMP/out" 2>/dev/null
+if [ "$(sed -n '/^=== t=36:/=' "$TMP/out")" -lt "$(sed -n '/^end: normal/=' "$TMP/out")" ]
+then pass step_past_the_end_shows_the_last_state; else fail step_past_the_end_shows_the_last_state "$(grep -n '^===\|^end' "$TMP/out")"; fi
 # Each state --step shows fits a terminal of 24 lines (22, the prompt answered
 # and the next) and 80 columns for Appendix C, at every timestep, without the
 # drawing.
