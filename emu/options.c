@@ -9,10 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Parses a decimal number in [lo, hi]; 0 on success. */
+/* Parses a decimal number in [lo, hi]; 0 on success, -1 for what is no
+ * number, -2 for one out of range (a negative one among them). */
 static int parse_number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     uint64_t v = 0;
+    if (s[0] == '-' && s[1] >= '0' && s[1] <= '9' && s[strspn(s + 1, "0123456789") + 1] == 0)
+        return -2;
     if (!*s)
         return -1;
     for (; *s; s++) {

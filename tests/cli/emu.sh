@@ -19,6 +19,8 @@ bad_option option_buffer_range "emu: --buffer: '0' is out of range (accepted: 1 
 bad_option option_vcs_zero "emu: --vcs: '0' is out of range (accepted: 1 .. 8)" --vcs 0 $APPC
 bad_option option_vcs_nine "emu: --vcs: '9' is out of range (accepted: 1 .. 8)" --vcs 9 $APPC
 bad_option option_vcs_number "emu: --vcs: 'two' is not a number (accepted: 1 .. 8)" --vcs two $APPC
+bad_option option_procs_negative "emu: --procs: '-1' is out of range (accepted: 1 .. 16777216)" --procs -1 $APPC
+bad_option option_buffer_minus "emu: --buffer: '-' is not a number (accepted: 1 .. 1024)" --buffer=- $APPC
 bad_option option_buffer_number "emu: --buffer: 'five' is not a number (accepted: 1 .. 1024)" --buffer five $APPC
 bad_option option_buffer_equals "emu: --buffer: '1025' is out of range (accepted: 1 .. 1024)" --buffer=1025 $APPC
 bad_option option_missing_value "emu: --procs needs a value (accepted: 1 .. 16777216)" $APPC --procs
@@ -28,7 +30,7 @@ bad_option option_duplex "emu: --duplex: 'simplex' is not a link model (accepted
 bad_option option_ports "emu: --ports: '257' is out of range (accepted: 1 .. 256)" --ports 257 $APPC
 bad_option option_port_depth "emu: --port-depth: '0' is out of range (accepted: 1 .. 1024)" --port-depth 0 $APPC
 bad_option option_mem "emu: --mem: '255' is out of range (accepted: 256 .. 268435456)" --mem 255 $APPC
-bad_option option_seed "emu: --seed: '-1' is not a number (accepted: 0 .. 18446744073709551615)" --seed -1 $APPC
+bad_option option_seed "emu: --seed: '-1' is out of range (accepted: 0 .. 18446744073709551615)" --seed -1 $APPC
 bad_option option_seed_big "emu: --seed: '18446744073709551616' is out of range (accepted: 0 .. 18446744073709551615)" --seed 18446744073709551616 $APPC
 bad_option option_max_steps "emu: --max-steps: '0' is out of range (accepted: 1 .. 9223372036854775808)" --max-steps 0 $APPC
 bad_option option_threads "emu: --threads: '257' is out of range (accepted: 1 .. 256)" --threads 257 $APPC
