@@ -261,16 +261,38 @@ void report_closing_lines(FILE *out, Machine *m)
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s)
+/* The length of the well-formed UTF-8 character at s (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s)
 {
+    int n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+          : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    /* (no overlong form, surrogate or code point above U+10FFFF) */
+    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) ||
+        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
+        return 0;
+    return n;
+}
+
+/* A JSON string: a byte that is no part of a UTF-8 character (a file name
+ * may hold any) becomes U+FFFD, so that the report stays JSON. */
+static void json_string(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
-    for (; *s; s++) {
+    while (*s) {
+        int n = utf8_length(s);
         if (*s == '"' || *s == '\\')
             fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(out, "\\u%04x", (unsigned char)*s);
+        else if (*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else if (n == 0)
+            fputs("\\ufffd", out);
         else
-            fputc(*s, out);
+            fwrite(s, 1, (size_t)n, out);
+        s += n ? n : 1;
     }
     fputc('"', out);
 }

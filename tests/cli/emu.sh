@@ -158,6 +158,12 @@ else fail json_after_program_output "$(head -c 600 "$TMP/out")"; fi
 run "$EMU" --routing dmodk --json $D/waits_forever.hex
 expect_grep json_null_latency '"latency_min": null, "latency_mean": null, "latency_max": null' "$TMP/out"
 expect_grep json_waiting '"waiting": [{"processor": 0, "on": "in", "port": 0, "pc": 2, "prefix_pc": 1, "source": null}]' "$TMP/out"
+# A file name is any bytes; in the report's strings a byte that is no part
+# of a UTF-8 character is U+FFFD, so that the report stays JSON.
+bad=$(printf '%s/u\377\303\251.x' "$TMP")
+cp tests/data/deadlocks/wrong_port.x "$bad"
+run "$EMU" --json "$bad"
+expect_grep json_source_utf8 "$(printf '"source": "%s/u\\ufffd\303\251.x:' "$TMP")" "$TMP/out"
 
 run "$EMU" --routing dmodk --histogram $APPC
 expect_grep histogram_line "  latency 11: 2 packets" "$TMP/out"
