@@ -226,7 +226,14 @@
   // A packet's colour, by its source: hues from yellow round to purple, so
   // that none is the red of a collision's ring or the orange of a buffer's,
   // spread by the golden ratio so that neighbours differ.
-  function colour(src) { return "hsl(" + (60 + 260 * ((src * 0.618034) % 1)).toFixed(1) + ",75%,47%)"; }
+  // A source's colour: hues from 60 to 320, clear of the collisions' red
+  // and orange. Up to 16 processors the hues are spread evenly, and
+  // neighbours differ in lightness too, so that every source is told apart
+  // at a glance; beyond, the golden ratio spreads them.
+  function colour(src) {
+    const f = N <= 16 ? src / N : (src * 0.618034) % 1;
+    return "hsl(" + (60 + 260 * f).toFixed(1) + ",75%," + (src % 2 ? 38 : 52) + "%)";
+  }
   function messageColour(id) {
     const pk = packets.get(id + ".0") || packets.get(id);
     return pk ? colour(pk.src) : "#444";
@@ -254,8 +261,9 @@
 
   const W = 26, SH = 30, LY = 60, PH = 44, M = 14;     // column, switch, layer, processor
   const LM = 50;                                       // the left margin, for the labels
-  const TOP = M + K * LY;                              // the processors' row
-  const HEIGHT = TOP + PH / 2 + (PLANES > 1 ? K * LY : 0) + PH / 2 + M;
+  const NAMES = 12;                                    // the switches' names, beyond a plane
+  const TOP = M + NAMES + K * LY;                      // the processors' row
+  const HEIGHT = TOP + PH / 2 + (PLANES > 1 ? K * LY + NAMES : 0) + PH / 2 + M;
   const WIDTH = LM + N * W + M;
 
   // Plane 0 grows up from the processors, plane 1 down: `away` is the sign
@@ -324,6 +332,20 @@
          "plane " + plane);
       for (let l = 1; l <= K; l++)
         el(net, "text", { class: "axis", x: LM - 6, y: switchY(plane, l) + 3, "text-anchor": "end" }, "l" + l);
+      // The switches' numbers in a layer (s0, s1, ...), beyond its last
+      // layer, and the ports of the first switch of each layer on its
+      // buffers: what the events, --state and --trace name (p0.l1.s0.u0).
+      const y = switchY(plane, K) + away(plane) * (SH / 2 + 4) + (plane === 0 ? 0 : 7);
+      for (let j = 0; j < H; j++)
+        el(net, "text", { class: "label switch-name", x: switchX(j), y: y }, "s" + j);
+      for (let l = 1; l <= K; l++) {
+        const s = (plane * K + l - 1) * H;
+        for (let q = 0; q < (l === K ? 2 : 4); q++) {
+          const box = bufferBox(4 * s + q);
+          el(layers.switches, "text", { class: "port-name", x: box.x + box.w / 2, y: box.y + box.h / 2 + 2.5 },
+             PORT_NAMES[q]);
+        }
+      }
     }
     for (let p = 0; p < N; p++) {
       const g = el(layers.procs, "g", {});
@@ -380,7 +402,7 @@
     else if (v.before >= 0) before = placeName(pk, decode(v.before), "?", "?").replace(/ place \? of \?$/, "");
     return "#" + pk.id + " p" + pk.src + " -> " + destName(cur.dst) + "  port " + pk.port +
            "\ndata " + pk.data + "\n" + routeText(cur.route, typeof cur.dst === "string") +
-           "\nage " + (now - pk.created) + " timesteps\nnow: " + place + "\nbefore: " + before;
+           "\nage " + (now - pk.created) + (now - pk.created === 1 ? " timestep" : " timesteps") + "\nnow: " + place + "\nbefore: " + before;
   }
 
   // A message of several words is drawn as a worm: a line through its

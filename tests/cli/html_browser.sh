@@ -232,6 +232,23 @@ cat "$TMP"/pages/dom.* | grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,' | sed
     awk '$1 < 60 || $1 >= 320 { print "hue " $1; bad = 1 } END { exit bad || NR == 0 }' >"$TMP/hues"
 if [ $? -eq 0 ]; then pass browser_packets_never_collision_red
 else fail browser_packets_never_collision_red "$(sort -u "$TMP/hues" | head -5)"; fi
+# The switches are numbered beyond each plane's last layer, and the first
+# switch of each layer names its ports, as the events and --state name them.
+names=$(grep -o '<text class="label switch-name"[^>]*>s[0-9]*</text>' "$TMP/dom" | sed 's/.*>\(s[0-9]*\)<.*/\1/' | tr '\n' ' ')
+ports=$(grep -o '<text class="port-name"[^>]*>[ud][01]</text>' "$TMP/dom" | wc -l)
+if [ "$names" = "s0 s1 s2 s3 s0 s1 s2 s3 " ] && [ "$ports" -eq 20 ]; then pass browser_switches_and_ports_named
+else fail browser_switches_and_ports_named "switches: $names" "$ports port names"; fi
+# The 8 sources of Appendix C are told apart: any two of their colours
+# differ by 30 degrees of hue, or by 10 points of lightness and 15 of hue.
+grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,[0-9]*%,[0-9]*%)' "$TMP/dom" |
+    sed 's/.*hsl(//; s/%)$//; s/,[0-9]*%,/ /' | sort -u >"$TMP/colours"
+awk '{ h[NR] = $1; l[NR] = $2 }
+     END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+               dh = h[i] - h[j]; if (dh < 0) dh = -dh; dl = l[i] - l[j]; if (dl < 0) dl = -dl
+               if (dh < 30 && !(dl >= 10 && dh >= 15)) { print h[i] "/" l[i] " and " h[j] "/" l[j]; bad = 1 } }
+           exit bad || NR != 8 }' "$TMP/colours" >"$TMP/close"
+if [ $? -eq 0 ]; then pass browser_sources_told_apart
+else fail browser_sources_told_apart "$(wc -l <"$TMP/colours") colours" "$(head -n 3 "$TMP/close")"; fi
 swatch() { grep -o "<i style=\"[^\"]*\"></i>$1<" "$TMP/dom" | head -n 1; }
 if swatch halted | grep -q 'background:rgb(\(1[0-9][0-9]\|[0-9][0-9]\), ' &&
    swatch idle | grep -q 'border-style:dashed'
