@@ -374,6 +374,15 @@
     return q;
   }
 
+  // A packet's dot: smaller in an input port, and in a buffer small enough
+  // that its queue fits the box (or its channel's strip) side by side.
+  function dotRadius(w, queued) {
+    if (w.kind === 3) return 2.5;
+    if (w.kind !== 2) return 4.5;
+    const box = bufferBox(w.at);
+    return Math.max(1.5, Math.min(4.5, (box.w - 2) / (2 * queued), box.h / V / 2));
+  }
+
   function packetXY(w, position, queued) {
     if (w.kind === 0) {                                 // the output slot: top of the processor
       return [0, 0];
@@ -386,9 +395,8 @@
       return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
     }
     if (w.kind === 2) {
-      const box = bufferBox(w.at);
-      const step = Math.min(7, (box.w - 6) / Math.max(1, queued - 1));
-      return [box.x + 3 + (position - 1) * step, box.y + (w.lane + 0.5) * box.h / V];
+      const box = bufferBox(w.at), r = dotRadius(w, queued);
+      return [box.x + 1 + r + (position - 1) * 2 * r, box.y + (w.lane + 0.5) * box.h / V];
     }
     const p = Math.floor(w.at / P);
     return [procX(p) - W / 2 + 6 + (position - 1) * 5, TOP + PH / 2 - 7];
@@ -442,7 +450,7 @@
       const c = el(layer, "circle", {
         class: "pk" + (pk.copy ? " copy" : "") + (chosen === id ? " chosen" : "") +
                (flit && flit[1] === "0" ? " head" : ""),
-        cx: xy[0].toFixed(1), cy: xy[1].toFixed(1), r: w.kind === 3 ? 2.5 : 4.5,
+        cx: xy[0].toFixed(1), cy: xy[1].toFixed(1), r: dotRadius(w, queued),
         fill: colour(pk.src), "data-id": id, "data-place": place,
         "data-line": "#" + id + " p" + pk.src + "->" + destName(cur.dst) + " port " + pk.port +
                      " data " + pk.data + ", " + routeText(cur.route, typeof cur.dst === "string") + ": " + place });
@@ -1031,14 +1039,23 @@
     hist.setAttribute("viewBox", "0 0 " + cw + " " + ch);
     if (keys.length === 0) { el(hist, "text", { class: "axis", x: 10, y: 20 }, "no packet delivered"); return; }
     const lo = Math.min.apply(null, keys), hi = Math.max.apply(null, keys);
-    let most = 1;
-    for (const k of keys) most = Math.max(most, h[k]);
-    const bw = (cw - 24) / (hi - lo + 1);
+    // At most HIST_BARS bars: a wide spread of latencies is binned, each
+    // bar `span` timesteps, so that none is too thin to see.
+    const HIST_BARS = 40, span = Math.ceil((hi - lo + 1) / HIST_BARS);
+    const bins = new Map();
     for (const k of keys) {
-      const bh = h[k] * (ch - 22) / most;
-      const bar = el(hist, "rect", { class: "bar", x: (20 + (k - lo) * bw).toFixed(1), y: (ch - 12 - bh).toFixed(1),
+      const b = Math.floor((k - lo) / span);
+      bins.set(b, (bins.get(b) || 0) + h[k]);
+    }
+    let most = 1;
+    for (const n of bins.values()) most = Math.max(most, n);
+    const bw = (cw - 24) / Math.ceil((hi - lo + 1) / span);
+    for (const [b, n] of bins) {
+      const bh = n * (ch - 22) / most, from = lo + b * span, to = Math.min(hi, from + span - 1);
+      const bar = el(hist, "rect", { class: "bar", x: (20 + b * bw).toFixed(1), y: (ch - 12 - bh).toFixed(1),
                                      width: Math.max(0.5, bw - 1).toFixed(1), height: bh.toFixed(1) });
-      el(bar, "title", {}, h[k] + (MESSAGES ? " messages" : " packets") + " took " + k + " timesteps");
+      el(bar, "title", {}, n + (MESSAGES ? " messages" : " packets") + " took " +
+                           (from === to ? from : from + " to " + to) + " timesteps");
     }
     el(hist, "text", { class: "axis", x: 20, y: ch - 1 }, String(lo));
     el(hist, "text", { class: "axis", x: cw - 4, y: ch - 1, "text-anchor": "end" }, String(hi));

@@ -151,6 +151,11 @@ marks_in_place() {
 # two.
 use_page h1
 marks_in_place browser_event_marks
+# A full buffer's five dots fit its box side by side (radius 2 in a box 22
+# wide), and its taken part is shaded all along.
+full=$(grep -o ' r="[0-9.]*"[^>]*data-place="buffer [^"]* of 5"' "$TMP/dom" | sed 's/ r="\([0-9.]*\)".*/\1/' | sort -u | tr '\n' ' ')
+if [ "$full" = "2 " ] && grep -q 'class="fill"[^>]* width="22.0"[^>]* data-count="5"' "$TMP/dom"
+then pass browser_full_buffer_fits; else fail browser_full_buffer_fits "radii of dots in full buffers: $full"; fi
 use_page h2
 marks_in_place browser_event_marks_vcs2
 expect_grep browser_port_wait_marked 'class="ev port-wait"' "$TMP/dom"
