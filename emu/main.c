@@ -218,6 +218,32 @@ static void progress_clear(Progress *p)
  * not say. */
 enum { FULL_STATE_COLUMNS = 100, FULL_STATE_LINES = 40, SCREEN_COLUMNS_MIN = 40 };
 
+/* The terminal's size, when --step talks to one both ways (so that what
+ * it shows is seen there): true, and *columns and *lines; else false, and
+ * a pipe or a file gets the same lines on every run. */
+static bool terminal_size(FILE *out, unsigned *columns, unsigned *lines)
+{
+    struct winsize ws;
+    if (!isatty(fileno(out)) || !isatty(STDIN_FILENO) ||
+        ioctl(fileno(out), TIOCGWINSZ, &ws) != 0 || ws.ws_row <= 1 || ws.ws_col == 0)
+        return false;
+    *columns = ws.ws_col > SCREEN_COLUMNS_MIN ? ws.ws_col : SCREEN_COLUMNS_MIN;
+    *lines = ws.ws_row;
+    return true;
+}
+
+/* The compact state, fitted to the terminal when it is narrower than
+ * STATE_COMPACT_WIDTH or taller than STATE_SCREEN_LINES. */
+static void show_compact_state(FILE *out, Machine *m)
+{
+    unsigned columns = STATE_COMPACT_WIDTH, lines = STATE_SCREEN_LINES, tc, tl;
+    if (terminal_size(out, &tc, &tl)) {
+        columns = tc < columns ? tc : columns;
+        lines = tl > lines ? tl : lines;
+    }
+    state_print_compact(out, m, columns, lines);
+}
+
 /* Asks, as more(1) does, whether to show the next screen: Enter shows it,
  * q does not; end of input shows all the rest (*all). The prompt is erased
  * from a terminal. */
@@ -262,16 +288,14 @@ static void page(FILE *out, const char *text, size_t len, unsigned lines)
  * written whole, the same every run. */
 static void show_full_state(FILE *out, Machine *m)
 {
-    unsigned columns = FULL_STATE_COLUMNS, lines = FULL_STATE_LINES;
-    struct winsize ws;
+    unsigned columns = FULL_STATE_COLUMNS, lines = FULL_STATE_LINES, tc, tl;
     if (!isatty(fileno(out)) || !isatty(STDIN_FILENO)) {
         state_print_fitted(out, m, columns);
         return;
     }
-    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 1 && ws.ws_col > 0) {
-        lines = ws.ws_row;
-        if (ws.ws_col < columns)
-            columns = ws.ws_col > SCREEN_COLUMNS_MIN ? ws.ws_col : SCREEN_COLUMNS_MIN;
+    if (terminal_size(out, &tc, &tl)) {
+        lines = tl;
+        columns = tc < columns ? tc : columns;
     }
     char *text = NULL;
     size_t len = 0;
@@ -370,7 +394,7 @@ static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *o
         state_print(out, m);
     if (opt->step) {
         if (!full)
-            state_print_compact(out, m);
+            show_compact_state(out, m);
         before_prompt = ask(m, out);
     }
     while (m->end == END_RUNNING) {
@@ -388,7 +412,7 @@ static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *o
         bool stepping = opt->step && before_prompt != UINT64_MAX;
         if (stepping && (--before_prompt == 0 || m->end != END_RUNNING)) {
             if (!full)
-                state_print_compact(out, m);
+                show_compact_state(out, m);
             if (m->end == END_RUNNING)
                 before_prompt = ask(m, out);
         }

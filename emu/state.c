@@ -465,7 +465,7 @@ static void brief_adapter(Text *t, Machine *m, uint32_t id)
  * fit beside it; returns the lines written. The address shown is where
  * the instruction's prefixes start, the address the listing gives it, so
  * that a student finds it in xc -S. */
-static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c)
+static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c, unsigned columns)
 {
     char status[32], insn[64];
     Text line = { .len = 0 }, adapter = { .len = 0 };
@@ -487,15 +487,14 @@ static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c)
             add(&line, "  (line %u)", at.line);
     }
     brief_adapter(&adapter, m, c->id);
-    if (line.len + adapter.len <= STATE_COMPACT_WIDTH) {
+    if (line.len + adapter.len <= columns) {
         add(&line, "%s", adapter.s);
-        return put_wrapped(out, line.s, line.len, STATE_COMPACT_WIDTH, 0, STATE_COMPACT_INDENT);
+        return put_wrapped(out, line.s, line.len, columns, 0, STATE_COMPACT_INDENT);
     }
-    unsigned lines = put_wrapped(out, line.s, line.len, STATE_COMPACT_WIDTH, 0,
-                                 STATE_COMPACT_INDENT);
+    unsigned lines = put_wrapped(out, line.s, line.len, columns, 0, STATE_COMPACT_INDENT);
     size_t skip = strspn(adapter.s, " ");
     if (adapter.len > skip)
-        lines += put_wrapped(out, adapter.s + skip, adapter.len - skip, STATE_COMPACT_WIDTH,
+        lines += put_wrapped(out, adapter.s + skip, adapter.len - skip, columns,
                              STATE_COMPACT_INDENT, STATE_COMPACT_INDENT);
     return lines;
 }
@@ -505,6 +504,7 @@ typedef struct BriefPackets {
     Machine *m;
     uint64_t after;           /* packets still to come after the group */
     uint64_t lines, room;     /* lines written, lines allowed */
+    unsigned columns;         /* the screen's width */
     uint64_t hidden;          /* packets left out */
     NetPacket first;          /* the group: a packet, or the flits of one */
     uint32_t last_flit, last_data;   /* message waiting in its output slot, */
@@ -534,13 +534,12 @@ static void brief_group_line(BriefPackets *ctx)
     add(&line, ": %s", place);
     if (ctx->grouped > 1)
         add(&line, ", %llu flits", (ull)ctx->grouped);
-    unsigned n = put_wrapped(NULL, line.s, line.len, STATE_COMPACT_WIDTH, 0,
-                             STATE_COMPACT_INDENT);
+    unsigned n = put_wrapped(NULL, line.s, line.len, ctx->columns, 0, STATE_COMPACT_INDENT);
     if (ctx->lines + n + (ctx->after > 0) > ctx->room) {
         ctx->hidden = ctx->grouped;
         return;
     }
-    ctx->lines += put_wrapped(ctx->out, line.s, line.len, STATE_COMPACT_WIDTH, 0,
+    ctx->lines += put_wrapped(ctx->out, line.s, line.len, ctx->columns, 0,
                               STATE_COMPACT_INDENT);
 }
 
@@ -569,7 +568,7 @@ static void brief_packet_line(void *ctx_, const NetPacket *pk)
     ctx->grouped = 1;
 }
 
-void state_print_compact(FILE *out, Machine *m)
+void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned screen_lines)
 {
     const NetStats *st = net_stats(m->net);
     uint64_t in_flight = net_in_flight(m->net);
@@ -583,10 +582,9 @@ void state_print_compact(FILE *out, Machine *m)
             plural(m->step_collisions, "collision", "collisions"),
             (ull)(st->link_total + st->buffer_total), (ull)in_flight,
             plural(in_flight, "packet", "packets"));
-    uint64_t used = put_wrapped(out, heading.s, heading.len, STATE_COMPACT_WIDTH, 0,
-                                STATE_COMPACT_INDENT);
+    uint64_t used = put_wrapped(out, heading.s, heading.len, columns, 0, STATE_COMPACT_INDENT);
     for (uint32_t p = 0; p < m->programmed; p++)
-        used += brief_processor_line(out, m, &m->cpus[p]);
+        used += brief_processor_line(out, m, &m->cpus[p], columns);
     if (m->programmed + 1 == m->nprocs)
         fprintf(out, "p%u idle (no program)\n", m->programmed);
     else if (m->programmed < m->nprocs)
@@ -596,9 +594,9 @@ void state_print_compact(FILE *out, Machine *m)
      * not all fit, the last line says how many more there are (f lists
      * them all). */
     used += 2 + (m->programmed < m->nprocs);
-    uint64_t room = used + STATE_MIN_PACKET_LINES < STATE_SCREEN_LINES
-                  ? STATE_SCREEN_LINES - used : STATE_MIN_PACKET_LINES;
-    BriefPackets ctx = { .out = out, .m = m, .after = in_flight, .room = room };
+    uint64_t room = used + STATE_MIN_PACKET_LINES < screen_lines
+                  ? screen_lines - used : STATE_MIN_PACKET_LINES;
+    BriefPackets ctx = { .out = out, .m = m, .after = in_flight, .room = room, .columns = columns };
     net_for_each_in_flight(m->net, brief_packet_line, &ctx);
     if (ctx.grouped)
         brief_group_line(&ctx);

@@ -36,8 +36,10 @@ void state_print_fitted(FILE *out, Machine *m, unsigned width);
 /* The compact state that --step shows after each stop: a heading, one line
  * per processor (status, instruction, registers, slot and ports) and one per
  * packet in the network, no drawing; the packets cut short to fit the
- * screen, with a line saying how many more there are. */
-void state_print_compact(FILE *out, Machine *m);
+ * screen, with a line saying how many more there are. The screen is
+ * `columns` wide (at most STATE_COMPACT_WIDTH) and `lines` high (at least
+ * STATE_SCREEN_LINES counts): a terminal's, or 80 by 24. */
+void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned lines);
 
 /* The drawing alone (any machine up to STATE_DRAW_MAX_PROCS processors),
  * in bands of switches at most max_width columns wide (0: all side by side). */

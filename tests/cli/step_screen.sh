@@ -75,3 +75,19 @@ expect_grep step_screen_f_whole "           p8 . p9 .    p10 . p11 .  p12 . p13 
 expect_grep step_screen_f_last_line "limit: ended by q in --step at timestep 30" "$TMP/all"
 if grep -q -- '--More--' "$TMP/all"; then fail step_screen_more_erased "$(grep -n -- '--More--' "$TMP/all")"
 else pass step_screen_more_erased; fi
+
+# On a terminal of 60 columns the compact state takes its width: no line
+# wraps, the processors' long lines go on indented below them.
+T new -d -s narrow -x 60 -y 24 -c "$PWD" \
+    "\"$EMU\" --routing dmodk --step tests/data/appendix_c.hex; echo \"exit status \$?\"; sleep 120"
+tries=0
+until T capture-pane -p -t narrow | grep -q '^step t=0> *$' || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+T send-keys -t narrow 19 Enter
+tries=0
+until T capture-pane -p -t narrow | grep -q '^step t=19> *$' || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+T capture-pane -p -J -S - -E - -t narrow >"$TMP/narrow"
+awk '/^=== t=19/ { on = 1 } on && /^step t=19>/ { exit } on { n++; if (length($0) > 60) wide++ }
+     END { printf "%d lines, %d over 60 columns\n", n, wide }' "$TMP/narrow" >"$TMP/got"
+if grep -q '^=== t=19: 2 collisions (2 in all),' "$TMP/narrow" && grep -q ' 0 over 60 columns$' "$TMP/got"
+then pass step_screen_narrow_fits; else fail step_screen_narrow_fits "$(cat "$TMP/got")" "$(cat "$TMP/narrow")"; fi
+T send-keys -t narrow q Enter
