@@ -7,8 +7,9 @@
  *     ...
  *   packets in the network: 8
  *     #0 p0->p2 port 0 data 22, plane 0 count 2 routing 0b0 addressing 0b10: buffer p0.l1.s0.u0 place 1 of 2
- *   plane 0   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each
- *             switch its down links: #id^ going up, #idv going down
+ *   plane 0   s<j>[u0 u1|d0 d1]: packets in each output buffer
+ *             under each switch, its down links:
+ *             #id^ going up, #idv going down, . empty
  *     layer 3   s0[- -|0 0]    s1[- -|0 0]   ...
  *               d0 .   d1 .    d0 .   d1 .  ...
  *     layer 1   s0[2 0|0 0]    ...
@@ -326,13 +327,17 @@ void state_draw_network(FILE *out, Machine *m, unsigned max_width)
         } else if (max_width && max_width <= DRAW_LEAD) {
             band = 1;
         }
-        fprintf(out, "plane %u   s<j>[u0 u1|d0 d1] = packets in each output buffer; under each\n"
-                     "          switch its down links: #id^ going up, #idv going down, . empty\n",
-                plane);
+        /* (lines of at most 60 columns, so that a narrow screen does not
+         * break them) */
+        fprintf(out, "plane %u   s<j>[u0 u1|d0 d1]: packets in each output buffer\n"
+                     "          under each switch, its down links:\n"
+                     "          #id^ going up, #idv going down, . empty\n", plane);
         if (m->cfg.vcs > 1)
-            fprintf(out, "          (%u virtual channels: a/b/... = channel 0, 1, ... of each "
-                         "buffer and link)\n", m->cfg.vcs);
+            fprintf(out, "          (%u virtual channels: a/b/... = channel 0/1/...)\n",
+                    m->cfg.vcs);
         for (uint32_t first = 0; first < half; first += band) {
+            if (first > 0)
+                fputc('\n', out);          /* (bands apart: each is all the layers) */
             uint32_t n = half - first < band ? half - first : band;
             for (unsigned l = k; l >= 1; l--) {
                 char lead[32], pairs[STATE_DRAW_MAX_PROCS / 2][CELL];

@@ -72,7 +72,7 @@ expect_grep json_one_channel '"vcs": 1, "collisions_by_vc": {"0": {"link": 0, "b
 
 # ---- the state -----------------------------------------------------------------------
 run "$EMU" --vcs 2 --state 200 programs/head_of_line.x
-expect_grep state_vcs_legend '(2 virtual channels: a/b/... = channel 0, 1, ... of each buffer and link)' "$TMP/out"
+expect_grep state_vcs_legend '(2 virtual channels: a/b/... = channel 0/1/...)' "$TMP/out"
 expect_grep state_vcs_buffers 'layer 1  s0[0/0 0/0|0/0 0/0]  s1[0/0 0/0|5/0 0/0]' "$TMP/out"
 expect_grep state_vcs_lanes 'p2 #2v/. p3 ./.' "$TMP/out"
 expect_grep state_vcs_places 'buffer p0.l1.s1.d0 vc0 place 1 of 5' "$TMP/out"
