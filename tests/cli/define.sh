@@ -72,7 +72,7 @@ refused() {
     expect_empty "emu_${name}_no_output" "$TMP/out"
 }
 refused undeclared "$TMP/ring.x: error: -D m=4: the program declares no global val 'm' (only a val outside every procedure can be set)" -D m=4
-refused not_a_val "$TMP/ring.x: error: -D main=1: 'main' is a procedure, not a global val (declared at 26:6)" -D main=1
+refused not_a_val "$TMP/ring.x: error: -D main=1: 'main' is a procedure, not a global val (declared at 30:6)" -D main=1
 refused no_value "-D n: no value (write -D NAME=VALUE, as in -D n=1024)" -D n
 refused empty_value "-D n=: '' is not an integer (write one as 1024, -3 or #FF)" -D n=
 refused fraction "-D n=1.5: '1.5' is not an integer (write one as 1024, -3 or #FF)" -D n=1.5
@@ -83,8 +83,8 @@ refused keyword "-D while=1: 'while' is a keyword, not a name" -D while=1
 refused bad_name "-D 2n=1: '2n' is not a name (a letter, then letters, digits and _)" -D 2n=1
 # a value the program cannot take: the error where it is used, and a note
 # at the val saying where the value came from
-refused zero "$TMP/ring.x:28:17: error: the count of a network must be from 1 to 1,048,576, not 0" -D n=0
-expect_grep emu_zero_note "$TMP/ring.x:23:5: note: 'n' is 0 here, set by -D n=0" "$TMP/err"
+refused zero "$TMP/ring.x:32:17: error: the count of a network must be from 1 to 1,048,576, not 0" -D n=0
+expect_grep emu_zero_note "$TMP/ring.x:26:5: note: 'n' is 0 here, set by -D n=0" "$TMP/err"
 # a local val is not the program's to set
 printf 'proc main() is\n  val k = 3;\n  print k\n' >"$TMP/local.x"
 run "$EMU" -q -D k=4 "$TMP/local.x"

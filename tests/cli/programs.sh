@@ -1,9 +1,10 @@
 # The example programs (programs/*.x) and the benchmark programs
 # (bench/programs/*.x) on the real machine.
 #
-# - Every programs/NAME.x ends normally under the default options and prints
-#   exactly tests/programs/examples/NAME.expected (values worked out apart
-#   from the emulator; docs/programs.md says how).
+# - Every programs/NAME.x ends normally at its own size under the default
+#   options and prints exactly tests/programs/examples/NAME.expected (values
+#   worked out apart from the emulator; docs/programs.md says how). Other
+#   sizes, set by -D: tests/cli/scaling.sh.
 # - It prints the same under every routing, in both duplex modes, except the
 #   network deadlocks that docs/programs.md documents, which must stay
 #   network deadlocks: matvec under greedy with half-duplex links, and the
