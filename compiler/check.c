@@ -248,6 +248,25 @@ static void check_name(Checker *c, Node *e)
     }
 }
 
+/* The words of an array whose size is known here, a global or a local
+ * one; 0 for an array parameter (its caller's array may be of any size),
+ * for a declaration already reported, and for anything else. */
+static uint32_t known_size(const Symbol *s)
+{
+    return s && (s->kind == SYM_GLOBAL_ARRAY || s->kind == SYM_LOCAL_ARRAY) ? s->size : 0;
+}
+
+/* A constant index of array `a` (node e names it) must be one of its
+ * elements: the processor does not check indices, and a[size] is the word
+ * after the array, another variable or a frame's return address. */
+static void check_constant_index(Checker *c, const Node *e, const Symbol *a, const Node *index)
+{
+    uint32_t size = known_size(a);
+    if (size && index->info.constant && index->value >= size)
+        diag_error(c->d, check_expr_start(index), "index %d is outside " NAME_FMT "[0..%u]",
+                   (int)index->value, NAME_ARG(e->name, e->len), (unsigned)size - 1);
+}
+
 /* name "[" expr "]" */
 static void check_index(Checker *c, Node *e)
 {
@@ -256,6 +275,7 @@ static void check_index(Checker *c, Node *e)
         diag_error(c->d, e->pos, "'" NAME_FMT "' is %s, not an array, so it cannot be indexed",
                    NAME_ARG(e->name, e->len), sym_what(s->kind));
     check_value(c, e->lhs);
+    check_constant_index(c, e, s, e->lhs);
     set_leaf(e, e->lhs->info.pure, 0);
     e->info.need = e->lhs->info.constant ? 1 : 2;
 }
@@ -491,7 +511,9 @@ static void check_length(Checker *c, const Node *e)
                    "not %d", (int)e->value);
 }
 
-/* name [ i for n ]: the n words of an array from a[i] on, i then n. */
+/* name [ i for n ]: the n words of an array from a[i] on, i then n. When
+ * the array's size is known, a constant i must be an index of it, and a
+ * constant n must not take the words past its end. */
 static void check_slice(Checker *c, Node *s)
 {
     Symbol *sym = resolve(c, s);
@@ -501,6 +523,20 @@ static void check_slice(Checker *c, Node *s)
     check_value(c, s->lhs);
     check_value(c, s->rhs);
     check_length(c, s->rhs);
+    check_constant_index(c, s, sym, s->lhs);
+    uint32_t size = known_size(sym), n = s->rhs->value;
+    const Node *i = s->lhs;
+    if (!size || !s->rhs->info.constant || n == 0 || n > MAX_MESSAGE ||
+        (i->info.constant && i->value >= size))
+        return;                         /* nothing to check, or reported */
+    if (i->info.constant && n > size - i->value)
+        diag_error(c->d, check_expr_start(s->rhs), NAME_FMT "[%u for %u] ends at " NAME_FMT
+                   "[%u], outside " NAME_FMT "[0..%u]", NAME_ARG(s->name, s->len),
+                   (unsigned)i->value, (unsigned)n, NAME_ARG(s->name, s->len),
+                   (unsigned)(i->value + n - 1), NAME_ARG(s->name, s->len), (unsigned)size - 1);
+    else if (n > size)
+        diag_error(c->d, check_expr_start(s->rhs), "%u words are more than " NAME_FMT
+                   "[0..%u] holds", (unsigned)n, NAME_ARG(s->name, s->len), (unsigned)size - 1);
 }
 
 /* d [: k] ! [e1, ..., en] or d [: k] ! a[i for n] (spec/messages.md): the

@@ -579,6 +579,29 @@ index_non_array.x:2:22: error: 'x' is a variable, not an array, so it cannot be 
 EOF
 check_error index_non_array
 
+# A constant index outside an array whose size is known (a global or a
+# local one) is an error, negative ones and the words of a message too; a
+# computed index, and any index of an array parameter, is left to run time.
+printf '%b' 'array g[3];\nproc p(array b) is b[7] := 1\nproc main() is\n  array a[2];\n  { print 1; a[2] := 4; print a[-1] + a[procid];\n    1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }\n' >"$TMP/index_out_of_range.x"
+want "$TMP/index_out_of_range.want" <<'EOF'
+index_out_of_range.x:5:16: error: index 2 is outside a[0..1]
+    5 |   { print 1; a[2] := 4; print a[-1] + a[procid];
+      |                ^
+index_out_of_range.x:5:33: error: index -1 is outside a[0..1]
+    5 |   { print 1; a[2] := 4; print a[-1] + a[procid];
+      |                                 ^
+index_out_of_range.x:6:17: error: g[1 for 3] ends at g[3], outside g[0..2]
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                 ^
+index_out_of_range.x:6:38: error: 3 words are more than a[0..1] holds
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                                      ^
+index_out_of_range.x:6:54: error: 'y' is not declared
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                                                      ^
+EOF
+check_error index_out_of_range
+
 printf '%b' 'proc main() is return 1\n' >"$TMP/return_outside_func.x"
 want "$TMP/return_outside_func.want" <<'EOF'
 return_outside_func.x:1:16: error: 'return' outside a func (a proc ends at the end of its body)
