@@ -102,6 +102,25 @@ static int starts_body(TokKind k)
            k == TK_NETWORK || k == TK_LBRACKET || k == TK_ALL;
 }
 
+/* Whether token i starts a statement, as far as it and the next tell: a
+ * name only when what follows it makes one (an assignment, a call, a send,
+ * a receive, or C's 'x = e' and 'i++'), and a number only as a send's
+ * destination, since either on its own is as likely stray text. */
+static int starts_statement(const Parser *p, size_t i)
+{
+    TokKind k = p->toks[i].kind;
+    TokKind after = i + 1 < p->count ? p->toks[i + 1].kind : TK_EOF;
+    if (k == TK_NAME)
+        return after == TK_ASSIGN || after == TK_LPAREN || after == TK_LBRACKET ||
+               after == TK_BANG || after == TK_COLON || after == TK_QUERY || after == TK_EQ ||
+               after == TK_PLUS || after == TK_MINUS;
+    if (k == TK_NUM)
+        return after == TK_BANG || after == TK_COLON;
+    return k == TK_SKIP || k == TK_STOP || k == TK_RETURN || k == TK_PRINT || k == TK_IF ||
+           k == TK_WHILE || k == TK_LBRACE || k == TK_NETWORK || k == TK_LBRACKET ||
+           k == TK_ALL;
+}
+
 /* ---- C habits ---- */
 
 /* Whether the current token and the next are `first` and `second` with
@@ -1055,6 +1074,54 @@ static void formals(Parser *p, Proc *proc)
     }
 }
 
+/* What follows a procedure's body, which is one statement. A ';' there is
+ * C's habit, reported as what it is. More statements, after a ';' or on
+ * their own, are reported once, at the first, and read on as the rest of
+ * a block (a ';' missing at the end of a line assumed), so that their own
+ * errors are found and the names they use checked. Returns the body, or a
+ * block of it and them; a ';' it does not read is left for the caller. */
+static Node *body_end(Parser *p, Node *body)
+{
+    Token *semi = at(p, TK_SEMI) ? cur(p) : NULL;
+    size_t first = p->at + (semi != NULL);          /* (the last token is TK_EOF) */
+    TokKind after = p->toks[first].kind;
+    if (semi && after == TK_ELSE) {
+        diag_error(p->d, semi->pos, "there is no ';' before 'else'");
+        return body;
+    }
+    if (semi && (after == TK_EOF || is_procedure_start(after))) {
+        diag_error(p->d, semi->pos, "no ';' after a procedure's body: ';' goes between the "
+                   "statements of a block, '{ s1; s2 }'");
+        return body;
+    }
+    if (!semi && (!starts_statement(p, first) || cur(p)->after_bad))
+        return body;                    /* (after a bad character: reported already) */
+    diag_error(p->d, semi ? semi->pos : cur(p)->pos, "a procedure's body is one statement: "
+               "put several in a block, '{ s1; s2 }'");
+    if (!starts_statement(p, first))
+        return body;
+    consume(p, TK_SEMI);
+    PtrVec items = { 0 };
+    push(p, &items, body);
+    while (!diag_too_many(p->d) && !p->a->failed) {
+        size_t start = p->at;
+        push(p, &items, statement(p));
+        if (p->panic)
+            sync_statement(p);
+        if (p->at == start)
+            next(p);                    /* (a statement's first token is always read) */
+        int sep = consume(p, TK_SEMI);
+        if (!starts_statement(p, p->at))
+            break;
+        if (!sep && !at_new_line(p))
+            expected(p, "';'", NULL);
+        p->panic = 0;
+    }
+    Node *n = new_node(p, ND_BLOCK, body->pos);
+    set_items(p, n, &items);
+    return n;
+}
+
 /* procedure := ("proc" | "func") name "(" [ formal { "," formal } ] ")" "is"
  *              { local } statement */
 static Proc *procedure(Parser *p, uint32_t index)
@@ -1084,17 +1151,8 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->nlocals = (uint32_t)locals.count;
     proc->locals = (Node **)vec_to_arena(&locals, p->a);
     proc->body = statement(p);
-    if (!p->panic && at(p, TK_SEMI)) {
-        TokKind after = p->toks[p->at + 1].kind;    /* (the last token is TK_EOF) */
-        if (after == TK_ELSE)
-            diag_error(p->d, cur(p)->pos, "there is no ';' before 'else'");
-        else if (after == TK_EOF || is_procedure_start(after))
-            diag_error(p->d, cur(p)->pos, "no ';' after a procedure's body: ';' goes "
-                       "between the statements of a block, '{ s1; s2 }'");
-        else
-            diag_error(p->d, cur(p)->pos, "a procedure's body is one statement: put several "
-                       "in a block, '{ s1; s2 }'");
-    }
+    if (!p->panic)
+        proc->body = body_end(p, proc->body);
     if (p->panic || at(p, TK_SEMI))
         sync_procedure(p);
     return proc;

@@ -337,6 +337,20 @@ semicolon_after_body.x:4:6: error: no ';' after a procedure's body: ';' goes bet
 EOF
 check_error semicolon_after_body
 
+# A second statement after a procedure's body, without a ';': the same
+# error, at the statement; the statements after the body are then read as
+# a block's, so that their own errors are found.
+printf '%b' 'proc main() is\n  var x;\n  x := 1\n  print x\n  print y\n' >"$TMP/statements_after_body.x"
+want "$TMP/statements_after_body.want" <<'EOF'
+statements_after_body.x:4:3: error: a procedure's body is one statement: put several in a block, '{ s1; s2 }'
+    4 |   print x
+      |   ^
+statements_after_body.x:5:9: error: 'y' is not declared
+    5 |   print y
+      |         ^
+EOF
+check_error statements_after_body
+
 # C's declarations: one error, at the type, and the name is then declared
 # (here a var and an array), so that its uses add none.
 printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
