@@ -247,6 +247,29 @@ static int keyword_all(Parser *p)
     return 1;
 }
 
+/* Whether a name being declared is current: a name, or a keyword written
+ * as one (`var print;`), which is reported and then read as the name, so
+ * that the declaration goes on and its uses add no errors of their own. A
+ * keyword is taken for a name when the token after it is `follow` (the
+ * 'for' of a network's index), or, when `follow` is TK_EOF, punctuation or
+ * on a later line: 'var' at the end of a line before 'proc main()' is a
+ * name missing, not 'proc' used as one. */
+static int at_declared_name(Parser *p, TokKind follow)
+{
+    const Token *t = cur(p), *after = &p->toks[p->at + 1 < p->count ? p->at + 1 : p->at];
+    if (t->kind == TK_NAME)
+        return 1;
+    if (t->kind < TK_VAL || t->kind > TK_ALL)     /* TOKEN_KEYWORDS, from first to last */
+        return 0;
+    if (follow != TK_EOF ? after->kind != follow :
+        after->kind < TK_ASSIGN && after->pos.line == t->end.line)
+        return 0;
+    if (!keyword_all(p))
+        error_at(p, t->pos, "'%s' is a keyword and cannot be a name", lex_spelling(t->kind));
+    p->panic = 0;
+    return 1;
+}
+
 /* Consumes a token of kind k, or reports it missing (with a hint). */
 static int expect(Parser *p, TokKind k, const char *hint)
 {
@@ -712,9 +735,7 @@ static Node *network(Parser *p)
 {
     SrcPos pos = cur(p)->pos;
     next(p);
-    if (keyword_all(p))
-        return new_node(p, ND_ERROR, pos);
-    if (at(p, TK_NAME)) {
+    if (at_declared_name(p, TK_FOR)) {
         Node *n = new_node(p, ND_NETWORK_FOR, pos);
         n->third = name_node(p, ND_NAME);
         expect(p, TK_FOR, NULL);
@@ -985,9 +1006,8 @@ static void declaration(Parser *p, PtrVec *out)
         kind = ND_VAR;
     } else
         next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "a name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "a name", NULL);
         sync_declaration(p);
         return;
     }
@@ -1041,9 +1061,8 @@ static Node *formal(Parser *p)
         return NULL;
     }
     next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "a parameter name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "a parameter name", NULL);
         return NULL;
     }
     return name_node(p, k == TK_VAL ? ND_PARAM_VAL : ND_PARAM_ARRAY);
@@ -1134,9 +1153,8 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->is_func = at(p, TK_FUNC);
     proc->index = index;
     next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "the procedure's name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "the procedure's name", NULL);
         sync_procedure(p);
         return NULL;
     }

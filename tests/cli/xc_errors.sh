@@ -736,6 +736,41 @@ all_as_a_declared_name.x:3:24: error: 'all' is a keyword (a broadcast: all ! e) 
 EOF
 check_error all_as_a_declared_name
 
+# Every keyword where a name is declared: one error each, at the keyword,
+# which is then read as the name, so that the declaration goes on ('var val;'
+# was two errors).
+printf '%b' 'var timestep;\nvar val;\narray do[4];\nval if = 3;\nproc print(val for, array while) is skip\nproc main() is\n  var x;\n  network procid for 2 do print y\n' >"$TMP/keyword_as_a_name.x"
+want "$TMP/keyword_as_a_name.want" <<'EOF'
+keyword_as_a_name.x:1:5: error: 'timestep' is a keyword and cannot be a name
+    1 | var timestep;
+      |     ^
+keyword_as_a_name.x:2:5: error: 'val' is a keyword and cannot be a name
+    2 | var val;
+      |     ^
+keyword_as_a_name.x:3:7: error: 'do' is a keyword and cannot be a name
+    3 | array do[4];
+      |       ^
+keyword_as_a_name.x:4:5: error: 'if' is a keyword and cannot be a name
+    4 | val if = 3;
+      |     ^
+keyword_as_a_name.x:5:6: error: 'print' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |      ^
+keyword_as_a_name.x:5:16: error: 'for' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |                ^
+keyword_as_a_name.x:5:27: error: 'while' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |                           ^
+keyword_as_a_name.x:8:11: error: 'procid' is a keyword and cannot be a name
+    8 |   network procid for 2 do print y
+      |           ^
+keyword_as_a_name.x:8:33: error: 'y' is not declared
+    8 |   network procid for 2 do print y
+      |                                 ^
+EOF
+check_error keyword_as_a_name
+
 printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
 want "$TMP/globals_do_not_fit.want" <<'EOF'
 globals_do_not_fit.x:1:7: error: the globals need 200 words, which with the program and 64 words of stack do not fit in --mem 256
