@@ -53,6 +53,16 @@ non_ascii_character.x:3:15: error: invalid character '—' (U+2014)
 EOF
 check_error non_ascii_character
 
+# A UTF-8 byte-order mark at the start of the file is skipped: line 1's
+# columns and caret are those of the text after it.
+printf '%b' '\0357\0273\0277proc main() is print y\n' >"$TMP/byte_order_mark.x"
+want "$TMP/byte_order_mark.want" <<'EOF'
+byte_order_mark.x:1:22: error: 'y' is not declared
+    1 | proc main() is print y
+      |                      ^
+EOF
+check_error byte_order_mark
+
 printf '%b' 'proc main() is\n  var n;\n  print n \0351 1\n' >"$TMP/invalid_byte.x"
 printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 |   print n \0351 1\n      |           ^\n' >"$TMP/invalid_byte.want"
 check_error invalid_byte
