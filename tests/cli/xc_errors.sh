@@ -63,6 +63,19 @@ byte_order_mark.x:1:22: error: 'y' is not declared
 EOF
 check_error byte_order_mark
 
+# A letter outside ASCII in quotes: one message saying so, not 'more than
+# one character' (it is two bytes).
+printf '%b' 'proc main() is\n  { print \047\0303\0251\047; print y }\n' >"$TMP/non_ascii_in_quotes.x"
+want "$TMP/non_ascii_in_quotes.want" <<'EOF'
+non_ascii_in_quotes.x:2:11: error: 'é' (U+00E9) is not ASCII: a character in quotes is one ASCII character or escape, like 'a' or '\n'
+    2 |   { print 'é'; print y }
+      |           ^
+non_ascii_in_quotes.x:2:23: error: 'y' is not declared
+    2 |   { print 'é'; print y }
+      |                      ^
+EOF
+check_error non_ascii_in_quotes
+
 printf '%b' 'proc main() is\n  var n;\n  print n \0351 1\n' >"$TMP/invalid_byte.x"
 printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 |   print n \0351 1\n      |           ^\n' >"$TMP/invalid_byte.want"
 check_error invalid_byte
