@@ -41,6 +41,7 @@ typedef struct Checker {
     const CompileDefine *defs;   /* the -D given, and the val each set (or NULL) */
     size_t ndefs;
     Symbol **defined;
+    const char *constant; /* whose constant is being checked ("a val"), or NULL */
     int failed;           /* out of memory */
 } Checker;
 
@@ -351,10 +352,16 @@ static void check_binary(Checker *c, Node *e)
     }
     uint32_t v = 0;
     SrcPos where;
-    if (all.constant && fold_expr(e, NULL, &v, &where) == FOLD_OK) {
-        set_constant(e, v);             /* a division by 0 is left to run time */
+    FoldResult r = all.constant ? fold_expr(e, NULL, &v, &where) : FOLD_NOT_CONSTANT;
+    if (r == FOLD_OK) {
+        set_constant(e, v);
         return;
     }
+    if (r == FOLD_DIV_ZERO && c->constant)
+        diag_error(c->d, where, "division by zero in %s", c->constant);
+    else if (r == FOLD_DIV_ZERO)        /* the processor would stop with a fault */
+        diag_error(c->d, where, "division by zero: a constant divisor of 0 stops the "
+                   "processor with a fault");
     e->info = all;
     e->info.constant = 0;
     e->info.need = binary_need(e);
@@ -410,15 +417,15 @@ static const Node *non_constant_part(const Node *e)
  * "an array size"...). Returns 1 with its value, or 0 after a message. */
 static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value)
 {
+    c->constant = what;
     check_value(c, e);
+    c->constant = NULL;
     SrcPos where;
     FoldResult r = fold_expr(e, NULL, value, &where);
     if (r == FOLD_OK)
         return 1;
-    if (r == FOLD_DIV_ZERO) {
-        diag_error(c->d, where, "division by zero in %s", what);
-        return 0;
-    }
+    if (r == FOLD_DIV_ZERO)
+        return 0;                       /* reported by check_binary */
     const Node *bad = non_constant_part(e);
     if (!bad)
         return 0;

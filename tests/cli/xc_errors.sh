@@ -480,6 +480,22 @@ val_division_by_zero.x:1:11: error: division by zero in a val
 EOF
 check_error val_division_by_zero
 
+# A division or remainder by 0 whose sides are both constants, in an
+# expression as in a val; a variable divided by 0 is left to run time.
+printf '%b' 'val z = 0;\nproc main() is\n  var x;\n  { print 1 / 0; print 5 % (z + z); print x / 0; print y }\n' >"$TMP/expression_division_by_zero.x"
+want "$TMP/expression_division_by_zero.want" <<'EOF'
+expression_division_by_zero.x:4:13: error: division by zero: a constant divisor of 0 stops the processor with a fault
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |             ^
+expression_division_by_zero.x:4:26: error: division by zero: a constant divisor of 0 stops the processor with a fault
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |                          ^
+expression_division_by_zero.x:4:56: error: 'y' is not declared
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |                                                        ^
+EOF
+check_error expression_division_by_zero
+
 printf '%b' 'val c = 1;\nproc main() is c := 2\n' >"$TMP/assign_to_val.x"
 want "$TMP/assign_to_val.want" <<'EOF'
 assign_to_val.x:2:16: error: cannot assign to 'c': it is a val constant
