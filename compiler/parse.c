@@ -676,7 +676,8 @@ static Node *element(Parser *p)
 /* ---- statements ---- */
 
 /* Reads statements separated by `sep` into v until `close` (not consumed).
- * A block allows a `sep` before its `close`; a network does not. Each
+ * A block allows a `sep` before its `close`; a network does not, and a ';'
+ * ending one of its branches (C's habit) is one error. Each
  * statement that fails is skipped to the next separator, so one bad
  * statement costs one message. */
 static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
@@ -691,6 +692,15 @@ static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
         }
         if (!p->panic && (at(p, close) || at(p, TK_EOF)))
             return;
+        if (!p->panic && sep == TK_AMP && at(p, TK_SEMI) &&
+            (p->toks[p->at + 1].kind == TK_AMP || p->toks[p->at + 1].kind == close)) {
+            diag_error(p->d, cur(p)->pos, "no ';' after a network's branch: ';' goes between "
+                       "the statements of a block, '{ s1; s2 }', and '&' between branches");
+            next(p);                    /* read as if it were not there */
+            if (consume(p, sep))
+                continue;
+            return;
+        }
         if (!p->panic) {
             char what[32];
             snprintf(what, sizeof what, "'%s' or '%s'", lex_spelling(sep), lex_spelling(close));

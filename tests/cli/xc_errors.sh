@@ -232,6 +232,19 @@ network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch 
 EOF
 check_error network_branch_sequence
 
+# A ';' ending a network's branch: one error, at the ';', which is then
+# read as if it were not there ('expected a statement before }' followed).
+printf '%b' 'proc main() is\n  var x;\n  network { 1 ! 1; & 0 ? x; }\n' >"$TMP/network_branch_semicolon.x"
+want "$TMP/network_branch_semicolon.want" <<'EOF'
+network_branch_semicolon.x:3:18: error: no ';' after a network's branch: ';' goes between the statements of a block, '{ s1; s2 }', and '&' between branches
+    3 |   network { 1 ! 1; & 0 ? x; }
+      |                  ^
+network_branch_semicolon.x:3:27: error: no ';' after a network's branch: ';' goes between the statements of a block, '{ s1; s2 }', and '&' between branches
+    3 |   network { 1 ! 1; & 0 ? x; }
+      |                           ^
+EOF
+check_error network_branch_semicolon
+
 # C's operators: each message names the X form, at the operator, and the
 # rest is read as meant, so that the errors after it are found too.
 printf '%b' 'proc main() is\n  var a;\n  if a == 1 then print 1\n' >"$TMP/c_equals.x"
