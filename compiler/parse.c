@@ -77,13 +77,26 @@ static int is_c_type(const Token *t)
 }
 
 /* Whether the parser is at C's `int x` (one or more type names, then a
- * name): a declaration, which `declaration` reads as a var. */
+ * name, not followed by '(': `int f(` is a procedure's header, which
+ * at_other_header finds): a declaration, which `declaration` reads as a
+ * var. */
 static int at_c_declaration(const Parser *p)
 {
     size_t i = p->at;
     while (i < p->count && is_c_type(&p->toks[i]))
         i++;
-    return i > p->at && i < p->count && p->toks[i].kind == TK_NAME;
+    return i > p->at && i + 1 < p->count && p->toks[i].kind == TK_NAME &&
+           p->toks[i + 1].kind != TK_LPAREN;
+}
+
+/* Whether the parser is at a procedure's header written with another
+ * language's word for 'proc' or 'func': a word, a name and '(' (Pascal's
+ * `procedure p(`, `function f(`, C's `void main(`), which no X program
+ * has. */
+static int at_other_header(const Parser *p)
+{
+    return p->at + 2 < p->count && p->toks[p->at].kind == TK_NAME &&
+           p->toks[p->at + 1].kind == TK_NAME && p->toks[p->at + 2].kind == TK_LPAREN;
 }
 
 /* Whether a token can start an element (the grammar's `element`). */
@@ -1186,6 +1199,42 @@ static Proc *procedure(Parser *p, uint32_t index)
     return proc;
 }
 
+/* Whether statement s returns a value somewhere: a procedure whose header
+ * says neither 'proc' nor 'func' is taken for a func when it does. */
+static int returns(const Node *s)
+{
+    if (!s)
+        return 0;
+    if (s->kind == ND_RETURN)
+        return 1;
+    if (s->kind == ND_IF)
+        return returns(s->rhs) || returns(s->third);
+    if (s->kind == ND_WHILE || s->kind == ND_NETWORK_FOR)
+        return returns(s->rhs);
+    if (s->kind == ND_BLOCK || s->kind == ND_NETWORK)
+        for (uint32_t i = 0; i < s->count; i++)
+            if (returns(s->items[i]))
+                return 1;
+    return 0;
+}
+
+/* A procedure whose header has another language's word for 'proc' or
+ * 'func' (at_other_header): reported with the X form at the word, and read
+ * as a proc, or as a func when its body returns a value, so that its body's
+ * errors are found and a 'main' so written is still the program's. */
+static Proc *other_procedure(Parser *p, uint32_t index)
+{
+    const Token *word = cur(p), *name = &p->toks[p->at + 1];
+    diag_error(p->d, word->pos, "X has no '%.*s': a procedure is 'proc " NAME_FMT "(...) is "
+               "...', or 'func " NAME_FMT "(...) is ...' when it returns a value",
+               (int)word->len, word->text, NAME_ARG(name->text, name->len),
+               NAME_ARG(name->text, name->len));
+    Proc *proc = procedure(p, index);
+    if (proc)
+        proc->is_func = returns(proc->body);
+    return proc;
+}
+
 /* program := { global } { procedure } */
 void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog)
 {
@@ -1198,15 +1247,16 @@ void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog
                 diag_error(d, cur(&p)->pos, "global declarations must come before "
                            "the procedures");
             global(&p, &globals);
-        } else if (is_procedure_start(k)) {
-            Proc *proc = procedure(&p, (uint32_t)procs.count);
+        } else if (is_procedure_start(k) || at_other_header(&p)) {
+            Proc *proc = is_procedure_start(k) ? procedure(&p, (uint32_t)procs.count)
+                                               : other_procedure(&p, (uint32_t)procs.count);
             if (proc)
                 push(&p, &procs, proc);
         } else {
             expected(&p, "a declaration or a procedure", "('val', 'var', 'array', "
                      "'proc' or 'func')");
             while (!at(&p, TK_EOF) && !is_declaration_start(cur(&p)->kind) &&
-                   !is_procedure_start(cur(&p)->kind))
+                   !is_procedure_start(cur(&p)->kind) && !at_other_header(&p))
                 next(&p);                       /* stray text: skip all of it */
         }
         p.panic = 0;

@@ -400,6 +400,24 @@ c_declarations.x:3:3: error: X has no 'int': declare a word as 'var a;' (an arra
 EOF
 check_error c_declarations
 
+# A procedure's header with another language's word for 'proc' or 'func':
+# one error, at the word, and the procedure read (as a func when it
+# returns a value), so that a 'main' so written is found and its body's
+# errors are too.
+printf '%b' 'function f(val x) is return x + 1\nprocedure main() is\n  print f(y)\n' >"$TMP/other_procedure_word.x"
+want "$TMP/other_procedure_word.want" <<'EOF'
+other_procedure_word.x:1:1: error: X has no 'function': a procedure is 'proc f(...) is ...', or 'func f(...) is ...' when it returns a value
+    1 | function f(val x) is return x + 1
+      | ^
+other_procedure_word.x:2:1: error: X has no 'procedure': a procedure is 'proc main(...) is ...', or 'func main(...) is ...' when it returns a value
+    2 | procedure main() is
+      | ^
+other_procedure_word.x:3:11: error: 'y' is not declared
+    3 |   print f(y)
+      |           ^
+EOF
+check_error other_procedure_word
+
 # C's for loop: one error, at the 'for'; its header is skipped and the
 # errors after it are still found.
 printf '%b' 'proc main() is\n  var x;\n  { for (x = 0; (x < 3); x++) print x; print y }\n' >"$TMP/c_for.x"
