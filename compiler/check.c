@@ -173,11 +173,38 @@ static void undeclared(Checker *c, const Node *n)
     diag_error(c->d, n->pos, "'" NAME_FMT "' is not declared", NAME_ARG(n->name, n->len));
 }
 
+/* A procedure of the program named n, while the globals are checked:
+ * procedures may be named anywhere, but their names are entered only after
+ * the globals (declare_procedures), whose declarations come first. A global
+ * that names one is an error of its own (a val is a constant), which this
+ * lets the checker say, rather than 'not declared'. NULL if none. */
+static Symbol *procedure_for_global(Checker *c, const Node *n)
+{
+    if (c->proc)
+        return NULL;
+    for (uint32_t i = 0; i < c->prog->nprocs; i++) {
+        Proc *p = c->prog->procs[i];
+        if (p->len != n->len || memcmp(p->name, n->name, n->len) != 0)
+            continue;
+        Symbol *s = arena_alloc(c->a, sizeof *s);
+        if (!s) {
+            c->failed = 1;
+            return NULL;
+        }
+        *s = (Symbol){ .kind = SYM_PROC, .name = p->name, .len = p->len, .pos = p->pos,
+                       .proc = p };
+        return s;
+    }
+    return NULL;
+}
+
 /* Resolves the name of node n, reporting an undeclared one. */
 static Symbol *resolve(Checker *c, Node *n)
 {
     n->sym = lookup(c, n->name, n->len);
     if (!n->sym)
+        n->sym = procedure_for_global(c, n);
+    if (!n->sym && !c->failed)
         undeclared(c, n);
     return n->sym;
 }

@@ -503,6 +503,20 @@ val_not_constant.x:2:9: error: a val must be a constant, and 'v' is a variable (
 EOF
 check_error val_not_constant
 
+# A global val that calls a func, after the procedures: its two errors,
+# not 'f' is not declared (the procedures' names are entered after the
+# globals are checked).
+printf '%b' 'func f() is return 1\nval k = f();\nproc main() is print k\n' >"$TMP/val_calls_func.x"
+want "$TMP/val_calls_func.want" <<'EOF'
+val_calls_func.x:2:1: error: global declarations must come before the procedures
+    2 | val k = f();
+      | ^
+val_calls_func.x:2:9: error: a val must be a constant, and a call of 'f' is not (use numbers, characters, true, false, vals and operators)
+    2 | val k = f();
+      |         ^
+EOF
+check_error val_calls_func
+
 printf '%b' 'val c = 1 / (2 - 2);\nproc main() is skip\n' >"$TMP/val_division_by_zero.x"
 want "$TMP/val_division_by_zero.want" <<'EOF'
 val_division_by_zero.x:1:11: error: division by zero in a val
