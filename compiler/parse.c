@@ -990,6 +990,10 @@ static Node *statement(Parser *p)
         for (int depth = 0; at(p, TK_LPAREN) || (depth > 0 && !at(p, TK_EOF)); next(p))
             depth += at(p, TK_LPAREN) ? 1 : at(p, TK_RPAREN) ? -1 : 0;  /* C's header */
         n = new_node(p, ND_ERROR, t->pos);
+    } else if (k == TK_ELSE && at_new_line(p) && p->toks[p->at - 1].kind == TK_SEMI) {
+        error_at(p, p->toks[p->at - 1].pos, "expected a statement before 'else' (there is "
+                 "no ';' before 'else')");  /* on the ';', not after it as expected() */
+        n = new_node(p, ND_ERROR, t->pos);
     } else {
         expected(p, "a statement", is_declaration_start(k) ?
                  "(declarations come before the procedure's statement)" :

@@ -224,6 +224,19 @@ semicolon_before_else.x:2:25: error: expected a statement before 'else' (there i
 EOF
 check_error semicolon_before_else
 
+# The same ';' at the end of a line, before an 'else' on the next: the
+# caret is on the ';', not after it, where a missing one would be.
+printf '%b' 'proc main() is {\n  if true then print 1;\n  else print 2;\n  print y\n}\n' >"$TMP/semicolon_before_else_on_next_line.x"
+want "$TMP/semicolon_before_else_on_next_line.want" <<'EOF'
+semicolon_before_else_on_next_line.x:2:23: error: expected a statement before 'else' (there is no ';' before 'else')
+    2 |   if true then print 1;
+      |                       ^
+semicolon_before_else_on_next_line.x:4:9: error: 'y' is not declared
+    4 |   print y
+      |         ^
+EOF
+check_error semicolon_before_else_on_next_line
+
 printf '%b' 'proc main() is\n  var in;\n  network { 2 ! 22; 0 ? in & skip }\n' >"$TMP/network_branch_sequence.x"
 want "$TMP/network_branch_sequence.want" <<'EOF'
 network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch of several statements is a block: { s1; s2 })
