@@ -17,10 +17,11 @@
  * limits however deeply the input nests.
  *
  * C's operators that X spells otherwise ('==', '!=', '&&', '!x', 'i++',
- * 'i += e', and '||', which X reads as a comment) get a message that names
- * the X form, and are then read as what they were meant to be, so that the
- * errors after them are still found. They are recognised as two X tokens
- * with nothing between them, which no correct program contains. */
+ * 'i += e', and '||', which X reads as a comment), and Pascal's '<>', get a
+ * message that names the X form, and are then read as what they were meant
+ * to be, so that the errors after them are still found. They are
+ * recognised as two X tokens with nothing between them, which no correct
+ * program contains. */
 #include "compiler/internal.h"
 
 #include <string.h>
@@ -399,11 +400,12 @@ static Node *name_node(Parser *p, NodeKind kind)
 /* ---- expressions ---- */
 
 /* The binary operator at the current token and the number of tokens it
- * takes: 1, or 2 for C's '==', '!=' and '&&', read as '=', '~=' and 'and'
- * (c_operator_error reports them). 0 when there is none. */
+ * takes: 1, or 2 for C's '==', '!=' and '&&' and Pascal's '<>', read as
+ * '=', '~=', 'and' and '~=' (c_operator_error reports them). 0 when there
+ * is none. */
 static int peek_binop(Parser *p, BinOp *op)
 {
-    if (c_pair(p, TK_EQ, TK_EQ) || c_pair(p, TK_BANG, TK_EQ)) {
+    if (c_pair(p, TK_EQ, TK_EQ) || c_pair(p, TK_BANG, TK_EQ) || c_pair(p, TK_LT, TK_GT)) {
         *op = at(p, TK_EQ) ? BIN_EQ : BIN_NE;
         return 2;
     }
@@ -415,14 +417,16 @@ static int peek_binop(Parser *p, BinOp *op)
     return binop_from_token(cur(p)->kind, op);
 }
 
-/* C's '==', '!=' or '&&' at the current token, read as `op`. */
+/* C's '==', '!=' or '&&', or Pascal's '<>', at the current token, read as
+ * `op`. */
 static void c_operator_error(Parser *p, BinOp op)
 {
     SrcPos pos = cur(p)->pos;
     if (op == BIN_EQ)
         diag_error(p->d, pos, "X has no '==': use '=' to compare (':=' assigns)");
     else if (op == BIN_NE)
-        diag_error(p->d, pos, "X has no '!=': use '~=' (not equal)");
+        diag_error(p->d, pos, "X has no '%s': use '~=' (not equal)",
+                   at(p, TK_LT) ? "<>" : "!=");
     else
         diag_error(p->d, pos, "X has no '&&': use 'and', which works on every bit and "
                    "evaluates both sides (see the traps in docs/language.md)");

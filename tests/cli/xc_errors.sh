@@ -276,6 +276,17 @@ c_not_equal.x:3:8: error: X has no '!=': use '~=' (not equal)
 EOF
 check_error c_not_equal
 
+printf '%b' 'proc main() is\n  var a;\n  { if a <> 1 then print 1; print y }\n' >"$TMP/pascal_not_equal.x"
+want "$TMP/pascal_not_equal.want" <<'EOF'
+pascal_not_equal.x:3:10: error: X has no '<>': use '~=' (not equal)
+    3 |   { if a <> 1 then print 1; print y }
+      |          ^
+pascal_not_equal.x:3:35: error: 'y' is not declared
+    3 |   { if a <> 1 then print 1; print y }
+      |                                   ^
+EOF
+check_error pascal_not_equal
+
 printf '%b' 'proc main() is\n  var a;\n  if (a > 0) && (a < 9) then print 1\n' >"$TMP/c_logical_and.x"
 want "$TMP/c_logical_and.want" <<'EOF'
 c_logical_and.x:3:14: error: X has no '&&': use 'and', which works on every bit and evaluates both sides (see the traps in docs/language.md)
