@@ -76,6 +76,23 @@ non_ascii_in_quotes.x:2:23: error: 'y' is not declared
 EOF
 check_error non_ascii_in_quotes
 
+# A hex image given to xc: one line, not an error for each of its digits;
+# by its name, or (check_error's NAME.x) by its text of hex digits alone.
+cp tests/data/hex/loop.hex "$TMP/image.hex"
+(cd "$TMP" && exec "$XC_ABS" image.hex >image.out 2>image.err)
+status=$?
+want "$TMP/image.want" <<'EOF'
+xc: image.hex is a hex image, a program compiled already: bin/emu runs it ('bin/emu image.hex'), and xc compiles a program's source, a .x file
+EOF
+if [ "$status" -ne 1 ]; then fail error_hex_image_named "exit status $status, expected 1"
+elif [ -s "$TMP/image.out" ] || [ -e "$TMP/image.hex.hex" ]; then fail error_hex_image_named "wrote output"
+else expect_same error_hex_image_named "$TMP/image.want" "$TMP/image.err"; fi
+cp tests/data/hex/loop.hex "$TMP/hex_image_text.x"
+want "$TMP/hex_image_text.want" <<'EOF'
+xc: hex_image_text.x holds a hex image, a program compiled already, not a program's source: bin/emu runs it from a file named .hex
+EOF
+check_error hex_image_text
+
 printf '%b' 'proc main() is\n  var n;\n  print n \0351 1\n' >"$TMP/invalid_byte.x"
 printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 |   print n \0351 1\n      |           ^\n' >"$TMP/invalid_byte.want"
 check_error invalid_byte
