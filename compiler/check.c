@@ -41,6 +41,7 @@ typedef struct Checker {
     const CompileDefine *defs;   /* the -D given, and the val each set (or NULL) */
     size_t ndefs;
     Symbol **defined;
+    const char *constant; /* whose constant is being checked ("a val"), or NULL */
     int failed;           /* out of memory */
 } Checker;
 
@@ -172,11 +173,38 @@ static void undeclared(Checker *c, const Node *n)
     diag_error(c->d, n->pos, "'" NAME_FMT "' is not declared", NAME_ARG(n->name, n->len));
 }
 
+/* A procedure of the program named n, while the globals are checked:
+ * procedures may be named anywhere, but their names are entered only after
+ * the globals (declare_procedures), whose declarations come first. A global
+ * that names one is an error of its own (a val is a constant), which this
+ * lets the checker say, rather than 'not declared'. NULL if none. */
+static Symbol *procedure_for_global(Checker *c, const Node *n)
+{
+    if (c->proc)
+        return NULL;
+    for (uint32_t i = 0; i < c->prog->nprocs; i++) {
+        Proc *p = c->prog->procs[i];
+        if (p->len != n->len || memcmp(p->name, n->name, n->len) != 0)
+            continue;
+        Symbol *s = arena_alloc(c->a, sizeof *s);
+        if (!s) {
+            c->failed = 1;
+            return NULL;
+        }
+        *s = (Symbol){ .kind = SYM_PROC, .name = p->name, .len = p->len, .pos = p->pos,
+                       .proc = p };
+        return s;
+    }
+    return NULL;
+}
+
 /* Resolves the name of node n, reporting an undeclared one. */
 static Symbol *resolve(Checker *c, Node *n)
 {
     n->sym = lookup(c, n->name, n->len);
     if (!n->sym)
+        n->sym = procedure_for_global(c, n);
+    if (!n->sym && !c->failed)
         undeclared(c, n);
     return n->sym;
 }
@@ -248,6 +276,25 @@ static void check_name(Checker *c, Node *e)
     }
 }
 
+/* The words of an array whose size is known here, a global or a local
+ * one; 0 for an array parameter (its caller's array may be of any size),
+ * for a declaration already reported, and for anything else. */
+static uint32_t known_size(const Symbol *s)
+{
+    return s && (s->kind == SYM_GLOBAL_ARRAY || s->kind == SYM_LOCAL_ARRAY) ? s->size : 0;
+}
+
+/* A constant index of array `a` (node e names it) must be one of its
+ * elements: the processor does not check indices, and a[size] is the word
+ * after the array, another variable or a frame's return address. */
+static void check_constant_index(Checker *c, const Node *e, const Symbol *a, const Node *index)
+{
+    uint32_t size = known_size(a);
+    if (size && index->info.constant && index->value >= size)
+        diag_error(c->d, check_expr_start(index), "index %d is outside " NAME_FMT "[0..%u]",
+                   (int)index->value, NAME_ARG(e->name, e->len), (unsigned)size - 1);
+}
+
 /* name "[" expr "]" */
 static void check_index(Checker *c, Node *e)
 {
@@ -256,6 +303,7 @@ static void check_index(Checker *c, Node *e)
         diag_error(c->d, e->pos, "'" NAME_FMT "' is %s, not an array, so it cannot be indexed",
                    NAME_ARG(e->name, e->len), sym_what(s->kind));
     check_value(c, e->lhs);
+    check_constant_index(c, e, s, e->lhs);
     set_leaf(e, e->lhs->info.pure, 0);
     e->info.need = e->lhs->info.constant ? 1 : 2;
 }
@@ -331,10 +379,16 @@ static void check_binary(Checker *c, Node *e)
     }
     uint32_t v = 0;
     SrcPos where;
-    if (all.constant && fold_expr(e, NULL, &v, &where) == FOLD_OK) {
-        set_constant(e, v);             /* a division by 0 is left to run time */
+    FoldResult r = all.constant ? fold_expr(e, NULL, &v, &where) : FOLD_NOT_CONSTANT;
+    if (r == FOLD_OK) {
+        set_constant(e, v);
         return;
     }
+    if (r == FOLD_DIV_ZERO && c->constant)
+        diag_error(c->d, where, "division by zero in %s", c->constant);
+    else if (r == FOLD_DIV_ZERO)        /* the processor would stop with a fault */
+        diag_error(c->d, where, "division by zero: a constant divisor of 0 stops the "
+                   "processor with a fault");
     e->info = all;
     e->info.constant = 0;
     e->info.need = binary_need(e);
@@ -390,15 +444,15 @@ static const Node *non_constant_part(const Node *e)
  * "an array size"...). Returns 1 with its value, or 0 after a message. */
 static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value)
 {
+    c->constant = what;
     check_value(c, e);
+    c->constant = NULL;
     SrcPos where;
     FoldResult r = fold_expr(e, NULL, value, &where);
     if (r == FOLD_OK)
         return 1;
-    if (r == FOLD_DIV_ZERO) {
-        diag_error(c->d, where, "division by zero in %s", what);
-        return 0;
-    }
+    if (r == FOLD_DIV_ZERO)
+        return 0;                       /* reported by check_binary */
     const Node *bad = non_constant_part(e);
     if (!bad)
         return 0;
@@ -491,7 +545,9 @@ static void check_length(Checker *c, const Node *e)
                    "not %d", (int)e->value);
 }
 
-/* name [ i for n ]: the n words of an array from a[i] on, i then n. */
+/* name [ i for n ]: the n words of an array from a[i] on, i then n. When
+ * the array's size is known, a constant i must be an index of it, and a
+ * constant n must not take the words past its end. */
 static void check_slice(Checker *c, Node *s)
 {
     Symbol *sym = resolve(c, s);
@@ -501,6 +557,20 @@ static void check_slice(Checker *c, Node *s)
     check_value(c, s->lhs);
     check_value(c, s->rhs);
     check_length(c, s->rhs);
+    check_constant_index(c, s, sym, s->lhs);
+    uint32_t size = known_size(sym), n = s->rhs->value;
+    const Node *i = s->lhs;
+    if (!size || !s->rhs->info.constant || n == 0 || n > MAX_MESSAGE ||
+        (i->info.constant && i->value >= size))
+        return;                         /* nothing to check, or reported */
+    if (i->info.constant && n > size - i->value)
+        diag_error(c->d, check_expr_start(s->rhs), NAME_FMT "[%u for %u] ends at " NAME_FMT
+                   "[%u], outside " NAME_FMT "[0..%u]", NAME_ARG(s->name, s->len),
+                   (unsigned)i->value, (unsigned)n, NAME_ARG(s->name, s->len),
+                   (unsigned)(i->value + n - 1), NAME_ARG(s->name, s->len), (unsigned)size - 1);
+    else if (n > size)
+        diag_error(c->d, check_expr_start(s->rhs), "%u words are more than " NAME_FMT
+                   "[0..%u] holds", (unsigned)n, NAME_ARG(s->name, s->len), (unsigned)size - 1);
 }
 
 /* d [: k] ! [e1, ..., en] or d [: k] ! a[i for n] (spec/messages.md): the

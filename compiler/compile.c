@@ -79,13 +79,19 @@ int compile_program(const char *filename, const char *text, size_t len,
     return compile_program_with(filename, text, len, mem_words, NULL, 0, img, errors);
 }
 
-/* The phases in order. The checker is skipped only after too many errors or
- * when memory ran out, and code is generated only for an error-free
- * program; the messages are written once, sorted, at the end. */
+/* The phases in order, over the text after a UTF-8 byte-order mark that
+ * begins it. The checker is skipped only after too many errors or when
+ * memory ran out, and code is generated only for an error-free program;
+ * the messages are written once, sorted, at the end. */
 int compile_program_with(const char *filename, const char *text, size_t len,
                          uint32_t mem_words, const CompileDefine *defs, size_t ndefs,
                          HexImage *img, FILE *errors)
 {
+    static const char bom[] = "\xEF\xBB\xBF";   /* U+FEFF in UTF-8, as some editors begin a file */
+    if (len >= 3 && memcmp(text, bom, 3) == 0) {
+        text += 3;                  /* no part of the program: lines and columns as without */
+        len -= 3;
+    }
     Diag d = { .file = filename, .text = text, .len = len, .out = errors };
     Arena arena = { 0 };
     Program prog = { 0 };

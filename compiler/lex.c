@@ -7,7 +7,8 @@
  * a comment to the end of the line. Every token carries its line and byte
  * column (both from 1); a bad character or number is reported and skipped,
  * so the parser always sees a well-formed token sequence ending in TK_EOF.
- * A letter outside ASCII is one message, however many UTF-8 bytes it takes. */
+ * A letter outside ASCII is one message, however many UTF-8 bytes it takes,
+ * in a name as in quotes. */
 #include "compiler/internal.h"
 
 #include <stdlib.h>
@@ -160,6 +161,25 @@ static int char_code(Lexer *lx)
     }
 }
 
+/* The length of the UTF-8 character at lx->at and its code point, or 1
+ * when the byte there does not start one (a byte on its own is reported
+ * as a byte). */
+static size_t utf8_char(const Lexer *lx, uint32_t *code)
+{
+    int c = peek(lx, 0);
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 :
+               c >= 0xF0 && c <= 0xF4 ? 4 : 1;
+    uint32_t v = (uint32_t)c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        int b = peek(lx, i);
+        if (b < 0x80 || b > 0xBF)
+            return 1;
+        v = v << 6 | (uint32_t)(b & 0x3F);
+    }
+    *code = v;
+    return n;
+}
+
 /* Where the first `quote` at or after byte `from` is on its line, or where
  * the line (or the text) ends if there is none. */
 static size_t quote_on_line(const Lexer *lx, size_t from, char quote)
@@ -178,6 +198,21 @@ static void lex_char(Lexer *lx)
     if (c == '\'') {
         lx->at++;
         diag_error(lx->d, start, "empty character ''");
+        add(lx, TK_NUM, start, 0);
+        return;
+    }
+    size_t close = quote_on_line(lx, lx->at, '\'');
+    if (c >= 0x80 && close < lx->len && lx->text[close] == '\'') {
+        uint32_t point;                 /* a letter outside ASCII, 'é': one message */
+        size_t n = utf8_char(lx, &point);
+        if (n > 1)
+            diag_error(lx->d, start, "'%.*s' (U+%04X) is not ASCII: a character in quotes is "
+                       "one ASCII character or escape, like 'a' or '\\n'", (int)n,
+                       lx->text + lx->at, (unsigned)point);
+        else
+            diag_error(lx->d, start, "byte 0x%02x is not ASCII: a character in quotes is one "
+                       "ASCII character or escape, like 'a' or '\\n'", (unsigned)c);
+        lx->at = close + 1;
         add(lx, TK_NUM, start, 0);
         return;
     }
@@ -213,25 +248,6 @@ static void lex_name(Lexer *lx)
     TOKEN_KEYWORDS(TOKEN_KEYWORD_MATCH)
 #undef TOKEN_KEYWORD_MATCH
     add(lx, kind, start, 0);
-}
-
-/* The length of the UTF-8 character at lx->at and its code point, or 1
- * when the byte there does not start one (a byte on its own is reported
- * as a byte). */
-static size_t utf8_char(const Lexer *lx, uint32_t *code)
-{
-    int c = peek(lx, 0);
-    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 :
-               c >= 0xF0 && c <= 0xF4 ? 4 : 1;
-    uint32_t v = (uint32_t)c & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        int b = peek(lx, i);
-        if (b < 0x80 || b > 0xBF)
-            return 1;
-        v = v << 6 | (uint32_t)(b & 0x3F);
-    }
-    *code = v;
-    return n;
 }
 
 /* Operators and punctuation; longest match first. */

@@ -17,10 +17,11 @@
  * limits however deeply the input nests.
  *
  * C's operators that X spells otherwise ('==', '!=', '&&', '!x', 'i++',
- * 'i += e', and '||', which X reads as a comment) get a message that names
- * the X form, and are then read as what they were meant to be, so that the
- * errors after them are still found. They are recognised as two X tokens
- * with nothing between them, which no correct program contains. */
+ * 'i += e', and '||', which X reads as a comment), and Pascal's '<>', get a
+ * message that names the X form, and are then read as what they were meant
+ * to be, so that the errors after them are still found. They are
+ * recognised as two X tokens with nothing between them, which no correct
+ * program contains. */
 #include "compiler/internal.h"
 
 #include <string.h>
@@ -77,13 +78,26 @@ static int is_c_type(const Token *t)
 }
 
 /* Whether the parser is at C's `int x` (one or more type names, then a
- * name): a declaration, which `declaration` reads as a var. */
+ * name, not followed by '(': `int f(` is a procedure's header, which
+ * at_other_header finds): a declaration, which `declaration` reads as a
+ * var. */
 static int at_c_declaration(const Parser *p)
 {
     size_t i = p->at;
     while (i < p->count && is_c_type(&p->toks[i]))
         i++;
-    return i > p->at && i < p->count && p->toks[i].kind == TK_NAME;
+    return i > p->at && i + 1 < p->count && p->toks[i].kind == TK_NAME &&
+           p->toks[i + 1].kind != TK_LPAREN;
+}
+
+/* Whether the parser is at a procedure's header written with another
+ * language's word for 'proc' or 'func': a word, a name and '(' (Pascal's
+ * `procedure p(`, `function f(`, C's `void main(`), which no X program
+ * has. */
+static int at_other_header(const Parser *p)
+{
+    return p->at + 2 < p->count && p->toks[p->at].kind == TK_NAME &&
+           p->toks[p->at + 1].kind == TK_NAME && p->toks[p->at + 2].kind == TK_LPAREN;
 }
 
 /* Whether a token can start an element (the grammar's `element`). */
@@ -100,6 +114,25 @@ static int starts_body(TokKind k)
     return is_declaration_start(k) || starts_element(k) || k == TK_SKIP || k == TK_STOP ||
            k == TK_RETURN || k == TK_PRINT || k == TK_IF || k == TK_WHILE || k == TK_LBRACE ||
            k == TK_NETWORK || k == TK_LBRACKET || k == TK_ALL;
+}
+
+/* Whether token i starts a statement, as far as it and the next tell: a
+ * name only when what follows it makes one (an assignment, a call, a send,
+ * a receive, or C's 'x = e' and 'i++'), and a number only as a send's
+ * destination, since either on its own is as likely stray text. */
+static int starts_statement(const Parser *p, size_t i)
+{
+    TokKind k = p->toks[i].kind;
+    TokKind after = i + 1 < p->count ? p->toks[i + 1].kind : TK_EOF;
+    if (k == TK_NAME)
+        return after == TK_ASSIGN || after == TK_LPAREN || after == TK_LBRACKET ||
+               after == TK_BANG || after == TK_COLON || after == TK_QUERY || after == TK_EQ ||
+               after == TK_PLUS || after == TK_MINUS;
+    if (k == TK_NUM)
+        return after == TK_BANG || after == TK_COLON;
+    return k == TK_SKIP || k == TK_STOP || k == TK_RETURN || k == TK_PRINT || k == TK_IF ||
+           k == TK_WHILE || k == TK_LBRACE || k == TK_NETWORK || k == TK_LBRACKET ||
+           k == TK_ALL;
 }
 
 /* ---- C habits ---- */
@@ -228,6 +261,29 @@ static int keyword_all(Parser *p)
     return 1;
 }
 
+/* Whether a name being declared is current: a name, or a keyword written
+ * as one (`var print;`), which is reported and then read as the name, so
+ * that the declaration goes on and its uses add no errors of their own. A
+ * keyword is taken for a name when the token after it is `follow` (the
+ * 'for' of a network's index), or, when `follow` is TK_EOF, punctuation or
+ * on a later line: 'var' at the end of a line before 'proc main()' is a
+ * name missing, not 'proc' used as one. */
+static int at_declared_name(Parser *p, TokKind follow)
+{
+    const Token *t = cur(p), *after = &p->toks[p->at + 1 < p->count ? p->at + 1 : p->at];
+    if (t->kind == TK_NAME)
+        return 1;
+    if (t->kind < TK_VAL || t->kind > TK_ALL)     /* TOKEN_KEYWORDS, from first to last */
+        return 0;
+    if (follow != TK_EOF ? after->kind != follow :
+        after->kind < TK_ASSIGN && after->pos.line == t->end.line)
+        return 0;
+    if (!keyword_all(p))
+        error_at(p, t->pos, "'%s' is a keyword and cannot be a name", lex_spelling(t->kind));
+    p->panic = 0;
+    return 1;
+}
+
 /* Consumes a token of kind k, or reports it missing (with a hint). */
 static int expect(Parser *p, TokKind k, const char *hint)
 {
@@ -344,11 +400,12 @@ static Node *name_node(Parser *p, NodeKind kind)
 /* ---- expressions ---- */
 
 /* The binary operator at the current token and the number of tokens it
- * takes: 1, or 2 for C's '==', '!=' and '&&', read as '=', '~=' and 'and'
- * (c_operator_error reports them). 0 when there is none. */
+ * takes: 1, or 2 for C's '==', '!=' and '&&' and Pascal's '<>', read as
+ * '=', '~=', 'and' and '~=' (c_operator_error reports them). 0 when there
+ * is none. */
 static int peek_binop(Parser *p, BinOp *op)
 {
-    if (c_pair(p, TK_EQ, TK_EQ) || c_pair(p, TK_BANG, TK_EQ)) {
+    if (c_pair(p, TK_EQ, TK_EQ) || c_pair(p, TK_BANG, TK_EQ) || c_pair(p, TK_LT, TK_GT)) {
         *op = at(p, TK_EQ) ? BIN_EQ : BIN_NE;
         return 2;
     }
@@ -360,14 +417,16 @@ static int peek_binop(Parser *p, BinOp *op)
     return binop_from_token(cur(p)->kind, op);
 }
 
-/* C's '==', '!=' or '&&' at the current token, read as `op`. */
+/* C's '==', '!=' or '&&', or Pascal's '<>', at the current token, read as
+ * `op`. */
 static void c_operator_error(Parser *p, BinOp op)
 {
     SrcPos pos = cur(p)->pos;
     if (op == BIN_EQ)
         diag_error(p->d, pos, "X has no '==': use '=' to compare (':=' assigns)");
     else if (op == BIN_NE)
-        diag_error(p->d, pos, "X has no '!=': use '~=' (not equal)");
+        diag_error(p->d, pos, "X has no '%s': use '~=' (not equal)",
+                   at(p, TK_LT) ? "<>" : "!=");
     else
         diag_error(p->d, pos, "X has no '&&': use 'and', which works on every bit and "
                    "evaluates both sides (see the traps in docs/language.md)");
@@ -634,7 +693,8 @@ static Node *element(Parser *p)
 /* ---- statements ---- */
 
 /* Reads statements separated by `sep` into v until `close` (not consumed).
- * A block allows a `sep` before its `close`; a network does not. Each
+ * A block allows a `sep` before its `close`; a network does not, and a ';'
+ * ending one of its branches (C's habit) is one error. Each
  * statement that fails is skipped to the next separator, so one bad
  * statement costs one message. */
 static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
@@ -649,6 +709,15 @@ static void statement_list(Parser *p, PtrVec *v, TokKind sep, TokKind close)
         }
         if (!p->panic && (at(p, close) || at(p, TK_EOF)))
             return;
+        if (!p->panic && sep == TK_AMP && at(p, TK_SEMI) &&
+            (p->toks[p->at + 1].kind == TK_AMP || p->toks[p->at + 1].kind == close)) {
+            diag_error(p->d, cur(p)->pos, "no ';' after a network's branch: ';' goes between "
+                       "the statements of a block, '{ s1; s2 }', and '&' between branches");
+            next(p);                    /* read as if it were not there */
+            if (consume(p, sep))
+                continue;
+            return;
+        }
         if (!p->panic) {
             char what[32];
             snprintf(what, sizeof what, "'%s' or '%s'", lex_spelling(sep), lex_spelling(close));
@@ -693,9 +762,7 @@ static Node *network(Parser *p)
 {
     SrcPos pos = cur(p)->pos;
     next(p);
-    if (keyword_all(p))
-        return new_node(p, ND_ERROR, pos);
-    if (at(p, TK_NAME)) {
+    if (at_declared_name(p, TK_FOR)) {
         Node *n = new_node(p, ND_NETWORK_FOR, pos);
         n->third = name_node(p, ND_NAME);
         expect(p, TK_FOR, NULL);
@@ -927,6 +994,10 @@ static Node *statement(Parser *p)
         for (int depth = 0; at(p, TK_LPAREN) || (depth > 0 && !at(p, TK_EOF)); next(p))
             depth += at(p, TK_LPAREN) ? 1 : at(p, TK_RPAREN) ? -1 : 0;  /* C's header */
         n = new_node(p, ND_ERROR, t->pos);
+    } else if (k == TK_ELSE && at_new_line(p) && p->toks[p->at - 1].kind == TK_SEMI) {
+        error_at(p, p->toks[p->at - 1].pos, "expected a statement before 'else' (there is "
+                 "no ';' before 'else')");  /* on the ';', not after it as expected() */
+        n = new_node(p, ND_ERROR, t->pos);
     } else {
         expected(p, "a statement", is_declaration_start(k) ?
                  "(declarations come before the procedure's statement)" :
@@ -966,9 +1037,8 @@ static void declaration(Parser *p, PtrVec *out)
         kind = ND_VAR;
     } else
         next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "a name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "a name", NULL);
         sync_declaration(p);
         return;
     }
@@ -1022,9 +1092,8 @@ static Node *formal(Parser *p)
         return NULL;
     }
     next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "a parameter name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "a parameter name", NULL);
         return NULL;
     }
     return name_node(p, k == TK_VAL ? ND_PARAM_VAL : ND_PARAM_ARRAY);
@@ -1055,6 +1124,54 @@ static void formals(Parser *p, Proc *proc)
     }
 }
 
+/* What follows a procedure's body, which is one statement. A ';' there is
+ * C's habit, reported as what it is. More statements, after a ';' or on
+ * their own, are reported once, at the first, and read on as the rest of
+ * a block (a ';' missing at the end of a line assumed), so that their own
+ * errors are found and the names they use checked. Returns the body, or a
+ * block of it and them; a ';' it does not read is left for the caller. */
+static Node *body_end(Parser *p, Node *body)
+{
+    Token *semi = at(p, TK_SEMI) ? cur(p) : NULL;
+    size_t first = p->at + (semi != NULL);          /* (the last token is TK_EOF) */
+    TokKind after = p->toks[first].kind;
+    if (semi && after == TK_ELSE) {
+        diag_error(p->d, semi->pos, "there is no ';' before 'else'");
+        return body;
+    }
+    if (semi && (after == TK_EOF || is_procedure_start(after))) {
+        diag_error(p->d, semi->pos, "no ';' after a procedure's body: ';' goes between the "
+                   "statements of a block, '{ s1; s2 }'");
+        return body;
+    }
+    if (!semi && (!starts_statement(p, first) || cur(p)->after_bad))
+        return body;                    /* (after a bad character: reported already) */
+    diag_error(p->d, semi ? semi->pos : cur(p)->pos, "a procedure's body is one statement: "
+               "put several in a block, '{ s1; s2 }'");
+    if (!starts_statement(p, first))
+        return body;
+    consume(p, TK_SEMI);
+    PtrVec items = { 0 };
+    push(p, &items, body);
+    while (!diag_too_many(p->d) && !p->a->failed) {
+        size_t start = p->at;
+        push(p, &items, statement(p));
+        if (p->panic)
+            sync_statement(p);
+        if (p->at == start)
+            next(p);                    /* (a statement's first token is always read) */
+        int sep = consume(p, TK_SEMI);
+        if (!starts_statement(p, p->at))
+            break;
+        if (!sep && !at_new_line(p))
+            expected(p, "';'", NULL);
+        p->panic = 0;
+    }
+    Node *n = new_node(p, ND_BLOCK, body->pos);
+    set_items(p, n, &items);
+    return n;
+}
+
 /* procedure := ("proc" | "func") name "(" [ formal { "," formal } ] ")" "is"
  *              { local } statement */
 static Proc *procedure(Parser *p, uint32_t index)
@@ -1067,9 +1184,8 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->is_func = at(p, TK_FUNC);
     proc->index = index;
     next(p);
-    if (!at(p, TK_NAME)) {
-        if (!keyword_all(p))
-            expected(p, "the procedure's name", NULL);
+    if (!at_declared_name(p, TK_EOF)) {
+        expected(p, "the procedure's name", NULL);
         sync_procedure(p);
         return NULL;
     }
@@ -1084,19 +1200,46 @@ static Proc *procedure(Parser *p, uint32_t index)
     proc->nlocals = (uint32_t)locals.count;
     proc->locals = (Node **)vec_to_arena(&locals, p->a);
     proc->body = statement(p);
-    if (!p->panic && at(p, TK_SEMI)) {
-        TokKind after = p->toks[p->at + 1].kind;    /* (the last token is TK_EOF) */
-        if (after == TK_ELSE)
-            diag_error(p->d, cur(p)->pos, "there is no ';' before 'else'");
-        else if (after == TK_EOF || is_procedure_start(after))
-            diag_error(p->d, cur(p)->pos, "no ';' after a procedure's body: ';' goes "
-                       "between the statements of a block, '{ s1; s2 }'");
-        else
-            diag_error(p->d, cur(p)->pos, "a procedure's body is one statement: put several "
-                       "in a block, '{ s1; s2 }'");
-    }
+    if (!p->panic)
+        proc->body = body_end(p, proc->body);
     if (p->panic || at(p, TK_SEMI))
         sync_procedure(p);
+    return proc;
+}
+
+/* Whether statement s returns a value somewhere: a procedure whose header
+ * says neither 'proc' nor 'func' is taken for a func when it does. */
+static int returns(const Node *s)
+{
+    if (!s)
+        return 0;
+    if (s->kind == ND_RETURN)
+        return 1;
+    if (s->kind == ND_IF)
+        return returns(s->rhs) || returns(s->third);
+    if (s->kind == ND_WHILE || s->kind == ND_NETWORK_FOR)
+        return returns(s->rhs);
+    if (s->kind == ND_BLOCK || s->kind == ND_NETWORK)
+        for (uint32_t i = 0; i < s->count; i++)
+            if (returns(s->items[i]))
+                return 1;
+    return 0;
+}
+
+/* A procedure whose header has another language's word for 'proc' or
+ * 'func' (at_other_header): reported with the X form at the word, and read
+ * as a proc, or as a func when its body returns a value, so that its body's
+ * errors are found and a 'main' so written is still the program's. */
+static Proc *other_procedure(Parser *p, uint32_t index)
+{
+    const Token *word = cur(p), *name = &p->toks[p->at + 1];
+    diag_error(p->d, word->pos, "X has no '%.*s': a procedure is 'proc " NAME_FMT "(...) is "
+               "...', or 'func " NAME_FMT "(...) is ...' when it returns a value",
+               (int)word->len, word->text, NAME_ARG(name->text, name->len),
+               NAME_ARG(name->text, name->len));
+    Proc *proc = procedure(p, index);
+    if (proc)
+        proc->is_func = returns(proc->body);
     return proc;
 }
 
@@ -1112,15 +1255,16 @@ void parse_program(Token *tokens, size_t count, Diag *d, Arena *a, Program *prog
                 diag_error(d, cur(&p)->pos, "global declarations must come before "
                            "the procedures");
             global(&p, &globals);
-        } else if (is_procedure_start(k)) {
-            Proc *proc = procedure(&p, (uint32_t)procs.count);
+        } else if (is_procedure_start(k) || at_other_header(&p)) {
+            Proc *proc = is_procedure_start(k) ? procedure(&p, (uint32_t)procs.count)
+                                               : other_procedure(&p, (uint32_t)procs.count);
             if (proc)
                 push(&p, &procs, proc);
         } else {
             expected(&p, "a declaration or a procedure", "('val', 'var', 'array', "
                      "'proc' or 'func')");
             while (!at(&p, TK_EOF) && !is_declaration_start(cur(&p)->kind) &&
-                   !is_procedure_start(cur(&p)->kind))
+                   !is_procedure_start(cur(&p)->kind) && !at_other_header(&p))
                 next(&p);                       /* stray text: skip all of it */
         }
         p.panic = 0;

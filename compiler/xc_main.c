@@ -5,9 +5,10 @@
  *     xc -S prog.x               prints the listing (a file only with -o)
  *     xc -D n=1024 prog.x        with the global val n set to 1024
  *
- * Exit status 0, or 1 on any error. On a compile error no image is left:
- * one that an earlier run wrote is removed, so that a stale image is never
- * run by mistake; no other file is ever removed. */
+ * A hex image given to compile (a .hex file, or a file of hex digits) is
+ * one line saying so. Exit status 0, or 1 on any error. On a compile error
+ * no image is left: one that an earlier run wrote is removed, so that a
+ * stale image is never run by mistake; no other file is ever removed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,67 @@ static void remove_stale_image(const char *path)
         fprintf(stderr, "xc: %s: cannot remove the old output: %s\n", path, strerror(errno));
 }
 
+/* Whether `path` is named as a hex image is, "prog.hex", and exists (a
+ * missing file is said to be missing, by the read). */
+static int named_hex(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".hex") == 0 && access(path, F_OK) == 0;
+}
+
+/* Whether text is a hex image's: hex digits, white space and '#' comments
+ * to the end of the line, with at least one digit (docs/processor.md). No
+ * program is: every one has letters beyond a-f, in 'proc main'. */
+static int hex_text(const char *text, size_t len)
+{
+    int digits = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '#')
+            while (i + 1 < len && text[i + 1] != '\n')
+                i++;
+        else if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+            digits = 1;
+        else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            return 0;
+    }
+    return digits;
+}
+
+/* One line for a hex image given to compile, instead of an error for each
+ * of its digits; `named` when its name says so (bin/emu compiles a .x
+ * file, whatever it holds). */
+static void hex_given(const char *path, int named)
+{
+    if (named)
+        fprintf(stderr, "xc: %s is a hex image, a program compiled already: bin/emu runs it "
+                "('bin/emu %s'), and xc compiles a program's source, a .x file\n", path, path);
+    else
+        fprintf(stderr, "xc: %s holds a hex image, a program compiled already, not a "
+                "program's source: bin/emu runs it from a file named .hex\n", path);
+}
+
+/* Reads and compiles the input as compile_file_with does, but refuses a
+ * hex image's text (hex_text) first. Returns the number of errors. */
+static int compile_input(const Options *o, HexImage *img)
+{
+    char err[512];
+    size_t len = 0;
+    memset(img, 0, sizeof *img);
+    char *text = read_whole_file(o->input, &source_input, &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "xc: %s\n", err);
+        return 1;
+    }
+    int n = 1;
+    if (hex_text(text, len))
+        hex_given(o->input, 0);
+    else
+        n = compile_program_with(o->input, text, len, o->mem, o->defs, o->ndefs, img, stderr);
+    free(text);
+    return n;
+}
+
 /* Whether what was written to stdout got there (0), or -1 after a message
  * naming `what` (or nothing, when NULL): stdout is buffered, so a full disk
  * shows only when it is flushed. `errno` is cleared before the writing
@@ -224,6 +286,11 @@ int main(int argc, char **argv)
         free(o.defs);
         return r > 0 && stdout_written(NULL) == 0 ? 0 : 1;
     }
+    if (named_hex(o.input)) {
+        hex_given(o.input, 1);
+        free(o.defs);
+        return 1;
+    }
     char *own = NULL;
     const char *out = o.output;
     if (!out && !o.listing)
@@ -241,7 +308,7 @@ int main(int argc, char **argv)
     }
     HexImage img;
     int status = 0;
-    if (compile_file_with(o.input, o.mem, o.defs, o.ndefs, &img, stderr, "xc") != 0) {
+    if (compile_input(&o, &img) != 0) {
         if (out)
             remove_stale_image(out);
         status = 1;

@@ -53,6 +53,46 @@ non_ascii_character.x:3:15: error: invalid character '—' (U+2014)
 EOF
 check_error non_ascii_character
 
+# A UTF-8 byte-order mark at the start of the file is skipped: line 1's
+# columns and caret are those of the text after it.
+printf '%b' '\0357\0273\0277proc main() is print y\n' >"$TMP/byte_order_mark.x"
+want "$TMP/byte_order_mark.want" <<'EOF'
+byte_order_mark.x:1:22: error: 'y' is not declared
+    1 | proc main() is print y
+      |                      ^
+EOF
+check_error byte_order_mark
+
+# A letter outside ASCII in quotes: one message saying so, not 'more than
+# one character' (it is two bytes).
+printf '%b' 'proc main() is\n  { print \047\0303\0251\047; print y }\n' >"$TMP/non_ascii_in_quotes.x"
+want "$TMP/non_ascii_in_quotes.want" <<'EOF'
+non_ascii_in_quotes.x:2:11: error: 'é' (U+00E9) is not ASCII: a character in quotes is one ASCII character or escape, like 'a' or '\n'
+    2 |   { print 'é'; print y }
+      |           ^
+non_ascii_in_quotes.x:2:23: error: 'y' is not declared
+    2 |   { print 'é'; print y }
+      |                      ^
+EOF
+check_error non_ascii_in_quotes
+
+# A hex image given to xc: one line, not an error for each of its digits;
+# by its name, or (check_error's NAME.x) by its text of hex digits alone.
+cp tests/data/hex/loop.hex "$TMP/image.hex"
+(cd "$TMP" && exec "$XC_ABS" image.hex >image.out 2>image.err)
+status=$?
+want "$TMP/image.want" <<'EOF'
+xc: image.hex is a hex image, a program compiled already: bin/emu runs it ('bin/emu image.hex'), and xc compiles a program's source, a .x file
+EOF
+if [ "$status" -ne 1 ]; then fail error_hex_image_named "exit status $status, expected 1"
+elif [ -s "$TMP/image.out" ] || [ -e "$TMP/image.hex.hex" ]; then fail error_hex_image_named "wrote output"
+else expect_same error_hex_image_named "$TMP/image.want" "$TMP/image.err"; fi
+cp tests/data/hex/loop.hex "$TMP/hex_image_text.x"
+want "$TMP/hex_image_text.want" <<'EOF'
+xc: hex_image_text.x holds a hex image, a program compiled already, not a program's source: bin/emu runs it from a file named .hex
+EOF
+check_error hex_image_text
+
 printf '%b' 'proc main() is\n  var n;\n  print n \0351 1\n' >"$TMP/invalid_byte.x"
 printf '%b' 'invalid_byte.x:3:11: error: invalid character (byte 0xe9)\n    3 |   print n \0351 1\n      |           ^\n' >"$TMP/invalid_byte.want"
 check_error invalid_byte
@@ -201,6 +241,19 @@ semicolon_before_else.x:2:25: error: expected a statement before 'else' (there i
 EOF
 check_error semicolon_before_else
 
+# The same ';' at the end of a line, before an 'else' on the next: the
+# caret is on the ';', not after it, where a missing one would be.
+printf '%b' 'proc main() is {\n  if true then print 1;\n  else print 2;\n  print y\n}\n' >"$TMP/semicolon_before_else_on_next_line.x"
+want "$TMP/semicolon_before_else_on_next_line.want" <<'EOF'
+semicolon_before_else_on_next_line.x:2:23: error: expected a statement before 'else' (there is no ';' before 'else')
+    2 |   if true then print 1;
+      |                       ^
+semicolon_before_else_on_next_line.x:4:9: error: 'y' is not declared
+    4 |   print y
+      |         ^
+EOF
+check_error semicolon_before_else_on_next_line
+
 printf '%b' 'proc main() is\n  var in;\n  network { 2 ! 22; 0 ? in & skip }\n' >"$TMP/network_branch_sequence.x"
 want "$TMP/network_branch_sequence.want" <<'EOF'
 network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch of several statements is a block: { s1; s2 })
@@ -208,6 +261,19 @@ network_branch_sequence.x:3:19: error: expected '&' or '}' before ';' (a branch 
       |                   ^
 EOF
 check_error network_branch_sequence
+
+# A ';' ending a network's branch: one error, at the ';', which is then
+# read as if it were not there ('expected a statement before }' followed).
+printf '%b' 'proc main() is\n  var x;\n  network { 1 ! 1; & 0 ? x; }\n' >"$TMP/network_branch_semicolon.x"
+want "$TMP/network_branch_semicolon.want" <<'EOF'
+network_branch_semicolon.x:3:18: error: no ';' after a network's branch: ';' goes between the statements of a block, '{ s1; s2 }', and '&' between branches
+    3 |   network { 1 ! 1; & 0 ? x; }
+      |                  ^
+network_branch_semicolon.x:3:27: error: no ';' after a network's branch: ';' goes between the statements of a block, '{ s1; s2 }', and '&' between branches
+    3 |   network { 1 ! 1; & 0 ? x; }
+      |                           ^
+EOF
+check_error network_branch_semicolon
 
 # C's operators: each message names the X form, at the operator, and the
 # rest is read as meant, so that the errors after it are found too.
@@ -226,6 +292,17 @@ c_not_equal.x:3:8: error: X has no '!=': use '~=' (not equal)
       |        ^
 EOF
 check_error c_not_equal
+
+printf '%b' 'proc main() is\n  var a;\n  { if a <> 1 then print 1; print y }\n' >"$TMP/pascal_not_equal.x"
+want "$TMP/pascal_not_equal.want" <<'EOF'
+pascal_not_equal.x:3:10: error: X has no '<>': use '~=' (not equal)
+    3 |   { if a <> 1 then print 1; print y }
+      |          ^
+pascal_not_equal.x:3:35: error: 'y' is not declared
+    3 |   { if a <> 1 then print 1; print y }
+      |                                   ^
+EOF
+check_error pascal_not_equal
 
 printf '%b' 'proc main() is\n  var a;\n  if (a > 0) && (a < 9) then print 1\n' >"$TMP/c_logical_and.x"
 want "$TMP/c_logical_and.want" <<'EOF'
@@ -337,6 +414,20 @@ semicolon_after_body.x:4:6: error: no ';' after a procedure's body: ';' goes bet
 EOF
 check_error semicolon_after_body
 
+# A second statement after a procedure's body, without a ';': the same
+# error, at the statement; the statements after the body are then read as
+# a block's, so that their own errors are found.
+printf '%b' 'proc main() is\n  var x;\n  x := 1\n  print x\n  print y\n' >"$TMP/statements_after_body.x"
+want "$TMP/statements_after_body.want" <<'EOF'
+statements_after_body.x:4:3: error: a procedure's body is one statement: put several in a block, '{ s1; s2 }'
+    4 |   print x
+      |   ^
+statements_after_body.x:5:9: error: 'y' is not declared
+    5 |   print y
+      |         ^
+EOF
+check_error statements_after_body
+
 # C's declarations: one error, at the type, and the name is then declared
 # (here a var and an array), so that its uses add none.
 printf '%b' 'unsigned int g;\nproc main() is\n  int a[4];\n  { a[0] := g; 1 ! a[0 for 4] }\n' >"$TMP/c_declarations.x"
@@ -349,6 +440,24 @@ c_declarations.x:3:3: error: X has no 'int': declare a word as 'var a;' (an arra
       |   ^
 EOF
 check_error c_declarations
+
+# A procedure's header with another language's word for 'proc' or 'func':
+# one error, at the word, and the procedure read (as a func when it
+# returns a value), so that a 'main' so written is found and its body's
+# errors are too.
+printf '%b' 'function f(val x) is return x + 1\nprocedure main() is\n  print f(y)\n' >"$TMP/other_procedure_word.x"
+want "$TMP/other_procedure_word.want" <<'EOF'
+other_procedure_word.x:1:1: error: X has no 'function': a procedure is 'proc f(...) is ...', or 'func f(...) is ...' when it returns a value
+    1 | function f(val x) is return x + 1
+      | ^
+other_procedure_word.x:2:1: error: X has no 'procedure': a procedure is 'proc main(...) is ...', or 'func main(...) is ...' when it returns a value
+    2 | procedure main() is
+      | ^
+other_procedure_word.x:3:11: error: 'y' is not declared
+    3 |   print f(y)
+      |           ^
+EOF
+check_error other_procedure_word
 
 # C's for loop: one error, at the 'for'; its header is skipped and the
 # errors after it are still found.
@@ -435,6 +544,20 @@ val_not_constant.x:2:9: error: a val must be a constant, and 'v' is a variable (
 EOF
 check_error val_not_constant
 
+# A global val that calls a func, after the procedures: its two errors,
+# not 'f' is not declared (the procedures' names are entered after the
+# globals are checked).
+printf '%b' 'func f() is return 1\nval k = f();\nproc main() is print k\n' >"$TMP/val_calls_func.x"
+want "$TMP/val_calls_func.want" <<'EOF'
+val_calls_func.x:2:1: error: global declarations must come before the procedures
+    2 | val k = f();
+      | ^
+val_calls_func.x:2:9: error: a val must be a constant, and a call of 'f' is not (use numbers, characters, true, false, vals and operators)
+    2 | val k = f();
+      |         ^
+EOF
+check_error val_calls_func
+
 printf '%b' 'val c = 1 / (2 - 2);\nproc main() is skip\n' >"$TMP/val_division_by_zero.x"
 want "$TMP/val_division_by_zero.want" <<'EOF'
 val_division_by_zero.x:1:11: error: division by zero in a val
@@ -442,6 +565,22 @@ val_division_by_zero.x:1:11: error: division by zero in a val
       |           ^
 EOF
 check_error val_division_by_zero
+
+# A division or remainder by 0 whose sides are both constants, in an
+# expression as in a val; a variable divided by 0 is left to run time.
+printf '%b' 'val z = 0;\nproc main() is\n  var x;\n  { print 1 / 0; print 5 % (z + z); print x / 0; print y }\n' >"$TMP/expression_division_by_zero.x"
+want "$TMP/expression_division_by_zero.want" <<'EOF'
+expression_division_by_zero.x:4:13: error: division by zero: a constant divisor of 0 stops the processor with a fault
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |             ^
+expression_division_by_zero.x:4:26: error: division by zero: a constant divisor of 0 stops the processor with a fault
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |                          ^
+expression_division_by_zero.x:4:56: error: 'y' is not declared
+    4 |   { print 1 / 0; print 5 % (z + z); print x / 0; print y }
+      |                                                        ^
+EOF
+check_error expression_division_by_zero
 
 printf '%b' 'val c = 1;\nproc main() is c := 2\n' >"$TMP/assign_to_val.x"
 want "$TMP/assign_to_val.want" <<'EOF'
@@ -579,6 +718,29 @@ index_non_array.x:2:22: error: 'x' is a variable, not an array, so it cannot be 
 EOF
 check_error index_non_array
 
+# A constant index outside an array whose size is known (a global or a
+# local one) is an error, negative ones and the words of a message too; a
+# computed index, and any index of an array parameter, is left to run time.
+printf '%b' 'array g[3];\nproc p(array b) is b[7] := 1\nproc main() is\n  array a[2];\n  { print 1; a[2] := 4; print a[-1] + a[procid];\n    1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }\n' >"$TMP/index_out_of_range.x"
+want "$TMP/index_out_of_range.want" <<'EOF'
+index_out_of_range.x:5:16: error: index 2 is outside a[0..1]
+    5 |   { print 1; a[2] := 4; print a[-1] + a[procid];
+      |                ^
+index_out_of_range.x:5:33: error: index -1 is outside a[0..1]
+    5 |   { print 1; a[2] := 4; print a[-1] + a[procid];
+      |                                 ^
+index_out_of_range.x:6:17: error: g[1 for 3] ends at g[3], outside g[0..2]
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                 ^
+index_out_of_range.x:6:38: error: 3 words are more than a[0..1] holds
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                                      ^
+index_out_of_range.x:6:54: error: 'y' is not declared
+    6 |     1 ! g[1 for 3]; 0 ? a[procid for 3]; p(a); print y }
+      |                                                      ^
+EOF
+check_error index_out_of_range
+
 printf '%b' 'proc main() is return 1\n' >"$TMP/return_outside_func.x"
 want "$TMP/return_outside_func.want" <<'EOF'
 return_outside_func.x:1:16: error: 'return' outside a func (a proc ends at the end of its body)
@@ -698,6 +860,41 @@ all_as_a_declared_name.x:3:24: error: 'all' is a keyword (a broadcast: all ! e) 
       |                        ^
 EOF
 check_error all_as_a_declared_name
+
+# Every keyword where a name is declared: one error each, at the keyword,
+# which is then read as the name, so that the declaration goes on ('var val;'
+# was two errors).
+printf '%b' 'var timestep;\nvar val;\narray do[4];\nval if = 3;\nproc print(val for, array while) is skip\nproc main() is\n  var x;\n  network procid for 2 do print y\n' >"$TMP/keyword_as_a_name.x"
+want "$TMP/keyword_as_a_name.want" <<'EOF'
+keyword_as_a_name.x:1:5: error: 'timestep' is a keyword and cannot be a name
+    1 | var timestep;
+      |     ^
+keyword_as_a_name.x:2:5: error: 'val' is a keyword and cannot be a name
+    2 | var val;
+      |     ^
+keyword_as_a_name.x:3:7: error: 'do' is a keyword and cannot be a name
+    3 | array do[4];
+      |       ^
+keyword_as_a_name.x:4:5: error: 'if' is a keyword and cannot be a name
+    4 | val if = 3;
+      |     ^
+keyword_as_a_name.x:5:6: error: 'print' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |      ^
+keyword_as_a_name.x:5:16: error: 'for' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |                ^
+keyword_as_a_name.x:5:27: error: 'while' is a keyword and cannot be a name
+    5 | proc print(val for, array while) is skip
+      |                           ^
+keyword_as_a_name.x:8:11: error: 'procid' is a keyword and cannot be a name
+    8 |   network procid for 2 do print y
+      |           ^
+keyword_as_a_name.x:8:33: error: 'y' is not declared
+    8 |   network procid for 2 do print y
+      |                                 ^
+EOF
+check_error keyword_as_a_name
 
 printf '%b' 'array a[200];\nproc main() is skip\n' >"$TMP/globals_do_not_fit.x"
 want "$TMP/globals_do_not_fit.want" <<'EOF'

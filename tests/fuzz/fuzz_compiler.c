@@ -47,7 +47,8 @@ static const char *const tokens[] = {
     "all", "[1, 2] ! 3", "all : 1 ! x", "[x] : x ! 2",
     "1 ! [x, 2]", "x : 1 ! a[0 for 2]", "0 ? a[x for 3]", "a[1 for", "for x]", "! [",
     "int", "unsigned", "int x;", "var a[2];", "for (", "for", "0x1F", "//", "/*", "*/",
-    "\"s\"",
+    "\"s\"", "<>", "procedure main() is", "function f(val x) is", "void main(", "var print;",
+    "'\xC3\xA9'", "\xEF\xBB\xBF", "a[5]", "a[-1]", "1 / 0", "% 0",
 };
 
 /* The -D a compilation may get: vals of programs/, other names, values

@@ -281,7 +281,7 @@ static void comparisons_and_operators(void)
     CHECK_STR(BODY("a >> b"), "LDWSP 2; LDWSP 3; SHR; PRINT");
     CHECK_STR(BODY("procid + nprocs"), "ID; NPROC; ADD; PRINT");
     CHECK_STR(BODY("timestep"), "TIME; PRINT");
-    CHECK_STR(BODY("1 / 0"), "LDC 1; LDC 0; DIV; PRINT");   /* left to run time */
+    CHECK_STR(BODY("a / 0"), "LDWSP 2; LDC 0; DIV; PRINT");  /* left to run time */
 #undef BODY
 }
 
