@@ -81,7 +81,7 @@ static void add_message(Diag *d, SrcPos pos, int at_file, const char *kind, cons
     if (!at_file)
         show_line(d, f, pos);
     fclose(f);
-    d->msgs[d->nmsgs] = (DiagMessage){ pos, d->nmsgs, text };
+    d->msgs[d->nmsgs] = (DiagMessage){ pos, d->nmsgs, text, !strcmp(kind, "note") };
     d->nmsgs++;
 }
 
@@ -119,10 +119,14 @@ void diag_note(Diag *d, SrcPos pos, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Source order; equal positions keep the order they were found in. */
+/* Source order, the errors before the notes (a note says what a -D set,
+ * which may explain an error anywhere, as a compiler's note follows the
+ * error it is about); equal positions keep the order they were found in. */
 static int by_position(const void *a, const void *b)
 {
     const DiagMessage *x = a, *y = b;
+    if (x->note != y->note)
+        return x->note ? 1 : -1;
     if ((x->pos.line == 0) != (y->pos.line == 0))     /* about the whole file: first */
         return x->pos.line == 0 ? -1 : 1;
     if (x->pos.offset != y->pos.offset)

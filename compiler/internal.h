@@ -70,11 +70,13 @@ typedef struct SrcPos {
     size_t offset;
 } SrcPos;
 
-/* One message, kept until the end so that all are shown in source order. */
+/* One message, kept until the end so that all are shown in source order,
+ * the errors first and then the notes that explain them. */
 typedef struct DiagMessage {
     SrcPos pos;
     size_t seq;           /* the order it was found in */
     char *text;           /* the whole message, lines included (malloc'ed) */
+    int note;             /* a note: after every error */
 } DiagMessage;
 
 /* Where messages go and how many there were. */
