@@ -401,7 +401,17 @@ static void json_report(FILE *out, Machine *m, int exit_status)
     fprintf(out, "], \"unread\": [");
     e.count = 0;
     net_for_each_unread(m->net, packet_line, &e);
-    fprintf(out, "]}\n");
+    /* The options the run was made with, so that a report read alone says
+     * what it measured (not --threads, which changes nothing in it). */
+    const MachineConfig *cfg = &m->cfg;
+    fprintf(out, "], \"options\": {\"routing\": \"%s\", \"duplex\": \"%s\", \"planes\": %u, "
+            "\"buffer\": %u, \"ports\": %u, \"port_depth\": %u, \"mem\": %u, \"seed\": %llu, ",
+            routing_name(cfg->routing), cfg->full_duplex ? "full" : "half", cfg->planes,
+            cfg->buffer, cfg->ports, cfg->port_depth, cfg->mem_words, (ull)cfg->seed);
+    if (cfg->max_steps)
+        fprintf(out, "\"max_steps\": %llu}}\n", (ull)cfg->max_steps);
+    else
+        fprintf(out, "\"max_steps\": null}}\n");
 }
 
 void report_write(FILE *out, Machine *m, const ReportOptions *opt)

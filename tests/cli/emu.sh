@@ -146,6 +146,7 @@ for key in end exit_status processors programmed timesteps collisions link_colli
 done
 pass json_keys_present
 expect_grep json_values '"end": "normal", "exit_status": 0, "processors": 8, "programmed": 8, "timesteps": 36, "collisions": 2, "link_collisions": 0, "buffer_collisions": 2, "collisions_by_layer": {"1": {"link": {"up": 0, "down": 0}, "buffer": {"up": 2, "down": 0}}' "$TMP/out"
+expect_grep json_options '"options": {"routing": "dmodk", "duplex": "half", "planes": 2, "buffer": 5, "ports": 16, "port_depth": 1, "mem": 200000, "seed": 1, "max_steps": null}}' "$TMP/out"
 expect_grep json_latency '"latency_min": 7, "latency_mean": 9.250, "latency_max": 12, "latency_histogram": {"7": 4, "11": 2, "12": 2}' "$TMP/out"
 # With a program that prints, the object comes after its lines, on a line of
 # its own, and ends stdout.
