@@ -45,12 +45,22 @@ static void on_signal(int sig)
 
 static const int stopping_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
+/* The collisions of the last timestep, for --step to name under its
+ * state: the first STEP_COLLISIONS_SHOWN, and how many there were. */
+enum { STEP_COLLISIONS_SHOWN = 3 };
+typedef struct StepCollisions {
+    uint64_t t;               /* the timestep they are of */
+    unsigned n;
+    char line[STEP_COLLISIONS_SHOWN][320];
+} StepCollisions;
+
 typedef struct RunView {
     FILE *out;
     FILE *trace;
     HtmlRecorder *html;       /* --html */
     EmuOptions *opt;
     Machine *m;
+    StepCollisions collisions;   /* --step */
 } RunView;
 
 /* ---- what the run shows as it goes ---------------------------------------- */
@@ -73,9 +83,44 @@ static void show_route(void *ctx, uint64_t t, uint64_t id, const RouteRequest *r
     fprintf(run->out, "t=%llu %s\n", (unsigned long long)t, line);
 }
 
+/* A collision, kept for --step: which packet, what kind, where. */
+static void keep_collision(StepCollisions *sc, const Net *net, const NetEvent *ev)
+{
+    if (ev->kind != EV_LINK_COLLISION && ev->kind != EV_BUFFER_FULL &&
+        ev->kind != EV_BUFFER_OWNED && ev->kind != EV_QUEUED)
+        return;
+    if (sc->t != ev->timestep) {
+        sc->t = ev->timestep;
+        sc->n = 0;
+    }
+    if (sc->n < STEP_COLLISIONS_SHOWN) {
+        char name[48], place[96];
+        net_packet_name(ev->packet, name, sizeof name);
+        net_event_place(net, ev, place, sizeof place);
+        char *line = sc->line[sc->n];
+        size_t size = sizeof sc->line[0];
+        if (ev->kind == EV_LINK_COLLISION)
+            snprintf(line, size, "link collision: %s p%u->p%u claimed %s", name,
+                     ev->packet->src, ev->packet->dst, place);
+        else if (ev->kind == EV_QUEUED)
+            snprintf(line, size, "buffer collision: %s p%u->p%u queued in %s", name,
+                     ev->packet->src, ev->packet->dst, place);
+        else if (ev->kind == EV_BUFFER_OWNED)
+            snprintf(line, size, "buffer collision: %s p%u->p%u refused by %s, owned by "
+                     "message #%llu", name, ev->packet->src, ev->packet->dst, place,
+                     (unsigned long long)ev->owner);
+        else
+            snprintf(line, size, "buffer collision: %s p%u->p%u refused by %s, without room",
+                     name, ev->packet->src, ev->packet->dst, place);
+    }
+    sc->n++;
+}
+
 static void show_event(void *ctx, const NetEvent *ev)
 {
     RunView *run = ctx;
+    if (run->opt->step)
+        keep_collision(&run->collisions, run->m->net, ev);
     if (run->trace)
         trace_write(run->trace, run->m->net, ev);
     if (run->html)
@@ -233,15 +278,22 @@ static bool terminal_size(FILE *out, unsigned *columns, unsigned *lines)
 }
 
 /* The compact state, fitted to the terminal when it is narrower than
- * STATE_COMPACT_WIDTH or taller than STATE_SCREEN_LINES. */
-static void show_compact_state(FILE *out, Machine *m)
+ * STATE_COMPACT_WIDTH or taller than STATE_SCREEN_LINES; then the
+ * timestep's collisions, named (the lines they take are the packets'). */
+static void show_compact_state(FILE *out, Machine *m, const StepCollisions *sc)
 {
     unsigned columns = STATE_COMPACT_WIDTH, lines = STATE_SCREEN_LINES, tc, tl;
     if (terminal_size(out, &tc, &tl)) {
         columns = tc < columns ? tc : columns;
         lines = tl > lines ? tl : lines;
     }
-    state_print_compact(out, m, columns, lines);
+    unsigned n = m->t > 0 && sc->t == m->t ? sc->n : 0;
+    unsigned shown = n < STEP_COLLISIONS_SHOWN ? n : STEP_COLLISIONS_SHOWN;
+    state_print_compact(out, m, columns, lines - shown - (n > shown));
+    for (unsigned i = 0; i < shown; i++)
+        fprintf(out, "%.*s\n", (int)columns, sc->line[i]);
+    if (n > shown)
+        fprintf(out, "... and %u more collisions (--trace lists them)\n", n - shown);
 }
 
 /* Asks, as more(1) does, whether to show the next screen: Enter shows it,
@@ -380,8 +432,9 @@ static int wants_state(Machine *m, const EmuOptions *opt, uint64_t t, size_t *ne
     return wanted;
 }
 
-static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *out)
+static void run_machine(Machine *m, EmuOptions *opt, RunView *view, FILE *out)
 {
+    HtmlRecorder *html = view->html;
     size_t next_state = 0;
     uint64_t before_prompt = 0;      /* timesteps left before --step asks */
     Progress progress = { isatty(STDERR_FILENO) && !opt->step, now(), 0, 0 };
@@ -394,7 +447,7 @@ static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *o
         state_print(out, m);
     if (opt->step) {
         if (!full)
-            show_compact_state(out, m);
+            show_compact_state(out, m, &view->collisions);
         before_prompt = ask(m, out);
     }
     while (m->end == END_RUNNING) {
@@ -412,7 +465,7 @@ static void run_machine(Machine *m, EmuOptions *opt, HtmlRecorder *html, FILE *o
         bool stepping = opt->step && before_prompt != UINT64_MAX;
         if (stepping && (--before_prompt == 0 || m->end != END_RUNNING)) {
             if (!full)
-                show_compact_state(out, m);
+                show_compact_state(out, m, &view->collisions);
             if (m->end == END_RUNNING)
                 before_prompt = ask(m, out);
         }
@@ -503,7 +556,7 @@ static int run(RunView *view, uint32_t built_mem)
     if (view->trace)
         fputs(trace_header, view->trace);
 
-    run_machine(m, opt, view->html, stdout);
+    run_machine(m, opt, view, stdout);
     int status = run_status(m);
     /* The files are finished before the report, so that its exit status
      * is the process's. */
@@ -563,9 +616,9 @@ int main(int argc, char **argv)
     }
     /* Every stepped or recorded state is exact. */
     opt.machine.run_ahead = !opt.step && !opt.html_path;
-    RunView view = { stdout, NULL, NULL, &opt, &m };
+    RunView view = { .out = stdout, .opt = &opt, .m = &m };
     MachineObserver obs = { &view, show_print, opt.routes ? show_route : NULL,
-                            opt.trace_path || opt.html_path
+                            opt.trace_path || opt.html_path || opt.step
                             || (opt.routes && opt.machine.routing == ROUTING_ADAPTIVE)
                             ? show_event : NULL };
     if (machine_init(&m, &opt.machine, &img, &obs, err, sizeof err) != 0) {

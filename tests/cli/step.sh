@@ -47,8 +47,11 @@ expect_same step_full_packet_wrapped "$TMP/want" "$TMP/got"
 # compact state, so that those in the network come into view: at t=840 of
 # contention.x, 28 of its 46 flits are in p0's and p1's slots.
 printf '840\nq\n' | "$EMU" --step programs/contention.x >"$TMP/out" 2>/dev/null
-sed -n '/^=== t=840:/,/^\.\.\. and/p' "$TMP/out" >"$TMP/got"
+sed -n '/^=== t=840:/,/^end:/p' "$TMP/out" >"$TMP/got"
 expect_grep step_slot_flits_one_line "#1.1..#1.23 p1->p7 port 1 data 102..124: output slot of p1, 23 flits" "$TMP/got"
 if grep -q '^#0.17 p0->p7 port 0 data 18: buffer p0.l1.s0.u0' "$TMP/got" &&
-   [ "$(grep -c ': output slot of' "$TMP/got")" -eq 2 ] && grep -q '^\.\.\. and 9 more packets' "$TMP/got"
+   [ "$(grep -c ': output slot of' "$TMP/got")" -eq 2 ] && grep -q '^\.\.\. and 10 more packets' "$TMP/got"
 then pass step_slot_flits_leave_room; else fail step_slot_flits_leave_room "$(cat "$TMP/got")"; fi
+# ...and under the state, the timestep's collision, named: the head of the
+# second message refused by a buffer the first owns.
+expect_grep step_collision_named "buffer collision: #1.0 p1->p7 refused by buffer p0.l1.s0.u0, owned by message #0" "$TMP/got"
