@@ -100,6 +100,30 @@ expect_status bad_range_status 1
 expect_grep bad_range_message "'5..3' is an empty range" "$TMP/err"
 run "$SWEEP" $APPC --routing benes
 expect_grep no_out_message "no --out DIR" "$TMP/err"
+# A large range is planned whole: 30,000 seeds, a list longer than one
+# argument may be (it once planned 0 jobs, with status 0). A range or a
+# plan over a million jobs is refused at once, and nothing is made: the
+# range below once ran in a loop of the shell without end.
+run "$SWEEP" $APPC --seed 1..30000 --out "$TMP/big" --plan-only
+if [ "$STATUS" -eq 0 ] && contains "$TMP/big/jobs.txt: 30000 jobs, 30000 to run" "$TMP/out" &&
+   [ "$(wc -l <"$TMP/big/plan.csv")" -eq 30001 ] && [ "$(tail -n 1 "$TMP/big/plan.csv")" = \
+   "$APPC,$TMP/big/runs/appendix_c/seed-30000.json,30000" ] && contains "--array=1-30000" "$TMP/big/slurm.sh"
+then pass large_range_planned; else fail large_range_planned "status $STATUS" "$(cat "$TMP/out" "$TMP/err")"; fi
+rm -rf "$TMP/big"
+run timeout 5 "$SWEEP" $APPC --seed 1..1000000000 --out "$TMP/big"
+expect_status range_too_large_status 1
+expect_grep range_too_large_message "sweep: --seed: '1..1000000000' is 1000000000 values; a sweep plans at most 1000000 jobs" "$TMP/err"
+run timeout 5 "$SWEEP" $APPC --seed 1..1000 --procs 1..1001 --out "$TMP/big"
+expect_status plan_too_large_status 1
+expect_grep plan_too_large_message "sweep: the plan has more than 1000000 jobs; a sweep plans at most 1000000" "$TMP/err"
+if [ ! -e "$TMP/big" ]; then pass too_large_nothing_made; else fail too_large_nothing_made; fi
+# A file of the plan that cannot be written (here a directory in its
+# place) stops the sweep with status 1 before it runs anything.
+mkdir -p "$TMP/unwritable/Makefile"
+: >"$TMP/log"
+run "$SWEEP" $APPC --out "$TMP/unwritable" --emu "$TMP/emu"
+if [ "$STATUS" -eq 1 ] && [ ! -s "$TMP/log" ] && ! contains "jobs.txt:" "$TMP/out"; then pass plan_write_failure
+else fail plan_write_failure "status $STATUS" "$(cat "$TMP/out" "$TMP/err")"; fi
 run "$SWEEP" $APPC --colour red --out "$TMP/x"
 expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
 
