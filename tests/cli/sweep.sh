@@ -100,6 +100,19 @@ expect_status bad_range_status 1
 expect_grep bad_range_message "'5..3' is an empty range" "$TMP/err"
 run "$SWEEP" $APPC --routing benes
 expect_grep no_out_message "no --out DIR" "$TMP/err"
+# A value given twice would be two jobs of one report (two targets of the
+# Makefile, two rows of the table): refused, naming the option and the
+# value, a number also when written otherwise, and nothing is made.
+run "$SWEEP" $APPC --routing benes,dmodk,benes --out "$TMP/twice"
+expect_status value_twice_status 1
+expect_grep value_twice_message "sweep: --routing: 'benes' is given twice" "$TMP/err"
+run "$SWEEP" $APPC --seed 1..3,2 --out "$TMP/twice"
+expect_grep value_twice_in_range_message "sweep: --seed: '2' is given twice" "$TMP/err"
+run "$SWEEP" $APPC --seed 7,07 --out "$TMP/twice"
+expect_grep value_twice_as_number_message "sweep: --seed: '07' is given twice (as '7')" "$TMP/err"
+run "$SWEEP" programs/token_ring.x --define n=4,8,4 --out "$TMP/twice"
+expect_grep value_twice_define_message "sweep: --define n: '4' is given twice" "$TMP/err"
+if [ ! -e "$TMP/twice" ]; then pass value_twice_nothing_made; else fail value_twice_nothing_made; fi
 # A large range is planned whole: 30,000 seeds, a list longer than one
 # argument may be (it once planned 0 jobs, with status 0). A range or a
 # plan over a million jobs is refused at once, and nothing is made: the
