@@ -278,18 +278,28 @@ static int read_report(const Table *plan, size_t r, const char *plan_path, const
 }
 
 /* Whether the run of a report that does not exist could not run: its job
- * left REPORT.err (bench/sweep), whose first line, emu's reason, is named
- * with the report. A job that was not run yet leaves none. */
+ * left REPORT.err (bench/sweep), emu's message and then a last line "exit
+ * status N", and the message's first line, emu's reason, is named with
+ * the report. A job not run yet leaves none, and one cut short by a signal
+ * none either, or a file without that last line: neither could not run. */
 static bool could_not_run(const char *report)
 {
-    char path[4096], reason[512];
+    char path[4096], reason[512] = "", line[512];
     snprintf(path, sizeof path, "%s.err", report);
     FILE *f = fopen(path, "r");
     if (!f)
         return false;
-    if (!fgets(reason, sizeof reason, f))
-        snprintf(reason, sizeof reason, "(no reason given)");
+    bool ended = false, line_start = true;
+    while (fgets(line, sizeof line, f)) {
+        if (!reason[0])
+            snprintf(reason, sizeof reason, "%s", line);
+        if (line_start)
+            ended = strncmp(line, "exit status ", 12) == 0;
+        line_start = strchr(line, '\n') != NULL;
+    }
     fclose(f);
+    if (!ended)
+        return false;
     reason[strcspn(reason, "\n")] = '\0';
     fprintf(stderr, "collect: %s: could not run: %s\n", report, reason);
     return true;

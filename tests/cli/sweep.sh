@@ -326,6 +326,34 @@ else pass collect_skip_not_to_run_again; fi
 if [ "$(cut -d, -f2 "$TMP/skip/results.csv" | tr '\n' ' ')" = "procs 16 " ]; then pass collect_skip_table
 else fail collect_skip_table "$(cat "$TMP/skip/results.csv")"; fi
 
+# A sweep stopped while a job runs (here by SIGTERM to the sweep's
+# process group, made by timeout, sent by the emulator as it starts, so
+# that the stop falls in the run) leaves no report and no REPORT.err: the
+# run is not run yet, and collect says so, not that it could not run
+# (which every job cut short once was, for a REPORT.err made as it
+# started). So is a run that emu ended on a signal (143), the sweep
+# saying it stopped; and an old REPORT.err without the exit status.
+printf '#!/bin/sh\nkill -TERM 0\nsleep 5\n' >"$TMP/emu_stop"
+printf '#!/bin/sh\nexit 143\n' >"$TMP/emu_143"
+chmod +x "$TMP/emu_stop" "$TMP/emu_143"
+timeout 20 "$SWEEP" $APPC --out "$TMP/stop" --emu "$TMP/emu_stop" >/dev/null 2>&1
+if [ -z "$(find "$TMP/stop/runs" -name '*.json' -o -name '*.json.err')" ] &&
+   [ -n "$(find "$TMP/stop/runs" -name '*.part')" ]; then pass stopped_job_no_err
+else fail stopped_job_no_err "$(find "$TMP/stop/runs" -type f)"; fi
+run "$COLLECT" "$TMP/stop"
+expect_status collect_stopped_status 1
+expect_grep collect_stopped_not_run_yet "1 of 1 runs has no report yet (run the sweep again)" "$TMP/err"
+if grep -q "could not run" "$TMP/err"; then fail collect_stopped_not_could_not_run "$(cat "$TMP/err")"
+else pass collect_stopped_not_could_not_run; fi
+run "$SWEEP" $APPC --out "$TMP/s143" --emu "$TMP/emu_143"
+expect_status emu_signal_status 1
+expect_grep emu_signal_summary "$TMP/s143: 0 of 1 run done, 1 stopped (run the sweep again)" "$TMP/out"
+if [ -z "$(find "$TMP/s143/runs" -type f)" ] && [ ! -s "$TMP/err" ]; then pass emu_signal_no_err
+else fail emu_signal_no_err "$(find "$TMP/s143/runs" -type f)" "$(cat "$TMP/err")"; fi
+: >"$TMP/s143/runs/appendix_c/run.json.err"
+run "$COLLECT" "$TMP/s143"
+expect_grep collect_err_without_status_not_run_yet "1 of 1 runs has no report yet" "$TMP/err"
+
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"
 run "$COLLECT" "$D"
