@@ -1,5 +1,7 @@
 /* The second half of a sweep (bench/sweep): gathers the JSON reports of its
- * runs into one table and draws it. The table, DIR/results.csv, has one row
+ * runs into one table and draws it. A report is emu's JSON object alone (a
+ * job keeps the program's lines apart), or emu's whole stdout, the
+ * program's lines and then the object, which is read the same. The table, DIR/results.csv, has one row
  * per run: the program, the value of each option the sweep varied, then
  * each statistic of emu's report (emu/report.c), in the order of `stats`
  * below. The plots, DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg,

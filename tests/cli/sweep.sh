@@ -6,6 +6,7 @@
 . tests/lib.sh
 ROOT=$PWD
 SWEEP=bench/sweep
+COLLECT=${BUILD:-build}/bench/collect
 ROUTINGS=benes,benes-full,greedy,valiant,random,dmodk,adaptive
 APPC=programs/appendix_c.x
 cat >"$TMP/emu" <<WRAP
@@ -65,6 +66,27 @@ expect_same resume_runs_exactly_the_missing "$TMP/want" "$TMP/ran"
 run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu"
 if [ "$STATUS" -eq 0 ] && [ ! -s "$TMP/log" ]; then pass resume_nothing_left
 else fail resume_nothing_left "$(cat "$TMP/log")"; fi
+
+# Each report is the JSON alone, which python3's json.tool reads (where
+# there is one), and the program's lines are beside it, in REPORT.out.
+# collect reads it, and a report that is emu's whole stdout the same.
+run "$SWEEP" programs/broadcast.x --routing benes --out "$TMP/pure" --emu "$EMU"
+r=$TMP/pure/runs/broadcast/routing-benes.json
+"$EMU" --json --routing benes programs/broadcast.x >"$TMP/whole"
+sed '$d' "$TMP/whole" >"$TMP/want.out"
+tail -n 1 "$TMP/whole" >"$TMP/want.json"
+expect_same report_is_the_json "$TMP/want.json" "$r"
+if [ -s "$TMP/want.out" ]; then expect_same report_out_the_programs_lines "$TMP/want.out" "$r.out"
+else fail report_out_the_programs_lines "broadcast.x printed nothing"; fi
+if command -v python3 >/dev/null 2>&1; then
+    if python3 -m json.tool "$r" >/dev/null; then pass report_reads_as_json
+    else fail report_reads_as_json "$(head -c 300 "$r")"; fi
+fi
+"$COLLECT" "$TMP/pure" && mv "$TMP/pure/results.csv" "$TMP/pure.csv"
+cp "$TMP/whole" "$r"
+run "$COLLECT" "$TMP/pure"
+if [ "$STATUS" -eq 0 ] && cmp -s "$TMP/pure.csv" "$TMP/pure/results.csv"; then pass collect_reads_whole_stdout
+else fail collect_reads_whole_stdout "status $STATUS" "$(cat "$TMP/err")"; fi
 
 # A run that does not start (a bad routing) writes no report and fails
 # the sweep; a deadlock is a result, kept.
@@ -200,7 +222,6 @@ if command -v script >/dev/null 2>&1; then
 fi
 
 # ---- bench/collect ------------------------------------------------------------------
-COLLECT=${BUILD:-build}/bench/collect
 run "$COLLECT" "$D"
 expect_status collect_status 0
 # Each row of the table is what a single run of bin/emu reports, read here
@@ -386,10 +407,10 @@ then pass results_tables_in_the_doc; else fail results_tables_in_the_doc "docs/r
 # 238 runs, which is every program, routing and mode under the sanitizers;
 # TEST_FULL=1 on the normal build: all three seeds, 714 runs.) The sweep's
 # runs, its jobs' bin/emu commands, run in two shells side by side (the
-# sweep's -j 2), each writing its report: its make and each job's renaming
-# of its report, tested above, would start four more processes a run, at
-# about 10 ms each. The runs left out have no report, and collect leaves
-# their rows out.
+# sweep's -j 2), each writing emu's whole stdout as its report, which
+# collect reads as well: its make and each job's splitting of the output,
+# tested above, would start six more processes a run, at about 10 ms each.
+# The runs left out have no report, and collect leaves their rows out.
 if [ "${TEST_FULL:-0}" = 0 ]; then seeds=1; nseeds=1; all=0
 else case "${BUILD:-build}" in
     *check*) seeds=1; nseeds=1; all=1 ;;
