@@ -37,6 +37,25 @@ if grep -q -- --vcs "$D/jobs.txt" || grep -q -- --seed "$D/jobs.txt"; then
 run "$SWEEP" $APPC --vcs 1,2 --seed 3..5 --out "$TMP/vcs" --plan-only
 if [ "$(grep -c -- '--seed [345] --vcs [12] ' "$TMP/vcs/jobs.txt")" -eq 6 ]; then pass vcs_passed_when_asked
 else fail vcs_passed_when_asked "$(cat "$TMP/vcs/jobs.txt")"; fi
+# --switching and --mem are axes like --vcs; --max-steps and --threads
+# one value each, given to every run and not in the plan or the reports'
+# names. A run that reaches --max-steps is a result, its end "limit".
+run "$SWEEP" $APPC --switching wormhole,cut-through,store-forward --mem 4096,8192 --out "$TMP/sw" --plan-only
+if [ "$(head -n 1 "$TMP/sw/plan.csv")" = "program,report,switching,mem" ] &&
+   [ "$(grep -c -- "--json --switching [a-z-]* --mem [48][0-9]* $APPC " "$TMP/sw/jobs.txt")" -eq 6 ] &&
+   contains "$TMP/sw/runs/appendix_c/switching-store-forward_mem-8192.json" "$TMP/sw/plan.csv"
+then pass switching_and_mem_axes; else fail switching_and_mem_axes "$(cat "$TMP/sw/plan.csv")" "$(head -n 1 "$TMP/sw/jobs.txt")"; fi
+: >"$TMP/log"
+run "$SWEEP" $APPC --routing benes,dmodk --max-steps 10 --threads 1 --out "$TMP/steps" --emu "$TMP/emu"
+if [ "$STATUS" -eq 0 ] && [ "$(head -n 1 "$TMP/steps/plan.csv")" = "program,report,routing" ] &&
+   contains "--json --max-steps 10 --threads 1 --routing dmodk $APPC" "$TMP/log" &&
+   contains '"end": "limit"' "$TMP/steps/runs/appendix_c/routing-dmodk.json"
+then pass max_steps_and_threads_passed; else fail max_steps_and_threads_passed "status $STATUS" "$(cat "$TMP/log" "$TMP/err")"; fi
+run "$SWEEP" $APPC --max-steps 10,20 --out "$TMP/x"
+expect_grep max_steps_one_value_message "sweep: --max-steps wants one number, not '10,20'" "$TMP/err"
+run "$SWEEP" $APPC --threads 1 --threads 2 --out "$TMP/x"
+expect_grep threads_twice_message "sweep: --threads is given twice" "$TMP/err"
+: >"$TMP/log"
 
 # The Slurm array's script runs line $SLURM_ARRAY_TASK_ID of jobs.txt, and
 # only it.
