@@ -6,7 +6,8 @@
  * each statistic of emu's report (emu/report.c), in the order of `stats`
  * below. The plots, DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg,
  * show each statistic against x, one line per routing (and per value of
- * the other options varied), one panel per duplex mode side by side. x is
+ * the other options varied, named OPTION=VALUE: "dmodk buffer=2"), one
+ * panel per duplex mode side by side. x is
  * the machine's size N, or, in a sweep that set a program's vals (columns
  * D:NAME, bench/sweep --define) but not its --procs, the first val set.
  * The x axis is in powers of two when every x is one, else linear. Runs
@@ -437,16 +438,18 @@ static bool names_a_line(const Table *t, const Layout *l, size_t c)
 }
 
 /* The name of row r's line: the values of the options that split lines,
- * a val's as NAME=VALUE. */
+ * each as OPTION=VALUE (buffer=1, a val's n=64), but a routing by its name
+ * alone (benes), which needs none. */
 static void line_name(const Table *t, const Layout *l, size_t r, char *buf, size_t size)
 {
     buf[0] = '\0';
     for (size_t c = 0; c < l->first_stat; c++)
         if (names_a_line(t, l, c)) {
             size_t len = strlen(buf);
-            bool val = is_define(t->head[c]);
-            snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "", val ? t->head[c] + 2 : "",
-                     val ? "=" : "", t->rows[r][c]);
+            const char *option = is_define(t->head[c]) ? t->head[c] + 2 : t->head[c];
+            bool named = strcmp(option, "routing") != 0;
+            snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "", named ? option : "",
+                     named ? "=" : "", t->rows[r][c]);
         }
     if (!buf[0])
         snprintf(buf, size, "runs");

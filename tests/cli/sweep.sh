@@ -330,6 +330,13 @@ then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_ba
 # their mean, to one decimal
 expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
 
+# The options that split lines other than the routing name them, as a
+# val does (n=64): buffer=1 vcs=2, in the legend and the tables' columns.
+"$SWEEP" $APPC --routing benes,dmodk --buffer 1,2 --vcs 1,2 --out "$TMP/named" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/named"
+expect_grep plot_lines_name_options '<title>dmodk buffer=1 vcs=2</title>' "$TMP/named/appendix_c.collisions.svg"
+expect_grep tables_lines_name_options '| program | `benes buffer=1 vcs=1` | `benes buffer=1 vcs=2` |' "$TMP/named/tables.md"
+
 # A sweep of a val and not of --procs: the plots and tables are against the
 # val (here the ring's size, so N follows it); with --procs too, against N,
 # a line per value of the val. A val that is not a power of two makes a
