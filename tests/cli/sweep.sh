@@ -337,6 +337,16 @@ run "$COLLECT" "$TMP/named"
 expect_grep plot_lines_name_options '<title>dmodk buffer=1 vcs=2</title>' "$TMP/named/appendix_c.collisions.svg"
 expect_grep tables_lines_name_options '| program | `benes buffer=1 vcs=1` | `benes buffer=1 vcs=2` |' "$TMP/named/tables.md"
 
+# Programs of different sizes, each at its own N: the tables show each
+# at its largest N, in a column of its own, not a row of '-' at the
+# sweep's largest.
+"$SWEEP" $APPC programs/token_ring.x --routing benes,dmodk --out "$TMP/sizes" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/sizes"
+expect_grep tables_each_programs_n_heading "timesteps at each program's largest N:" "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_columns '| program | N | `benes` | `dmodk` |' "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_row '| `appendix_c.x` | 8 | 35 | 36 |' "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_row_16 '| `token_ring.x` | 16 | 684 | 684 |' "$TMP/sizes/tables.md"
+
 # A sweep of a val and not of --procs: the plots and tables are against the
 # val (here the ring's size, so N follows it); with --procs too, against N,
 # a line per value of the val. A val that is not a power of two makes a
