@@ -51,7 +51,7 @@ static const char *const stats[] = {
     "link_collisions", "buffer_collisions", "instructions", "stalls_in", "stalls_out",
     "packets_sent", "packets_delivered", "packets_read", "latency_min", "latency_mean",
     "latency_max", "links_crossed", "port_waits", "max_buffer", "multicasts", "copies",
-    "vcs", "network_deadlock",
+    "switching", "messages", "flits_sent", "flits_delivered", "vcs", "network_deadlock",
 };
 enum {
     NSTATS = sizeof stats / sizeof *stats,
@@ -216,7 +216,7 @@ static const char *bad_cell(const char *name, const char *text)
  * true or false. */
 static JsonType stat_type(const char *name)
 {
-    if (strcmp(name, "end") == 0)
+    if (strcmp(name, "end") == 0 || strcmp(name, "switching") == 0)
         return JSON_STRING;
     return strcmp(name, "network_deadlock") == 0 ? JSON_TRUE : JSON_NUMBER;
 }
@@ -312,8 +312,8 @@ static bool could_not_run(const char *report)
 /* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
  * or 1 when some runs have no report (not run yet, or could not run) or a
  * refused one (the table holds the others), or 2 when there is no table.
- * A statistic with the name of an option varied (vcs) is the option's
- * column. */
+ * A statistic with the name of an option varied (switching, vcs) is the
+ * option's column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];

@@ -269,6 +269,16 @@ if [ "$(wc -l <"$TMP/rows")" -eq 14 ]; then pass collect_a_row_a_run; else fail 
 expect_same collect_rows_equal_single_runs "$TMP/singles" "$TMP/rows"
 if [ "$(head -n 1 "$D/results.csv" | cut -d, -f1-6)" = "program,routing,duplex,end,exit_status,processors" ]
 then pass collect_columns; else fail collect_columns "$(head -n 1 "$D/results.csv")"; fi
+# Every scalar at the top level of emu's report is a column, in its order
+# (as python3 reads the report, where there is one): switching, messages,
+# flits_sent and flits_delivered among them.
+expect_grep collect_message_columns ",copies,switching,messages,flits_sent,flits_delivered,vcs," "$D/results.csv"
+if command -v python3 >/dev/null 2>&1; then
+    scalars=$("$EMU" --json $APPC | tail -n 1 | python3 -c 'import json, sys
+print(",".join(k for k, v in json.load(sys.stdin).items() if not isinstance(v, (dict, list))))')
+    if [ "$(head -n 1 "$D/results.csv" | cut -d, -f4-)" = "$scalars" ]; then pass collect_every_scalar_a_column
+    else fail collect_every_scalar_a_column "$scalars" "$(head -n 1 "$D/results.csv")"; fi
+fi
 
 # The plots: two panels side by side, one line per routing in each, the
 # axes' labels and a legend of the seven routings.
