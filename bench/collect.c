@@ -1,16 +1,20 @@
 /* The second half of a sweep (bench/sweep): gathers the JSON reports of its
- * runs into one table and draws it. The table, DIR/results.csv, has one row
- * per run: the program, the value of each option the sweep varied, then
- * each statistic of emu's report (emu/report.c), in the order of `stats`
- * below. The plots, DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg,
- * show each statistic against x, one line per routing (and per value of
- * the other options varied), one panel per duplex mode side by side. x is
- * the machine's size N, or, in a sweep that set a program's vals (columns
- * D:NAME, bench/sweep --define) but not its --procs, the first val set.
- * The x axis is in powers of two when every x is one, else linear. Runs
- * that differ only in their seed are one point: their mean, with a bar
- * from the least to the greatest. DIR/tables.md holds the same figures at
- * the largest x as Markdown tables, program by routing.
+ * runs into one table and draws it. A report is emu's JSON object alone (a
+ * job keeps the program's lines apart), or emu's whole stdout, the
+ * program's lines and then the object, which is read the same. The table,
+ * DIR/results.csv, has one row per run: the program, the value of each
+ * option the sweep varied, then each statistic of emu's report
+ * (emu/report.c), in the order of `stats` below. The plots,
+ * DIR/PROG.collisions.svg and DIR/PROG.timesteps.svg, show each statistic
+ * against x, one line per routing (and per value of the other options
+ * varied, named OPTION=VALUE: "dmodk buffer=2"), one panel per duplex mode
+ * side by side. x is the machine's size N, or, in a sweep that set a
+ * program's vals (columns D:NAME, bench/sweep --define) but not its
+ * --procs, the first val set. The x axis is in powers of two when every x
+ * is one, else linear. Runs that differ only in their seed are one point:
+ * their mean, with a bar from the least to the greatest. DIR/tables.md
+ * holds the same figures at each program's largest x as Markdown tables,
+ * program by routing.
  *
  *   collect DIR                 the reports listed in DIR/plan.csv
  *   collect --csv FILE DIR      the plots and tables of a table written before
@@ -47,7 +51,7 @@ static const char *const stats[] = {
     "link_collisions", "buffer_collisions", "instructions", "stalls_in", "stalls_out",
     "packets_sent", "packets_delivered", "packets_read", "latency_min", "latency_mean",
     "latency_max", "links_crossed", "port_waits", "max_buffer", "multicasts", "copies",
-    "vcs", "network_deadlock",
+    "switching", "messages", "flits_sent", "flits_delivered", "vcs", "network_deadlock",
 };
 enum {
     NSTATS = sizeof stats / sizeof *stats,
@@ -212,7 +216,7 @@ static const char *bad_cell(const char *name, const char *text)
  * true or false. */
 static JsonType stat_type(const char *name)
 {
-    if (strcmp(name, "end") == 0)
+    if (strcmp(name, "end") == 0 || strcmp(name, "switching") == 0)
         return JSON_STRING;
     return strcmp(name, "network_deadlock") == 0 ? JSON_TRUE : JSON_NUMBER;
 }
@@ -278,18 +282,28 @@ static int read_report(const Table *plan, size_t r, const char *plan_path, const
 }
 
 /* Whether the run of a report that does not exist could not run: its job
- * left REPORT.err (bench/sweep), whose first line, emu's reason, is named
- * with the report. A job that was not run yet leaves none. */
+ * left REPORT.err (bench/sweep), emu's message and then a last line "exit
+ * status N", and the message's first line, emu's reason, is named with
+ * the report. A job not run yet leaves none, and one cut short by a signal
+ * none either, or a file without that last line: neither could not run. */
 static bool could_not_run(const char *report)
 {
-    char path[4096], reason[512];
+    char path[4096], reason[512] = "", line[512];
     snprintf(path, sizeof path, "%s.err", report);
     FILE *f = fopen(path, "r");
     if (!f)
         return false;
-    if (!fgets(reason, sizeof reason, f))
-        snprintf(reason, sizeof reason, "(no reason given)");
+    bool ended = false, line_start = true;
+    while (fgets(line, sizeof line, f)) {
+        if (!reason[0])
+            snprintf(reason, sizeof reason, "%s", line);
+        if (line_start)
+            ended = strncmp(line, "exit status ", 12) == 0;
+        line_start = strchr(line, '\n') != NULL;
+    }
     fclose(f);
+    if (!ended)
+        return false;
     reason[strcspn(reason, "\n")] = '\0';
     fprintf(stderr, "collect: %s: could not run: %s\n", report, reason);
     return true;
@@ -298,8 +312,8 @@ static bool could_not_run(const char *report)
 /* Writes DIR/results.csv from DIR/plan.csv and the reports it names: 0,
  * or 1 when some runs have no report (not run yet, or could not run) or a
  * refused one (the table holds the others), or 2 when there is no table.
- * A statistic with the name of an option varied (vcs) is the option's
- * column. */
+ * A statistic with the name of an option varied (switching, vcs) is the
+ * option's column. */
 static int write_results(const char *dir, const char *csv_path)
 {
     char path[4096];
@@ -425,16 +439,18 @@ static bool names_a_line(const Table *t, const Layout *l, size_t c)
 }
 
 /* The name of row r's line: the values of the options that split lines,
- * a val's as NAME=VALUE. */
+ * each as OPTION=VALUE (buffer=1, a val's n=64), but a routing by its name
+ * alone (benes), which needs none. */
 static void line_name(const Table *t, const Layout *l, size_t r, char *buf, size_t size)
 {
     buf[0] = '\0';
     for (size_t c = 0; c < l->first_stat; c++)
         if (names_a_line(t, l, c)) {
             size_t len = strlen(buf);
-            bool val = is_define(t->head[c]);
-            snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "", val ? t->head[c] + 2 : "",
-                     val ? "=" : "", t->rows[r][c]);
+            const char *option = is_define(t->head[c]) ? t->head[c] + 2 : t->head[c];
+            bool named = strcmp(option, "routing") != 0;
+            snprintf(buf + len, size - len, "%s%s%s%s", len ? " " : "", named ? option : "",
+                     named ? "=" : "", t->rows[r][c]);
         }
     if (!buf[0])
         snprintf(buf, size, "runs");
@@ -631,67 +647,102 @@ static void cell(const Table *t, const Layout *l, const char *program, const cha
         snprintf(buf + len, size - len, " (%zu of %zu deadlock)", deadlocks, runs);
 }
 
+/* x as a table shows it: with commas (65,536), and its sign. */
+static void x_text(double x, char *buf, size_t size)
+{
+    buf[0] = x < 0 ? '-' : '\0';
+    with_commas(buf + (x < 0), size - 1, (unsigned long long)fabs(x));
+}
+
+/* The rows and columns of the tables: the programs, each at its own
+ * largest x, and the lines of the plots. */
+typedef struct TableKeys {
+    Keys programs, lines;
+    double *xmax;            /* [program] */
+    bool one_x;              /* every program's largest x the same */
+} TableKeys;
+
+/* One table of DIR/tables.md: statistic `stat` in one duplex mode, a row
+ * per program at its largest x, a column per line. The heading says the
+ * x when the programs share it, and else a column gives each row's. */
+static void write_table(FILE *out, const Table *t, const Layout *layout, const TableKeys *k,
+                        const char *stat, const char *duplex)
+{
+    char buf[64];
+    x_text(k->xmax[0], buf, sizeof buf);
+    if (k->one_x)
+        fprintf(out, "%s at %s = %s", stat, layout->xname, buf);
+    else
+        fprintf(out, "%s at each program's largest %s", stat, layout->xname);
+    fprintf(out, "%s%s%s:\n\n| program |", duplex[0] ? ", " : "", duplex,
+            duplex[0] ? " duplex" : "");
+    if (!k->one_x)
+        fprintf(out, " %s |", layout->xname);
+    for (size_t l = 0; l < k->lines.n; l++)
+        fprintf(out, " `%s` |", k->lines.key[l]);
+    fprintf(out, "\n|---|%s", k->one_x ? "" : "---:|");
+    for (size_t l = 0; l < k->lines.n; l++)
+        fprintf(out, "---:|");
+    fputc('\n', out);
+    for (size_t p = 0; p < k->programs.n; p++) {
+        const char *base = strrchr(k->programs.key[p], '/');
+        base = base ? base + 1 : k->programs.key[p];
+        fprintf(out, "| `%s` |", base);
+        if (!k->one_x) {
+            x_text(k->xmax[p], buf, sizeof buf);
+            fprintf(out, " %s |", buf);
+        }
+        for (size_t l = 0; l < k->lines.n; l++) {
+            char c[96];
+            cell(t, layout, k->programs.key[p], k->lines.key[l], duplex, k->xmax[p], stat, c,
+                 sizeof c);
+            fprintf(out, " %s |", c);
+        }
+        fputc('\n', out);
+    }
+}
+
 /* DIR/tables.md: for collisions and timesteps and each duplex mode, a
  * Markdown table of the programs (rows) by the lines of the plots
- * (columns, the routings) at the largest x of the table. */
+ * (columns, the routings), each program at the largest x of its runs: a
+ * program of 16 processors in a sweep of --define n=16,64 beside one of
+ * 64 shows its figures at 16, not a row of '-'. */
 static int write_tables(const Table *t, const Layout *layout, const char *path)
 {
     int prog = column(t, "program"), dcol = column(t, "duplex");
-    Keys programs = { calloc(t->nrows + 1, sizeof(char *)), 0 };
-    Keys lines = { calloc(t->nrows + 1, sizeof(char *)), 0 };
+    TableKeys k = { { calloc(t->nrows + 1, sizeof(char *)), 0 },
+                    { calloc(t->nrows + 1, sizeof(char *)), 0 },
+                    calloc(t->nrows + 1, sizeof(double)), true };
     Keys duplexes = { calloc(t->nrows + 1, sizeof(char *)), 0 };
-    double x = -INFINITY;
-    char name[512], buf[64];
+    char name[512];
     for (size_t r = 0; r < t->nrows; r++) {
-        key_index(&programs, t->rows[r][prog]);
+        size_t known = k.programs.n, p = key_index(&k.programs, t->rows[r][prog]);
+        double x = atof(t->rows[r][layout->xcol]);
+        k.xmax[p] = p == known || x > k.xmax[p] ? x : k.xmax[p];
         line_name(t, layout, r, name, sizeof name);
-        key_index(&lines, name);
+        key_index(&k.lines, name);
         key_index(&duplexes, dcol < 0 ? "" : t->rows[r][dcol]);
-        x = fmax(x, atof(t->rows[r][layout->xcol]));
     }
-    if (!t->nrows)
-        x = 0;
+    for (size_t p = 1; p < k.programs.n; p++)
+        k.one_x &= k.xmax[p] == k.xmax[0];
     OutFile file;
     char err[1024];
+    int status = 0;
     if (outfile_open(&file, path, err, sizeof err) != 0) {
-        fprintf(stderr, "collect: %s\n", err);
-        keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
-        return 1;
-    }
-    FILE *out = file.f;
-    static const char *const shown[] = { "collisions", "timesteps" };
-    buf[0] = x < 0 ? '-' : '\0';
-    with_commas(buf + (x < 0), sizeof buf - 1, (unsigned long long)fabs(x));
-    for (size_t s = 0; s < 2; s++)
-        for (size_t d = 0; d < duplexes.n; d++) {
-            fprintf(out, "%s%s at %s = %s%s%s%s:\n\n| program |", s || d ? "\n" : "",
-                    shown[s], layout->xname, buf, duplexes.key[d][0] ? ", " : "",
-                    duplexes.key[d], duplexes.key[d][0] ? " duplex" : "");
-            for (size_t l = 0; l < lines.n; l++)
-                fprintf(out, " `%s` |", lines.key[l]);
-            fprintf(out, "\n|---|");
-            for (size_t l = 0; l < lines.n; l++)
-                fprintf(out, "---:|");
-            fputc('\n', out);
-            for (size_t p = 0; p < programs.n; p++) {
-                const char *base = strrchr(programs.key[p], '/');
-                base = base ? base + 1 : programs.key[p];
-                fprintf(out, "| `%s` |", base);
-                for (size_t l = 0; l < lines.n; l++) {
-                    char c[96];
-                    cell(t, layout, programs.key[p], lines.key[l], duplexes.key[d], x, shown[s],
-                         c, sizeof c);
-                    fprintf(out, " %s |", c);
-                }
-                fputc('\n', out);
+        fprintf(stderr, "collect: %s\n", err), status = 1;
+    } else {
+        static const char *const shown[] = { "collisions", "timesteps" };
+        for (size_t s = 0; s < 2; s++)
+            for (size_t d = 0; d < duplexes.n; d++) {
+                fputs(s || d ? "\n" : "", file.f);
+                write_table(file.f, t, layout, &k, shown[s], duplexes.key[d]);
             }
-        }
-    keys_free(&programs), keys_free(&lines), keys_free(&duplexes);
-    if (outfile_commit(&file, err, sizeof err) != 0) {
-        fprintf(stderr, "collect: %s\n", err);
-        return 1;
+        if (outfile_commit(&file, err, sizeof err) != 0)
+            fprintf(stderr, "collect: %s\n", err), status = 1;
     }
-    return 0;
+    keys_free(&k.programs), keys_free(&k.lines), keys_free(&duplexes);
+    free(k.xmax);
+    return status;
 }
 
 /* 0 if t is a table of results whose every cell that collect reads as a

@@ -18,7 +18,7 @@ enum {
     PANEL_H = 260,
     GAP = 36,            /* between panels */
     BOTTOM = 56,         /* the x tick labels and the x label */
-    LEGEND_W = 170,
+    LEGEND_W = 170,      /* at least: more for a long name (legend_width) */
     MAX_NAMES = 64,      /* distinct series names given distinct colours */
     MAX_YTICKS = 10,     /* svg_tick_step makes at most 5; the rest is a margin */
     MAX_XTICKS = 32      /* marks on the x axis: more powers of two are thinned */
@@ -403,6 +403,22 @@ static void legend(FILE *out, const SvgPlot *plot, const SvgStyle *style, const 
     fprintf(out, "</g>\n");
 }
 
+/* The legend's width: LEGEND_W, or room for the longest name at 6.5
+ * pixels a character (about the mean of 12-pixel sans-serif), after the
+ * 16 before the legend and the 30 of its sample line, so that a name that
+ * names several options (dmodk switching=store-forward) is not cut off at
+ * the plot's edge. Names of up to 19 characters keep LEGEND_W. */
+static double legend_width(const SvgPlot *plot)
+{
+    size_t longest = 0;
+    for (size_t p = 0; p < plot->npanels; p++)
+        for (size_t i = 0; i < plot->panels[p].nseries; i++) {
+            size_t len = strlen(plot->panels[p].series[i].name);
+            longest = len > longest ? len : longest;
+        }
+    return fmax(LEGEND_W, ceil(16 + 30 + 6.5 * (double)longest));
+}
+
 int svg_plot(FILE *out, const SvgPlot *plot)
 {
     return svg_plot_styled(out, plot, NULL);
@@ -416,14 +432,15 @@ int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
         return -1;
     Names names = { { 0 }, 0 };
     size_t np = plot->npanels ? plot->npanels : 1;
-    double width = LEFT + (double)np * PANEL_W + (double)(np - 1) * GAP + LEGEND_W;
+    double legend_w = legend_width(plot);
+    double width = LEFT + (double)np * PANEL_W + (double)(np - 1) * GAP + legend_w;
     double height = TOP + PANEL_H + BOTTOM;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
             "<text class=\"title\" x=\"%.1f\" y=\"20\" text-anchor=\"middle\" "
-            "font-size=\"15\">", width, height, width, height, (LEFT + width - LEGEND_W) / 2);
+            "font-size=\"15\">", width, height, width, height, (LEFT + width - legend_w) / 2);
     svg_text(out, plot->title ? plot->title : "");
     fprintf(out, "</text>\n");
     for (size_t p = 0; p < plot->npanels; p++) {
@@ -439,13 +456,13 @@ int svg_plot_styled(FILE *out, const SvgPlot *plot, const SvgStyle *style)
         fprintf(out, "</g>\n");
     }
     fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
-            (LEFT + width - LEGEND_W) / 2, height - 12);
+            (LEFT + width - legend_w) / 2, height - 12);
     svg_text(out, plot->xlabel ? plot->xlabel : "");
     fprintf(out, "</text>\n<text class=\"ylabel\" transform=\"translate(18 %.1f) rotate(-90)\" "
             "text-anchor=\"middle\">", TOP + PANEL_H / 2.0);
     svg_text(out, plot->ylabel ? plot->ylabel : "");
     fprintf(out, "</text>\n");
-    legend(out, plot, style, &names, width - LEGEND_W + 16);
+    legend(out, plot, style, &names, width - legend_w + 16);
     fprintf(out, "</svg>\n");
     return 0;
 }

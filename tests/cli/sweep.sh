@@ -6,6 +6,7 @@
 . tests/lib.sh
 ROOT=$PWD
 SWEEP=bench/sweep
+COLLECT=${BUILD:-build}/bench/collect
 ROUTINGS=benes,benes-full,greedy,valiant,random,dmodk,adaptive
 APPC=programs/appendix_c.x
 cat >"$TMP/emu" <<WRAP
@@ -36,6 +37,25 @@ if grep -q -- --vcs "$D/jobs.txt" || grep -q -- --seed "$D/jobs.txt"; then
 run "$SWEEP" $APPC --vcs 1,2 --seed 3..5 --out "$TMP/vcs" --plan-only
 if [ "$(grep -c -- '--seed [345] --vcs [12] ' "$TMP/vcs/jobs.txt")" -eq 6 ]; then pass vcs_passed_when_asked
 else fail vcs_passed_when_asked "$(cat "$TMP/vcs/jobs.txt")"; fi
+# --switching and --mem are axes like --vcs; --max-steps and --threads
+# one value each, given to every run and not in the plan or the reports'
+# names. A run that reaches --max-steps is a result, its end "limit".
+run "$SWEEP" $APPC --switching wormhole,cut-through,store-forward --mem 4096,8192 --out "$TMP/sw" --plan-only
+if [ "$(head -n 1 "$TMP/sw/plan.csv")" = "program,report,switching,mem" ] &&
+   [ "$(grep -c -- "--json --switching [a-z-]* --mem [48][0-9]* $APPC " "$TMP/sw/jobs.txt")" -eq 6 ] &&
+   contains "$TMP/sw/runs/appendix_c/switching-store-forward_mem-8192.json" "$TMP/sw/plan.csv"
+then pass switching_and_mem_axes; else fail switching_and_mem_axes "$(cat "$TMP/sw/plan.csv")" "$(head -n 1 "$TMP/sw/jobs.txt")"; fi
+: >"$TMP/log"
+run "$SWEEP" $APPC --routing benes,dmodk --max-steps 10 --threads 1 --out "$TMP/steps" --emu "$TMP/emu"
+if [ "$STATUS" -eq 0 ] && [ "$(head -n 1 "$TMP/steps/plan.csv")" = "program,report,routing" ] &&
+   contains "--json --max-steps 10 --threads 1 --routing dmodk $APPC" "$TMP/log" &&
+   contains '"end": "limit"' "$TMP/steps/runs/appendix_c/routing-dmodk.json"
+then pass max_steps_and_threads_passed; else fail max_steps_and_threads_passed "status $STATUS" "$(cat "$TMP/log" "$TMP/err")"; fi
+run "$SWEEP" $APPC --max-steps 10,20 --out "$TMP/x"
+expect_grep max_steps_one_value_message "sweep: --max-steps wants one number, not '10,20'" "$TMP/err"
+run "$SWEEP" $APPC --threads 1 --threads 2 --out "$TMP/x"
+expect_grep threads_twice_message "sweep: --threads is given twice" "$TMP/err"
+: >"$TMP/log"
 
 # The Slurm array's script runs line $SLURM_ARRAY_TASK_ID of jobs.txt, and
 # only it.
@@ -65,6 +85,27 @@ expect_same resume_runs_exactly_the_missing "$TMP/want" "$TMP/ran"
 run "$SWEEP" $APPC --routing $ROUTINGS --duplex half,full --out "$D" --emu "$TMP/emu"
 if [ "$STATUS" -eq 0 ] && [ ! -s "$TMP/log" ]; then pass resume_nothing_left
 else fail resume_nothing_left "$(cat "$TMP/log")"; fi
+
+# Each report is the JSON alone, which python3's json.tool reads (where
+# there is one), and the program's lines are beside it, in REPORT.out.
+# collect reads it, and a report that is emu's whole stdout the same.
+run "$SWEEP" programs/broadcast.x --routing benes --out "$TMP/pure" --emu "$EMU"
+r=$TMP/pure/runs/broadcast/routing-benes.json
+"$EMU" --json --routing benes programs/broadcast.x >"$TMP/whole"
+sed '$d' "$TMP/whole" >"$TMP/want.out"
+tail -n 1 "$TMP/whole" >"$TMP/want.json"
+expect_same report_is_the_json "$TMP/want.json" "$r"
+if [ -s "$TMP/want.out" ]; then expect_same report_out_the_programs_lines "$TMP/want.out" "$r.out"
+else fail report_out_the_programs_lines "broadcast.x printed nothing"; fi
+if command -v python3 >/dev/null 2>&1; then
+    if python3 -m json.tool "$r" >/dev/null; then pass report_reads_as_json
+    else fail report_reads_as_json "$(head -c 300 "$r")"; fi
+fi
+"$COLLECT" "$TMP/pure" && mv "$TMP/pure/results.csv" "$TMP/pure.csv"
+cp "$TMP/whole" "$r"
+run "$COLLECT" "$TMP/pure"
+if [ "$STATUS" -eq 0 ] && cmp -s "$TMP/pure.csv" "$TMP/pure/results.csv"; then pass collect_reads_whole_stdout
+else fail collect_reads_whole_stdout "status $STATUS" "$(cat "$TMP/err")"; fi
 
 # A run that does not start (a bad routing) writes no report and fails
 # the sweep; a deadlock is a result, kept.
@@ -100,6 +141,43 @@ expect_status bad_range_status 1
 expect_grep bad_range_message "'5..3' is an empty range" "$TMP/err"
 run "$SWEEP" $APPC --routing benes
 expect_grep no_out_message "no --out DIR" "$TMP/err"
+# A value given twice would be two jobs of one report (two targets of the
+# Makefile, two rows of the table): refused, naming the option and the
+# value, a number also when written otherwise, and nothing is made.
+run "$SWEEP" $APPC --routing benes,dmodk,benes --out "$TMP/twice"
+expect_status value_twice_status 1
+expect_grep value_twice_message "sweep: --routing: 'benes' is given twice" "$TMP/err"
+run "$SWEEP" $APPC --seed 1..3,2 --out "$TMP/twice"
+expect_grep value_twice_in_range_message "sweep: --seed: '2' is given twice" "$TMP/err"
+run "$SWEEP" $APPC --seed 7,07 --out "$TMP/twice"
+expect_grep value_twice_as_number_message "sweep: --seed: '07' is given twice (as '7')" "$TMP/err"
+run "$SWEEP" programs/token_ring.x --define n=4,8,4 --out "$TMP/twice"
+expect_grep value_twice_define_message "sweep: --define n: '4' is given twice" "$TMP/err"
+if [ ! -e "$TMP/twice" ]; then pass value_twice_nothing_made; else fail value_twice_nothing_made; fi
+# A large range is planned whole: 30,000 seeds, a list longer than one
+# argument may be (it once planned 0 jobs, with status 0). A range or a
+# plan over a million jobs is refused at once, and nothing is made: the
+# range below once ran in a loop of the shell without end.
+run "$SWEEP" $APPC --seed 1..30000 --out "$TMP/big" --plan-only
+if [ "$STATUS" -eq 0 ] && contains "$TMP/big/jobs.txt: 30000 jobs, 30000 to run" "$TMP/out" &&
+   [ "$(wc -l <"$TMP/big/plan.csv")" -eq 30001 ] && [ "$(tail -n 1 "$TMP/big/plan.csv")" = \
+   "$APPC,$TMP/big/runs/appendix_c/seed-30000.json,30000" ] && contains "--array=1-30000" "$TMP/big/slurm.sh"
+then pass large_range_planned; else fail large_range_planned "status $STATUS" "$(cat "$TMP/out" "$TMP/err")"; fi
+rm -rf "$TMP/big"
+run timeout 5 "$SWEEP" $APPC --seed 1..1000000000 --out "$TMP/big"
+expect_status range_too_large_status 1
+expect_grep range_too_large_message "sweep: --seed: '1..1000000000' is 1000000000 values; a sweep plans at most 1000000 jobs" "$TMP/err"
+run timeout 5 "$SWEEP" $APPC --seed 1..1000 --procs 1..1001 --out "$TMP/big"
+expect_status plan_too_large_status 1
+expect_grep plan_too_large_message "sweep: the plan has more than 1000000 jobs; a sweep plans at most 1000000" "$TMP/err"
+if [ ! -e "$TMP/big" ]; then pass too_large_nothing_made; else fail too_large_nothing_made; fi
+# A file of the plan that cannot be written (here a directory in its
+# place) stops the sweep with status 1 before it runs anything.
+mkdir -p "$TMP/unwritable/Makefile"
+: >"$TMP/log"
+run "$SWEEP" $APPC --out "$TMP/unwritable" --emu "$TMP/emu"
+if [ "$STATUS" -eq 1 ] && [ ! -s "$TMP/log" ] && ! contains "jobs.txt:" "$TMP/out"; then pass plan_write_failure
+else fail plan_write_failure "status $STATUS" "$(cat "$TMP/out" "$TMP/err")"; fi
 run "$SWEEP" $APPC --colour red --out "$TMP/x"
 expect_grep unknown_option_message "unknown option '--colour'" "$TMP/err"
 
@@ -163,7 +241,6 @@ if command -v script >/dev/null 2>&1; then
 fi
 
 # ---- bench/collect ------------------------------------------------------------------
-COLLECT=${BUILD:-build}/bench/collect
 run "$COLLECT" "$D"
 expect_status collect_status 0
 # Each row of the table is what a single run of bin/emu reports, read here
@@ -192,6 +269,16 @@ if [ "$(wc -l <"$TMP/rows")" -eq 14 ]; then pass collect_a_row_a_run; else fail 
 expect_same collect_rows_equal_single_runs "$TMP/singles" "$TMP/rows"
 if [ "$(head -n 1 "$D/results.csv" | cut -d, -f1-6)" = "program,routing,duplex,end,exit_status,processors" ]
 then pass collect_columns; else fail collect_columns "$(head -n 1 "$D/results.csv")"; fi
+# Every scalar at the top level of emu's report is a column, in its order
+# (as python3 reads the report, where there is one): switching, messages,
+# flits_sent and flits_delivered among them.
+expect_grep collect_message_columns ",copies,switching,messages,flits_sent,flits_delivered,vcs," "$D/results.csv"
+if command -v python3 >/dev/null 2>&1; then
+    scalars=$("$EMU" --json $APPC | tail -n 1 | python3 -c 'import json, sys
+print(",".join(k for k, v in json.load(sys.stdin).items() if not isinstance(v, (dict, list))))')
+    if [ "$(head -n 1 "$D/results.csv" | cut -d, -f4-)" = "$scalars" ]; then pass collect_every_scalar_a_column
+    else fail collect_every_scalar_a_column "$scalars" "$(head -n 1 "$D/results.csv")"; fi
+fi
 
 # The plots: two panels side by side, one line per routing in each, the
 # axes' labels and a legend of the seven routings.
@@ -253,6 +340,23 @@ then pass plot_seeds_one_point_with_bars; else fail plot_seeds_one_point_with_ba
 # their mean, to one decimal
 expect_grep tables_seeds_mean '| `appendix_c.x` | 6.5 |' "$TMP/seeds/tables.md"
 
+# The options that split lines other than the routing name them, as a
+# val does (n=64): buffer=1 vcs=2, in the legend and the tables' columns.
+"$SWEEP" $APPC --routing benes,dmodk --buffer 1,2 --vcs 1,2 --out "$TMP/named" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/named"
+expect_grep plot_lines_name_options '<title>dmodk buffer=1 vcs=2</title>' "$TMP/named/appendix_c.collisions.svg"
+expect_grep tables_lines_name_options '| program | `benes buffer=1 vcs=1` | `benes buffer=1 vcs=2` |' "$TMP/named/tables.md"
+
+# Programs of different sizes, each at its own N: the tables show each
+# at its largest N, in a column of its own, not a row of '-' at the
+# sweep's largest.
+"$SWEEP" $APPC programs/token_ring.x --routing benes,dmodk --out "$TMP/sizes" --emu "$EMU" >/dev/null 2>&1
+run "$COLLECT" "$TMP/sizes"
+expect_grep tables_each_programs_n_heading "timesteps at each program's largest N:" "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_columns '| program | N | `benes` | `dmodk` |' "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_row '| `appendix_c.x` | 8 | 35 | 36 |' "$TMP/sizes/tables.md"
+expect_grep tables_each_programs_n_row_16 '| `token_ring.x` | 16 | 684 | 684 |' "$TMP/sizes/tables.md"
+
 # A sweep of a val and not of --procs: the plots and tables are against the
 # val (here the ring's size, so N follows it); with --procs too, against N,
 # a line per value of the val. A val that is not a power of two makes a
@@ -289,6 +393,34 @@ else pass collect_skip_not_to_run_again; fi
 if [ "$(cut -d, -f2 "$TMP/skip/results.csv" | tr '\n' ' ')" = "procs 16 " ]; then pass collect_skip_table
 else fail collect_skip_table "$(cat "$TMP/skip/results.csv")"; fi
 
+# A sweep stopped while a job runs (here by SIGTERM to the sweep's
+# process group, made by timeout, sent by the emulator as it starts, so
+# that the stop falls in the run) leaves no report and no REPORT.err: the
+# run is not run yet, and collect says so, not that it could not run
+# (which every job cut short once was, for a REPORT.err made as it
+# started). So is a run that emu ended on a signal (143), the sweep
+# saying it stopped; and an old REPORT.err without the exit status.
+printf '#!/bin/sh\nkill -TERM 0\nsleep 5\n' >"$TMP/emu_stop"
+printf '#!/bin/sh\nexit 143\n' >"$TMP/emu_143"
+chmod +x "$TMP/emu_stop" "$TMP/emu_143"
+timeout 20 "$SWEEP" $APPC --out "$TMP/stop" --emu "$TMP/emu_stop" >/dev/null 2>&1
+if [ -z "$(find "$TMP/stop/runs" -name '*.json' -o -name '*.json.err')" ] &&
+   [ -n "$(find "$TMP/stop/runs" -name '*.part')" ]; then pass stopped_job_no_err
+else fail stopped_job_no_err "$(find "$TMP/stop/runs" -type f)"; fi
+run "$COLLECT" "$TMP/stop"
+expect_status collect_stopped_status 1
+expect_grep collect_stopped_not_run_yet "1 of 1 runs has no report yet (run the sweep again)" "$TMP/err"
+if grep -q "could not run" "$TMP/err"; then fail collect_stopped_not_could_not_run "$(cat "$TMP/err")"
+else pass collect_stopped_not_could_not_run; fi
+run "$SWEEP" $APPC --out "$TMP/s143" --emu "$TMP/emu_143"
+expect_status emu_signal_status 1
+expect_grep emu_signal_summary "$TMP/s143: 0 of 1 run done, 1 stopped (run the sweep again)" "$TMP/out"
+if [ -z "$(find "$TMP/s143/runs" -type f)" ] && [ ! -s "$TMP/err" ]; then pass emu_signal_no_err
+else fail emu_signal_no_err "$(find "$TMP/s143/runs" -type f)" "$(cat "$TMP/err")"; fi
+: >"$TMP/s143/runs/appendix_c/run.json.err"
+run "$COLLECT" "$TMP/s143"
+expect_grep collect_err_without_status_not_run_yet "1 of 1 runs has no report yet" "$TMP/err"
+
 # A report missing: the table holds the others, and collect says so.
 rm "$D/runs/appendix_c/routing-random_duplex-full.json"
 run "$COLLECT" "$D"
@@ -321,10 +453,10 @@ then pass results_tables_in_the_doc; else fail results_tables_in_the_doc "docs/r
 # 238 runs, which is every program, routing and mode under the sanitizers;
 # TEST_FULL=1 on the normal build: all three seeds, 714 runs.) The sweep's
 # runs, its jobs' bin/emu commands, run in two shells side by side (the
-# sweep's -j 2), each writing its report: its make and each job's renaming
-# of its report, tested above, would start four more processes a run, at
-# about 10 ms each. The runs left out have no report, and collect leaves
-# their rows out.
+# sweep's -j 2), each writing emu's whole stdout as its report, which
+# collect reads as well: its make and each job's splitting of the output,
+# tested above, would start six more processes a run, at about 10 ms each.
+# The runs left out have no report, and collect leaves their rows out.
 if [ "${TEST_FULL:-0}" = 0 ]; then seeds=1; nseeds=1; all=0
 else case "${BUILD:-build}" in
     *check*) seeds=1; nseeds=1; all=1 ;;

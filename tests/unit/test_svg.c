@@ -5,7 +5,8 @@
  * ticks at round numbers; a point without a place on the axes refuses the
  * plot, and no finite range makes more than a bounded number of ticks. A
  * style's linear x axis starts at 0 with round ticks, and its dashed series
- * are dashed, in the legend too, without dots. */
+ * are dashed, in the legend too, without dots. A long name widens the
+ * legend. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -164,6 +165,26 @@ static void two_panels(void)
     /* a name gets one colour however the panels order it: three legend lines */
     CHECK_EQ(count(svg, "h24\"/>"), 3);
     CHECK_EQ(count(svg, "<path class=\"error\""), 2);   /* benes's, in each panel */
+    free(svg);
+}
+
+/* A name too long for the legend's 170 pixels widens the plot, so that it
+ * is not cut off at the edge; names of up to 19 characters do not. */
+static void long_names_widen_the_legend(void)
+{
+    static const double x[] = { 16, 64 }, y[] = { 1, 2 };
+    SvgSeries one[] = { { "store-forward, B=64", 2, x, y, NULL, NULL } };
+    SvgSeries two[] = { { "dmodk switching=store-forward", 2, x, y, NULL, NULL } };
+    SvgPanel short_panel[] = { { "", 1, one } }, long_panel[] = { { "", 1, two } };
+    SvgPlot short_plot = { "t", "x", "y", 1, short_panel, false };
+    SvgPlot long_plot = { "t", "x", "y", 1, long_panel, false };
+    char *svg = plot_text(&short_plot);
+    CHECK_CONTAINS(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"610\" ");
+    free(svg);
+    svg = plot_text(&long_plot);
+    /* 80 + 360 + 16 + 30 + 29 characters at 6.5 pixels */
+    CHECK_CONTAINS(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"675\" ");
+    CHECK(well_formed(svg));
     free(svg);
 }
 
@@ -364,6 +385,7 @@ int main(void)
 {
     RUN(checker_finds_mistakes);
     RUN(two_panels);
+    RUN(long_names_widen_the_legend);
     RUN(empty_and_flat);
     RUN(refuses_points_without_a_place);
     RUN(ticks_are_bounded);
