@@ -91,3 +91,16 @@ awk '/^=== t=19/ { on = 1 } on && /^step t=19>/ { exit } on { n++; if (length($0
 if grep -q '^=== t=19: 2 collisions (2 in all),' "$TMP/narrow" && grep -q ' 0 over 60 columns$' "$TMP/got"
 then pass step_screen_narrow_fits; else fail step_screen_narrow_fits "$(cat "$TMP/got")" "$(cat "$TMP/narrow")"; fi
 T send-keys -t narrow q Enter
+
+# Ctrl-D at the prompt runs to the end, as c, and the report starts on a
+# line of its own, not after the prompt.
+T new -d -s eof -x 80 -y 24 -c "$PWD" \
+    "\"$EMU\" --routing dmodk --step tests/data/appendix_c.hex; echo \"exit status \$?\"; sleep 120"
+tries=0
+until T capture-pane -p -t eof | grep -q '^step t=0> *$' || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+T send-keys -t eof C-d
+tries=0
+until T capture-pane -p -t eof | grep -q '^exit status' || [ $tries -ge 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+T capture-pane -p -J -S - -E - -t eof >"$TMP/eof"
+if grep -q '^end: normal$' "$TMP/eof" && grep -q '^exit status 0$' "$TMP/eof"; then pass step_screen_eof_report_on_its_line
+else fail step_screen_eof_report_on_its_line "$(cat "$TMP/eof")"; fi
