@@ -436,4 +436,12 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
         fprintf(opt->quiet_end, "end: %s\n", machine_end_name(m->end));
         end_reason(opt->quiet_end, m, opt);
     }
+    /* ...and a normal end that leaves packets unread is most often a
+     * forgotten receive, which the report would have shown. */
+    uint64_t unread = net_unread(m->net);
+    if (opt->quiet && opt->quiet_end && m->end == END_NORMAL && unread) {
+        fflush(out);
+        fprintf(opt->quiet_end, "emu: note: %llu %s left unread in input ports (without -q "
+                "the report lists them)\n", (ull)unread, plural(unread, "packet", "packets"));
+    }
 }

@@ -48,6 +48,13 @@ expect_same signal_stderr "$TMP/want.err" "$TMP/err"
 run "$EMU" -q tests/data/appendix_c.hex
 expect_status normal_status 0
 expect_empty normal_stderr "$TMP/err"
+# ...but for one note when packets are left unread, most often a receive
+# forgotten.
+printf 'proc main() is\n  network { 1 ! 5 & skip }\n' >"$TMP/forgot.x"
+run "$EMU" -q "$TMP/forgot.x"
+expect_status forgotten_receive_status 0
+echo "emu: note: 1 packet left unread in input ports (without -q the report lists them)" >"$TMP/want"
+expect_same forgotten_receive_note "$TMP/want" "$TMP/err"
 run "$EMU" -q --json --max-steps 500 tests/data/endless.x
 expect_status json_status 4
 expect_grep json_says_the_end '"end": "limit"' "$TMP/out"
