@@ -44,7 +44,7 @@ t=$(sed -n 's/^timesteps: //p' "$TMP/out")
 printf '%s\n' 'end: interrupted' "interrupted: stopped by SIGTERM at timestep $t" >"$TMP/want.err"
 expect_same signal_stderr "$TMP/want.err" "$TMP/err"
 
-# ---- a normal end, and --json, say nothing on stderr ---------------------------------------
+# ---- a normal end, and --json, say nothing on stderr (but for unread packets) ------------
 run "$EMU" -q tests/data/appendix_c.hex
 expect_status normal_status 0
 expect_empty normal_stderr "$TMP/err"
