@@ -51,7 +51,7 @@ enum { STEP_COLLISIONS_SHOWN = 3 };
 typedef struct StepCollisions {
     uint64_t t;               /* the timestep they are of */
     unsigned n;
-    char line[STEP_COLLISIONS_SHOWN][320];
+    char line[STEP_COLLISIONS_SHOWN][400];
 } StepCollisions;
 
 typedef struct RunView {
@@ -94,24 +94,19 @@ static void keep_collision(StepCollisions *sc, const Net *net, const NetEvent *e
         sc->n = 0;
     }
     if (sc->n < STEP_COLLISIONS_SHOWN) {
-        char name[48], place[96];
-        net_packet_name(ev->packet, name, sizeof name);
+        const NetPacket *pk = ev->packet;
+        char name[48], dst[160], place[96], owner[48] = "";
+        net_packet_name(pk, name, sizeof name);
+        dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
         net_event_place(net, ev, place, sizeof place);
-        char *line = sc->line[sc->n];
-        size_t size = sizeof sc->line[0];
-        if (ev->kind == EV_LINK_COLLISION)
-            snprintf(line, size, "link collision: %s p%u->p%u claimed %s", name,
-                     ev->packet->src, ev->packet->dst, place);
-        else if (ev->kind == EV_QUEUED)
-            snprintf(line, size, "buffer collision: %s p%u->p%u queued in %s", name,
-                     ev->packet->src, ev->packet->dst, place);
-        else if (ev->kind == EV_BUFFER_OWNED)
-            snprintf(line, size, "buffer collision: %s p%u->p%u refused by %s, owned by "
-                     "message #%llu", name, ev->packet->src, ev->packet->dst, place,
+        if (ev->kind == EV_BUFFER_OWNED)
+            snprintf(owner, sizeof owner, ", owned by message #%llu",
                      (unsigned long long)ev->owner);
-        else
-            snprintf(line, size, "buffer collision: %s p%u->p%u refused by %s, without room",
-                     name, ev->packet->src, ev->packet->dst, place);
+        snprintf(sc->line[sc->n], sizeof sc->line[0], "%s collision: %s p%u->%s %s %s%s%s",
+                 ev->kind == EV_LINK_COLLISION ? "link" : "buffer", name, pk->src, dst,
+                 ev->kind == EV_LINK_COLLISION ? "claimed" : ev->kind == EV_QUEUED ? "queued in"
+                                                           : "refused by", place, owner,
+                 ev->kind == EV_BUFFER_FULL ? ", without room" : "");
     }
     sc->n++;
 }
