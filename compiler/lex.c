@@ -10,6 +10,7 @@
  * A letter outside ASCII is one message, however many UTF-8 bytes it takes,
  * in a name as in quotes. */
 #include "compiler/internal.h"
+#include "common/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,20 +165,10 @@ static int char_code(Lexer *lx)
 /* The length of the UTF-8 character at lx->at and its code point, or 1
  * when the byte there does not start one (a byte on its own is reported
  * as a byte). */
-static size_t utf8_char(const Lexer *lx, uint32_t *code)
+static size_t char_at(const Lexer *lx, uint32_t *code)
 {
-    int c = peek(lx, 0);
-    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 :
-               c >= 0xF0 && c <= 0xF4 ? 4 : 1;
-    uint32_t v = (uint32_t)c & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        int b = peek(lx, i);
-        if (b < 0x80 || b > 0xBF)
-            return 1;
-        v = v << 6 | (uint32_t)(b & 0x3F);
-    }
-    *code = v;
-    return n;
+    size_t n = utf8_char((const unsigned char *)lx->text + lx->at, lx->len - lx->at, code);
+    return n ? n : 1;
 }
 
 /* Where the first `quote` at or after byte `from` is on its line, or where
@@ -204,7 +195,7 @@ static void lex_char(Lexer *lx)
     size_t close = quote_on_line(lx, lx->at, '\'');
     if (c >= 0x80 && close < lx->len && lx->text[close] == '\'') {
         uint32_t point;                 /* a letter outside ASCII, 'é': one message */
-        size_t n = utf8_char(lx, &point);
+        size_t n = char_at(lx, &point);
         if (n > 1)
             diag_error(lx->d, start, "'%.*s' (U+%04X) is not ASCII: a character in quotes is "
                        "one ASCII character or escape, like 'a' or '\\n'", (int)n,
@@ -268,7 +259,7 @@ static void lex_punct(Lexer *lx)
     int c = peek(lx, 0);
     int before = lx->at > 0 ? (unsigned char)lx->text[lx->at - 1] : -1;
     uint32_t code;
-    size_t n = utf8_char(lx, &code);
+    size_t n = char_at(lx, &code);
     lx->at += n;
     lx->skipped = 1;
     if (n > 1) {

@@ -5,8 +5,10 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/plural.h"
+#include "common/utf8.h"
 #include "cpu/lines.h"
 #include "emu/diagnosis.h"
 
@@ -261,29 +263,16 @@ void report_closing_lines(FILE *out, Machine *m)
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
-/* The length of the well-formed UTF-8 character at s (1 to 4), or 0. */
-static int utf8_length(const unsigned char *s)
-{
-    int n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-          : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    /* (no overlong form, surrogate or code point above U+10FFFF) */
-    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) ||
-        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
-        return 0;
-    return n;
-}
-
 /* A JSON string: a byte that is no part of a UTF-8 character (a file name
  * may hold any) becomes U+FFFD, so that the report stays JSON. */
 static void json_string(FILE *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
+    const unsigned char *end = s + strlen(text);
     fputc('"', out);
     while (*s) {
-        int n = utf8_length(s);
+        uint32_t code;
+        size_t n = utf8_char(s, (size_t)(end - s), &code);
         if (*s == '"' || *s == '\\')
             fprintf(out, "\\%c", *s);
         else if (*s < 0x20)
@@ -291,7 +280,7 @@ static void json_string(FILE *out, const char *text)
         else if (n == 0)
             fputs("\\ufffd", out);
         else
-            fwrite(s, 1, (size_t)n, out);
+            fwrite(s, 1, n, out);
         s += n ? n : 1;
     }
     fputc('"', out);
