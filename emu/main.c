@@ -61,6 +61,7 @@ typedef struct RunView {
     EmuOptions *opt;
     Machine *m;
     StepCollisions collisions;   /* --step */
+    StateColumns columns;        /* --state, --step: their widths, which only grow */
 } RunView;
 
 /* ---- what the run shows as it goes ---------------------------------------- */
@@ -275,7 +276,8 @@ static bool terminal_size(FILE *out, unsigned *columns, unsigned *lines)
 /* The compact state, fitted to the terminal when it is narrower than
  * STATE_COMPACT_WIDTH or taller than STATE_SCREEN_LINES; then the
  * timestep's collisions, named (the lines they take are the packets'). */
-static void show_compact_state(FILE *out, Machine *m, const StepCollisions *sc)
+static void show_compact_state(FILE *out, Machine *m, const StepCollisions *sc,
+                               StateColumns *cols)
 {
     unsigned columns = STATE_COMPACT_WIDTH, lines = STATE_SCREEN_LINES, tc, tl;
     if (terminal_size(out, &tc, &tl)) {
@@ -284,7 +286,7 @@ static void show_compact_state(FILE *out, Machine *m, const StepCollisions *sc)
     }
     unsigned n = m->t > 0 && sc->t == m->t ? sc->n : 0;
     unsigned shown = n < STEP_COLLISIONS_SHOWN ? n : STEP_COLLISIONS_SHOWN;
-    state_print_compact(out, m, columns, lines - shown - (n > shown));
+    state_print_compact(out, m, columns, lines - shown - (n > shown), cols);
     for (unsigned i = 0; i < shown; i++)
         fprintf(out, "%.*s\n", (int)columns, sc->line[i]);
     if (n > shown)
@@ -333,11 +335,11 @@ static void page(FILE *out, const char *text, size_t len, unsigned lines)
  * ways, so that the answers to --More-- are the user's) it fits the
  * terminal's width and shows a screen at a time; to a pipe or a file it is
  * written whole, the same every run. */
-static void show_full_state(FILE *out, Machine *m)
+static void show_full_state(FILE *out, Machine *m, StateColumns *cols)
 {
     unsigned columns = FULL_STATE_COLUMNS, lines = FULL_STATE_LINES, tc, tl;
     if (!isatty(fileno(out)) || !isatty(STDIN_FILENO)) {
-        state_print_fitted(out, m, columns);
+        state_print_fitted(out, m, columns, cols);
         return;
     }
     if (terminal_size(out, &tc, &tl)) {
@@ -348,10 +350,10 @@ static void show_full_state(FILE *out, Machine *m)
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem) {
-        state_print_fitted(out, m, columns);
+        state_print_fitted(out, m, columns, cols);
         return;
     }
-    state_print_fitted(mem, m, columns);
+    state_print_fitted(mem, m, columns, cols);
     if (fclose(mem) == 0)
         page(out, text, len, lines - 1);        /* (and the line of --More--) */
     free(text);
@@ -360,7 +362,7 @@ static void show_full_state(FILE *out, Machine *m)
 /* Asks what to do next; returns the timesteps to run before asking again
  * (UINT64_MAX: to the end), or 0 after setting the machine's end (q, or
  * Ctrl-C at the prompt, which ends the run here rather than a timestep on). */
-static uint64_t ask(Machine *m, FILE *out)
+static uint64_t ask(Machine *m, FILE *out, StateColumns *cols)
 {
     char line[128];
     for (;;) {
@@ -400,7 +402,7 @@ static uint64_t ask(Machine *m, FILE *out)
             continue;
         }
         if (!strcmp(cmd, "f")) {
-            show_full_state(out, m);
+            show_full_state(out, m, cols);
             continue;
         }
         if (cmd[0] >= '0' && cmd[0] <= '9' && *end == 0)
@@ -439,11 +441,11 @@ static void run_machine(Machine *m, EmuOptions *opt, RunView *view, FILE *out)
     if (html)
         html_timestep(html, m);
     if (full)
-        state_print(out, m);
+        state_print(out, m, &view->columns);
     if (opt->step) {
         if (!full)
-            show_compact_state(out, m, &view->collisions);
-        before_prompt = ask(m, out);
+            show_compact_state(out, m, &view->collisions, &view->columns);
+        before_prompt = ask(m, out, &view->columns);
     }
     while (m->end == END_RUNNING) {
         machine_step(m);
@@ -454,15 +456,15 @@ static void run_machine(Machine *m, EmuOptions *opt, RunView *view, FILE *out)
             html_timestep(html, m);
         full = wants_state(m, opt, m->t, &next_state);
         if (full)
-            state_print(out, m);
+            state_print(out, m, &view->columns);
         /* A stretch of n timesteps stops at its end, or at the run's if
          * that comes first, and shows where it stopped. */
         bool stepping = opt->step && before_prompt != UINT64_MAX;
         if (stepping && (--before_prompt == 0 || m->end != END_RUNNING)) {
             if (!full)
-                show_compact_state(out, m, &view->collisions);
+                show_compact_state(out, m, &view->collisions, &view->columns);
             if (m->end == END_RUNNING)
-                before_prompt = ask(m, out);
+                before_prompt = ask(m, out, &view->columns);
         }
     }
     progress_clear(&progress);

@@ -3,7 +3,7 @@
  *
  *   === state after timestep 19: 2 collisions in this timestep, 2 in all ===
  *   processors:
- *     p0  waiting on IN port 0  pc 0019 IN  areg 0 breg 22 sp 199997  slot -  ports -
+ *     p0   waiting on IN port 0   pc 0019 IN         areg 0      breg 22     sp 199997  slot -  ports -
  *     ...
  *   packets in the network: 8
  *     #0 p0->p2 port 0 data 22, plane 0 count 2 routing 0b0 addressing 0b10: buffer p0.l1.s0.u0 place 1 of 2
@@ -16,6 +16,7 @@
  *               p0 .   p1 .    ...                                        */
 #include "emu/state.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -114,6 +115,68 @@ static void add(Text *t, const char *fmt, ...)
         t->len = t->len + (size_t)n < sizeof t->s ? t->len + (size_t)n : sizeof t->s - 1;
 }
 
+/* Removes the blanks at the end of the line (a padded column's). */
+static void trim(Text *t)
+{
+    while (t->len > 0 && t->s[t->len - 1] == ' ')
+        t->len--;
+    t->s[t->len] = 0;
+}
+
+/* ---- columns that stay where they are ------------------------------------------- */
+
+static unsigned digits(unsigned long long v)
+{
+    unsigned n = 1;
+    for (; v >= 10; v /= 10)
+        n++;
+    return n;
+}
+
+/* The columns of this run (cols), set up at its first state from what the
+ * machine can be told to hold; or, with cols NULL, `fresh`, for this
+ * state alone. */
+static StateColumns *run_columns(const Machine *m, StateColumns *cols, StateColumns *fresh)
+{
+    if (!cols) {
+        *fresh = (StateColumns){ .ready = false };
+        cols = fresh;
+    }
+    if (cols->ready)
+        return cols;
+    cols->ready = true;
+    cols->id = m->nprocs > 1 ? digits(m->nprocs - 1) : 1;
+    cols->proc = cols->id > 3 ? cols->id : 3;
+    cols->route = 2 + 2 * (1 + cols->id);                 /* "p12->p13" */
+    cols->line = m->lines ? (unsigned)strlen("(line )") + digits(m->lines->nlines) : 0;
+    /* (an address, as SETSP's) */
+    cols->reg = cols->sp = cols->full_reg = cols->full_sp = digits(m->cfg.mem_words);
+    cols->status = 9;               /* "wait IN 0" */
+    cols->insn = 9;
+    cols->full_status = 22;         /* "waiting on IN port 10" */
+    cols->full_insn = 10;
+    return cols;
+}
+
+/* Adds a column's text, then blanks to the column's width, widening the
+ * column when the text is wider, up to `limit`: a state built once to
+ * measure its columns, then again to be printed, prints them aligned. A
+ * text wider than the limit moves the rest of its line only. */
+static void add_column(Text *t, unsigned *width, unsigned limit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_column(Text *t, unsigned *width, unsigned limit, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(text);
+    if (n > *width && *width < limit)
+        *width = n < limit ? (unsigned)n : limit;
+    add(t, "%s%*s", text, (int)(n < *width ? *width - n : 0), "");
+}
+
 /* "#5", or "#5.2" for flit 2 of a message of several words. */
 static const char *packet_name(const NetPacket *pk, char name[48])
 {
@@ -148,9 +211,12 @@ static void owned_line(FILE *out, Machine *m)
         fputc('\n', out);
 }
 
-static void processor_line(FILE *out, Machine *m, const Cpu *c)
+/* A processor's line of the full state; with out NULL, only widens the
+ * columns. */
+static void processor_line(FILE *out, Machine *m, const Cpu *c, StateColumns *cols)
 {
     char status[64], insn[64];
+    Text line = { .len = 0 };
     switch ((CpuState)c->state) {
     case CPU_RUNNING:
         if (c->wait == WAIT_IN)
@@ -170,25 +236,39 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
         snprintf(status, sizeof status, "idle");
         break;
     }
-    fprintf(out, "  p%-3u %-22s", c->id, status);
+    add(&line, "  p%-*u ", (int)cols->proc, c->id);
+    add_column(&line, &cols->full_status, UINT_MAX, "%s", status);
     if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
         /* The instruction's address is where its prefixes start, as the
          * listing shows it; its source, when the program has one. */
         char source[512];
         cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
-        fprintf(out, " pc %04x %-10s", c->istart, insn);
-        if (lines_describe(m->lines, c->id, c->istart, source, sizeof source))
-            fprintf(out, " (%s)", source);
-        fprintf(out, " areg %d breg %d sp %u", (int32_t)c->areg, (int32_t)c->breg, c->sp);
+        add(&line, " pc %04x ", c->istart);
+        add_column(&line, &cols->full_insn, UINT_MAX, "%s", insn);
+        if (lines_describe(m->lines, c->id, c->istart, source, sizeof source)) {
+            add(&line, " ");
+            add_column(&line, &cols->full_source, UINT_MAX, "(%s)", source);
+        } else if (cols->full_source) {
+            add(&line, " %*s", (int)cols->full_source, "");
+        }
+        add(&line, " areg ");
+        add_column(&line, &cols->full_reg, UINT_MAX, "%d", (int32_t)c->areg);
+        add(&line, " breg ");
+        add_column(&line, &cols->full_reg, UINT_MAX, "%d", (int32_t)c->breg);
+        add(&line, " sp ");
+        add_column(&line, &cols->full_sp, UINT_MAX, "%u", c->sp);
     }
     Net *net = m->net;
     NetPacket pk;
     char name[48];
+    add(&line, "  ");
     if (net_slot_packet(net, c->id, &pk))
-        fprintf(out, "  slot %s", packet_name(&pk, name));
+        add_column(&line, &cols->full_slot, UINT_MAX, "slot %s", packet_name(&pk, name));
     else
-        fprintf(out, "  slot -");
-    fprintf(out, "  ports");
+        add_column(&line, &cols->full_slot, UINT_MAX, "slot -");
+    if (!out)
+        return;
+    fprintf(out, "%s  ports", line.s);         /* (every packet: no Text holds them all) */
     int any = 0;
     for (unsigned port = 0; port < m->cfg.ports; port++) {
         if (net_port_count(net, c->id, port) == 0)
@@ -202,18 +282,33 @@ static void processor_line(FILE *out, Machine *m, const Cpu *c)
     fprintf(out, "%s\n", any ? "" : " -");
 }
 
-typedef struct PacketCtx { FILE *out; Machine *m; } PacketCtx;
+typedef struct PacketCtx { FILE *out; Machine *m; StateColumns *cols; } PacketCtx;
 
+/* A packet's line of the full state; with out NULL, only widens the
+ * columns. */
 static void packet_line(void *ctx_, const NetPacket *pk)
 {
     PacketCtx *ctx = ctx_;
+    StateColumns *cols = ctx->cols;
     char place[96], route[96], dst[160];
     route_describe(route, sizeof route, &pk->route, 0, pk->multicast);
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
     char name[48];
-    fprintf(ctx->out, "  %s p%u->%s port %u data %d, %s: %s\n", packet_name(pk, name), pk->src,
-            dst, pk->port, (int32_t)pk->data, route, place);
+    Text line = { .len = 0 };
+    add(&line, "  ");
+    add_column(&line, &cols->full_name, UINT_MAX, "%s", packet_name(pk, name));
+    add(&line, " ");
+    add_column(&line, &cols->full_route, UINT_MAX, "p%u->%s", pk->src, dst);
+    add(&line, " port ");
+    add_column(&line, &cols->full_port, UINT_MAX, "%u", pk->port);
+    add(&line, " ");
+    add_column(&line, &cols->full_data, UINT_MAX, "data %d,", (int32_t)pk->data);
+    add(&line, " ");
+    add_column(&line, &cols->full_routing, UINT_MAX, "%s:", route);
+    add(&line, " %s", place);
+    if (ctx->out)
+        fprintf(ctx->out, "%s\n", line.s);
 }
 
 /* ---- the drawing -------------------------------------------------------------- */
@@ -296,7 +391,7 @@ static void print_columns(FILE *out, const char *lead, char (*texts)[CELL], uint
     fprintf(out, "%s\n", texts[n - 1]);
 }
 
-void state_draw_network(FILE *out, Machine *m, unsigned max_width)
+void state_draw_network(FILE *out, Machine *m, unsigned max_width, StateColumns *cols)
 {
     unsigned k = m->k;
     uint32_t half = m->nprocs / 2;
@@ -313,6 +408,10 @@ void state_draw_network(FILE *out, Machine *m, unsigned max_width)
                 width = w > width ? w : width;
                 width = c > width ? c : width;
             }
+        }
+        if (cols) {             /* (the run's widest cells so far) */
+            width = width > cols->cell ? width : cols->cell;
+            cols->cell = width;
         }
         width += 2;
         /* Bands as even as they can be of as many switches side by side as
@@ -354,8 +453,14 @@ void state_draw_network(FILE *out, Machine *m, unsigned max_width)
 }
 
 /* The full state, its drawing in bands of at most max_width columns (0: one). */
-static void full_state(FILE *out, Machine *m, unsigned max_width)
+static void full_state(FILE *out, Machine *m, unsigned max_width, StateColumns *cols)
 {
+    StateColumns fresh;
+    cols = run_columns(m, cols, &fresh);
+    for (uint32_t p = 0; p < m->programmed; p++)          /* (the columns first) */
+        processor_line(NULL, m, &m->cpus[p], cols);
+    PacketCtx ctx = { NULL, m, cols };
+    net_for_each_in_flight(m->net, packet_line, &ctx);
     const NetStats *st = net_stats(m->net);
     fprintf(out, "=== state after timestep %llu: %llu %s in this timestep, %llu in all ===\n",
             (ull)m->t, (ull)m->step_collisions, plural(m->step_collisions, "collision", "collisions"),
@@ -364,36 +469,36 @@ static void full_state(FILE *out, Machine *m, unsigned max_width)
         fprintf(out, "(before the first timestep)\n");
     fprintf(out, "processors:\n");
     for (uint32_t p = 0; p < m->programmed; p++)
-        processor_line(out, m, &m->cpus[p]);
+        processor_line(out, m, &m->cpus[p], cols);
     if (m->programmed < m->nprocs)
         fprintf(out, "  p%u..p%u idle (no program)\n", m->programmed, m->nprocs - 1);
     fprintf(out, "packets in the network: %llu\n", (ull)net_in_flight(m->net));
-    PacketCtx ctx = { out, m };
+    ctx.out = out;
     net_for_each_in_flight(m->net, packet_line, &ctx);
     owned_line(out, m);
     if (m->nprocs <= STATE_DRAW_MAX_PROCS)
-        state_draw_network(out, m, max_width);
+        state_draw_network(out, m, max_width, cols);
     fprintf(out, "===\n");
 }
 
-void state_print(FILE *out, Machine *m)
+void state_print(FILE *out, Machine *m, StateColumns *cols)
 {
-    full_state(out, m, 0);
+    full_state(out, m, 0, cols);
 }
 
-void state_print_fitted(FILE *out, Machine *m, unsigned width)
+void state_print_fitted(FILE *out, Machine *m, unsigned width, StateColumns *cols)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem) {
-        full_state(out, m, width);
+        full_state(out, m, width, cols);
         return;
     }
-    full_state(mem, m, width);
+    full_state(mem, m, width, cols);
     if (fclose(mem) != 0) {
         free(text);
-        full_state(out, m, width);
+        full_state(out, m, width, cols);
         return;
     }
     for (size_t at = 0; at < len;) {
@@ -434,14 +539,21 @@ static void brief_status(const Cpu *c, char *buf, size_t size)
 /* Its output slot and input ports, only when they hold packets:
  * "  slot #3  ports 0:#1,#4 2:#5"; after STATE_PORT_PACKETS_SHOWN
  * packets, how many more ("+12 more"), which f lists. */
-static void brief_adapter(Text *t, Machine *m, uint32_t id)
+static void brief_adapter(Text *t, Machine *m, uint32_t id, StateColumns *cols)
 {
     Net *net = m->net;
     NetPacket pk;
     char name[48];
     uint64_t shown = 0, more = 0;
-    if (net_slot_packet(net, id, &pk))
-        add(t, "  slot %s", packet_name(&pk, name));
+    bool ports = false;
+    for (unsigned port = 0; port < m->cfg.ports && !ports; port++)
+        ports = net_port_count(net, id, port) > 0;
+    if (net_slot_packet(net, id, &pk)) {
+        add(t, "  ");
+        add_column(t, &cols->slot, UINT_MAX, "slot %s", packet_name(&pk, name));
+    } else if (ports && cols->slot) {
+        add(t, "  %*s", (int)cols->slot, "");     /* (the ports where the others' are) */
+    }
     const char *lead = "  ports ";
     for (unsigned port = 0; port < m->cfg.ports; port++) {
         uint32_t count = net_port_count(net, id, port);
@@ -466,18 +578,38 @@ static void brief_adapter(Text *t, Machine *m, uint32_t id)
         add(t, " +%llu more", (ull)more);
 }
 
+/* The columns of the compact processor line, up to its source line:
+ * "p0 running   0019 IN        areg 0      breg 2      sp 199995 (line 4)". */
+static unsigned compact_width(const StateColumns *c)
+{
+    return 1 + c->id + 1 + c->status + 1 + 4 + 1 + c->insn + 6 + c->reg + 6 + c->reg + 4
+         + c->sp + (c->line ? 1 + c->line : 0);
+}
+
+/* How wide a column of it may grow, `times` on the line, while the line
+ * fits STATE_COMPACT_WIDTH (a value wider moves the rest of its line). */
+static unsigned compact_limit(const StateColumns *c, unsigned width, unsigned times)
+{
+    unsigned used = compact_width(c);
+    return used < STATE_COMPACT_WIDTH ? width + (STATE_COMPACT_WIDTH - used) / times : width;
+}
+
 /* A processor's line, and the lines its packets go on in when they do not
- * fit beside it; returns the lines written. The address shown is where
+ * fit beside it; returns the lines written (with out NULL, none: it only
+ * widens the columns). The address shown is where
  * the instruction's prefixes start, the address the listing gives it, so
  * that a student finds it in xc -S. */
-static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c, unsigned columns)
+static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c, unsigned columns,
+                                     StateColumns *cols)
 {
     char status[32], insn[64];
     Text line = { .len = 0 }, adapter = { .len = 0 };
     brief_status(c, status, sizeof status);
-    add(&line, "p%-3u %s", c->id, status);
-    if (c->state == CPU_RUNNING || c->state == CPU_FAULTED) {
-        add(&line, "%*s", (int)(strlen(status) < 9 ? 9 - strlen(status) : 0), "");
+    add(&line, "p%-*u ", (int)cols->id, c->id);
+    if (c->state != CPU_RUNNING && c->state != CPU_FAULTED) {
+        add(&line, "%s", status);
+    } else {
+        add_column(&line, &cols->status, compact_limit(cols, cols->status, 1), "%s", status);
         cpu_disassemble_at(&m->mem, c->id, c->istart, insn, sizeof insn);
         char *target = strstr(insn, " ;");    /* "LDAP 3   ; -> 000f": the full state has it */
         if (target) {
@@ -485,17 +617,33 @@ static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c, unsign
                 target--;
             *target = 0;
         }
-        add(&line, " %04x %-9s areg %d breg %d sp %u", c->istart, insn,
-            (int32_t)c->areg, (int32_t)c->breg, c->sp);
+        add(&line, " %04x ", c->istart);
+        add_column(&line, &cols->insn, compact_limit(cols, cols->insn, 1), "%s", insn);
+        add(&line, " areg ");
+        add_column(&line, &cols->reg, compact_limit(cols, cols->reg, 2), "%d", (int32_t)c->areg);
+        add(&line, " breg ");
+        add_column(&line, &cols->reg, compact_limit(cols, cols->reg, 2), "%d", (int32_t)c->breg);
+        add(&line, " sp ");
+        add_column(&line, &cols->sp, compact_limit(cols, cols->sp, 1), "%u", c->sp);
         LineEntry at;           /* the line only: f shows file, column, procedure */
-        if (lines_find(m->lines, c->id, c->istart, &at) && at.line > 0)
-            add(&line, "  (line %u)", at.line);
+        if (lines_find(m->lines, c->id, c->istart, &at) && at.line > 0) {
+            add(&line, " ");
+            add_column(&line, &cols->line, compact_limit(cols, cols->line, 1), "(line %u)",
+                       at.line);
+        } else if (cols->line) {
+            add(&line, " %*s", (int)cols->line, "");
+        }
     }
-    brief_adapter(&adapter, m, c->id);
+    brief_adapter(&adapter, m, c->id, cols);
+    if (!out)
+        return 0;
     if (line.len + adapter.len <= columns) {
         add(&line, "%s", adapter.s);
+        trim(&line);
         return put_wrapped(out, line.s, line.len, columns, 0, STATE_COMPACT_INDENT);
     }
+    trim(&line);
+    trim(&adapter);
     unsigned lines = put_wrapped(out, line.s, line.len, columns, 0, STATE_COMPACT_INDENT);
     size_t skip = strspn(adapter.s, " ");
     if (adapter.len > skip)
@@ -504,9 +652,23 @@ static unsigned brief_processor_line(FILE *out, Machine *m, const Cpu *c, unsign
     return lines;
 }
 
+/* How much wider the columns of a compact packet line before its place
+ * ("#0 p0->p2 port 0 data 22: ") may grow: while they leave the place
+ * PLACE_ROOM of STATE_COMPACT_WIDTH ("buffer p0.l1.s0.u0 place 1 of 2").
+ * Its route is as wide as any two processors' names, and a multicast's set
+ * moves the rest of its line only. */
+enum { PLACE_ROOM = 32 };
+
+static unsigned packet_room(const StateColumns *c)
+{
+    unsigned used = c->name + 1 + c->route + 6 + c->port + 1 + c->data + 1;
+    return used + PLACE_ROOM < STATE_COMPACT_WIDTH ? STATE_COMPACT_WIDTH - PLACE_ROOM - used : 0;
+}
+
 typedef struct BriefPackets {
-    FILE *out;
+    FILE *out;                /* NULL: only widens the columns */
     Machine *m;
+    StateColumns *cols;
     uint64_t after;           /* packets still to come after the group */
     uint64_t lines, room;     /* lines written, lines allowed */
     unsigned columns;         /* the screen's width */
@@ -522,23 +684,39 @@ typedef struct BriefPackets {
 static void brief_group_line(BriefPackets *ctx)
 {
     const NetPacket *pk = &ctx->first;
+    StateColumns *cols = ctx->cols;
     char place[96], dst[160], name[48];
-    if (ctx->hidden) {
-        ctx->hidden += ctx->grouped;
+    if (ctx->hidden || (!ctx->out && ctx->lines >= ctx->room)) {
+        ctx->hidden += ctx->grouped;        /* (and those not shown widen nothing) */
         return;
     }
     Text line = { .len = 0 };
     net_place_name(ctx->m->net, pk, place, sizeof place);
     dest_name(dst, sizeof dst, pk->multicast ? &pk->set : NULL, pk->dst);
-    add(&line, "%s", packet_name(pk, name));
     if (ctx->grouped > 1)
-        add(&line, "..#%llu.%u", (ull)pk->id, ctx->last_flit);
-    add(&line, " p%u->%s port %u data %d", pk->src, dst, pk->port, (int32_t)pk->data);
+        add_column(&line, &cols->name, cols->name + packet_room(cols), "%s..#%llu.%u",
+                   packet_name(pk, name), (ull)pk->id, ctx->last_flit);
+    else
+        add_column(&line, &cols->name, cols->name + packet_room(cols), "%s",
+                   packet_name(pk, name));
+    add(&line, " ");
+    add_column(&line, &cols->route, cols->route, "p%u->%s", pk->src, dst);   /* (a set passes) */
+    add(&line, " port ");
+    add_column(&line, &cols->port, cols->port + packet_room(cols), "%u", pk->port);
+    add(&line, " ");
     if (ctx->grouped > 1)
-        add(&line, "..%d", (int32_t)ctx->last_data);
-    add(&line, ": %s", place);
+        add_column(&line, &cols->data, cols->data + packet_room(cols), "data %d..%d:",
+                   (int32_t)pk->data, (int32_t)ctx->last_data);
+    else
+        add_column(&line, &cols->data, cols->data + packet_room(cols), "data %d:",
+                   (int32_t)pk->data);
+    add(&line, " %s", place);
     if (ctx->grouped > 1)
         add(&line, ", %llu flits", (ull)ctx->grouped);
+    if (!ctx->out) {
+        ctx->lines++;
+        return;
+    }
     unsigned n = put_wrapped(NULL, line.s, line.len, ctx->columns, 0, STATE_COMPACT_INDENT);
     if (ctx->lines + n + (ctx->after > 0) > ctx->room) {
         ctx->hidden = ctx->grouped;
@@ -573,8 +751,11 @@ static void brief_packet_line(void *ctx_, const NetPacket *pk)
     ctx->grouped = 1;
 }
 
-void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned screen_lines)
+void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned screen_lines,
+                         StateColumns *cols)
 {
+    StateColumns fresh;
+    cols = run_columns(m, cols, &fresh);
     const NetStats *st = net_stats(m->net);
     uint64_t in_flight = net_in_flight(m->net);
     Text heading = { .len = 0 };
@@ -588,8 +769,10 @@ void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned scree
             (ull)(st->link_total + st->buffer_total), (ull)in_flight,
             plural(in_flight, "packet", "packets"));
     uint64_t used = put_wrapped(out, heading.s, heading.len, columns, 0, STATE_COMPACT_INDENT);
+    for (uint32_t p = 0; p < m->programmed; p++)          /* (the columns first) */
+        brief_processor_line(NULL, m, &m->cpus[p], columns, cols);
     for (uint32_t p = 0; p < m->programmed; p++)
-        used += brief_processor_line(out, m, &m->cpus[p], columns);
+        used += brief_processor_line(out, m, &m->cpus[p], columns, cols);
     if (m->programmed + 1 == m->nprocs)
         fprintf(out, "p%u idle (no program)\n", m->programmed);
     else if (m->programmed < m->nprocs)
@@ -601,7 +784,13 @@ void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned scree
     used += 2 + (m->programmed < m->nprocs);
     uint64_t room = used + STATE_MIN_PACKET_LINES < screen_lines
                   ? screen_lines - used : STATE_MIN_PACKET_LINES;
-    BriefPackets ctx = { .out = out, .m = m, .after = in_flight, .room = room, .columns = columns };
+    BriefPackets measure = { .m = m, .cols = cols, .after = in_flight, .room = room,
+                             .columns = columns };
+    net_for_each_in_flight(m->net, brief_packet_line, &measure);
+    if (measure.grouped)
+        brief_group_line(&measure);
+    BriefPackets ctx = { .out = out, .m = m, .cols = cols, .after = in_flight, .room = room,
+                         .columns = columns };
     net_for_each_in_flight(m->net, brief_packet_line, &ctx);
     if (ctx.grouped)
         brief_group_line(&ctx);

@@ -6,6 +6,7 @@
 #ifndef EMU_STATE_H
 #define EMU_STATE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "emu/machine.h"
@@ -24,14 +25,33 @@ enum { STATE_SCREEN_LINES = 24, STATE_MIN_PACKET_LINES = 4, STATE_COMPACT_WIDTH 
 /* The longest lines of state_print_fitted go on in lines indented so. */
 enum { STATE_FULL_INDENT = 6 };
 
+/* The widths of the columns of the states printed in one run (the
+ * registers, the instruction, the source line, a processor's output slot,
+ * a packet's name, route and data, the drawing's cells): each is what the
+ * run's states have needed so far, and never less than the run can be
+ * told to need from the start (the stack pointer's room for --mem, the
+ * line number's for the source), so that from one state to the next the
+ * columns stay where they were and only ever move right. Zero it before
+ * the first state; the state functions set and widen it. NULL: the widths
+ * of this state alone. */
+typedef struct StateColumns {
+    bool ready;
+    unsigned id, proc;                              /* the run's: compact, full */
+    unsigned status, insn, reg, sp, line, slot;     /* compact: reg is areg's and breg's */
+    unsigned name, route, port, data;
+    unsigned full_status, full_insn, full_source, full_reg, full_sp, full_slot;   /* full */
+    unsigned full_name, full_route, full_port, full_data, full_routing;
+    size_t cell;                                    /* the drawing */
+} StateColumns;
+
 /* The full state: what --state prints. */
-void state_print(FILE *out, Machine *m);
+void state_print(FILE *out, Machine *m, StateColumns *cols);
 
 /* The full state for a screen `width` columns wide (f in --step): what
  * state_print prints, with the drawing in bands of as many switches as fit
  * side by side, and every longer line broken onto indented continuation
  * lines. */
-void state_print_fitted(FILE *out, Machine *m, unsigned width);
+void state_print_fitted(FILE *out, Machine *m, unsigned width, StateColumns *cols);
 
 /* The compact state that --step shows after each stop: a heading, one line
  * per processor (status, instruction, registers, slot and ports) and one per
@@ -39,10 +59,11 @@ void state_print_fitted(FILE *out, Machine *m, unsigned width);
  * screen, with a line saying how many more there are. The screen is
  * `columns` wide (at most STATE_COMPACT_WIDTH) and `lines` high (at least
  * STATE_SCREEN_LINES counts): a terminal's, or 80 by 24. */
-void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned lines);
+void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned lines,
+                         StateColumns *cols);
 
 /* The drawing alone (any machine up to STATE_DRAW_MAX_PROCS processors),
  * in bands of switches at most max_width columns wide (0: all side by side). */
-void state_draw_network(FILE *out, Machine *m, unsigned max_width);
+void state_draw_network(FILE *out, Machine *m, unsigned max_width, StateColumns *cols);
 
 #endif

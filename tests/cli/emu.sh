@@ -301,7 +301,7 @@ expect_grep step_compact_more_packets "... and 21 more packets (f shows them all
 # then how many more)
 expect_grep step_compact_collisions_counted "... and 10 more collisions (--trace lists them)" "$TMP/got"
 expect_grep step_full_state_on_f "packets in the network: 28" "$TMP/out"
-if [ "$(grep -c '^  #[0-9]* p[0-9]*->p0 port [0-7] data [0-9]*, plane' "$TMP/out")" -eq 28 ]; then
+if [ "$(grep -c '^  #[0-9]* *p[0-9]*->p0 *port [0-7] *data [0-9]*, *plane' "$TMP/out")" -eq 28 ]; then
     pass step_full_state_every_packet; else fail step_full_state_every_packet; fi
 # A --state timestep past the end of the run is named on stderr; the run
 # and its exit status are as without it.

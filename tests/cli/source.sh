@@ -26,10 +26,10 @@ expect_grep source_wait_json '"pc": 25, "prefix_pc": 24, "source": "tests/data/n
 
 # ---- --state and --step ---------------------------------------------------------------
 run "$EMU" --state 3,17 $F/divide.x
-expect_grep source_state_start_up "  p0   running                pc 0007 ADJ -2     (start-up code) areg 0 breg 0 sp 200000" "$TMP/out"
+expect_grep source_state_start_up "  p0   running                pc 0007 ADJ -2     (start-up code) areg 0      breg 0      sp 200000" "$TMP/out"
 expect_grep source_state_line "pc 0017 LDWSP 2    (tests/data/faults/divide.x:6:9, in proc main) areg" "$TMP/out"
 printf '20\n' | "$EMU" --step $F/divide.x >"$TMP/out" 2>/dev/null
-expect_grep source_step_line "p0   running   0019 DIV       areg 0 breg 7 sp 199994  (line 6)" "$TMP/out"
+expect_grep source_step_line "p0 running   0019 DIV       areg 0      breg 7      sp 199994 (line 6)" "$TMP/out"
 expect_grep step_one_idle_processor "p1 idle (no program)" "$TMP/out"
 printf '20\nf\n' | "$EMU" --step $F/divide.x >"$TMP/out" 2>/dev/null
 expect_grep source_step_full_line "pc 0019 DIV        (tests/data/faults/divide.x:6:11, in proc main)" "$TMP/out"
