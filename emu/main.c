@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,20 @@ static void show_compact_state(FILE *out, Machine *m, const StepCollisions *sc,
         fprintf(out, "... and %u more collisions (--trace lists them)\n", n - shown);
 }
 
+/* Writes to the user on stderr (--step's prompts, the help, what it did
+ * not understand), after what is waiting for stdout: through a pipe stdout
+ * goes a buffer at a time, and `emu --step prog.x 2>&1 | tee log` would
+ * show a prompt before the state it asks about. */
+static void tell(FILE *out, const char *fmt, ...)
+{
+    fflush(out);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+}
+
 /* Asks, as more(1) does, whether to show the next screen: Enter shows it,
  * q does not; end of input shows all the rest (*all). The prompt is erased
  * from a terminal. */
@@ -300,14 +315,12 @@ static bool more(FILE *out, bool *all)
 {
     char line[128];
     bool erase = isatty(STDERR_FILENO);
-    fflush(out);
-    fputs("--More--", stderr);
-    fflush(stderr);
+    tell(out, "--More--");
     if (!interrupted && fgets(line, sizeof line, stdin)) {
-        fputs(erase ? "\033[1A\r\033[K" : "", stderr);  /* (the line Enter ended) */
+        tell(out, "%s", erase ? "\033[1A\r\033[K" : "");  /* (the line Enter ended) */
         return line[0] != 'q';
     }
-    fputs(erase ? "\r\033[K" : "\n", stderr);
+    tell(out, "%s", erase ? "\r\033[K" : "\n");
     *all = !interrupted;
     return *all;
 }
@@ -366,13 +379,11 @@ static uint64_t ask(Machine *m, FILE *out, StateColumns *cols)
 {
     char line[128];
     for (;;) {
-        fflush(out);                        /* (the state first, also through a pipe) */
-        fprintf(stderr, "step t=%llu> ", (unsigned long long)m->t);
-        fflush(stderr);
+        tell(out, "step t=%llu> ", (unsigned long long)m->t);
         if (interrupted || !fgets(line, sizeof line, stdin)) {
             /* The report starts on a line of its own, after Ctrl-D too. */
             if (interrupted || isatty(STDIN_FILENO))
-                fputc('\n', stderr);
+                tell(out, "\n");
             if (!interrupted)
                 return UINT64_MAX;          /* end of input: as c */
             m->end = END_INTERRUPTED;
@@ -406,12 +417,12 @@ static uint64_t ask(Machine *m, FILE *out, StateColumns *cols)
             continue;
         }
         if (cmd[0] >= '0' && cmd[0] <= '9' && *end == 0)
-            fprintf(stderr, "'%s': a number of timesteps is from 1 to %llu\n", cmd,
-                    (unsigned long long)ULLONG_MAX);
+            tell(out, "'%s': a number of timesteps is from 1 to %llu\n", cmd,
+                 (unsigned long long)ULLONG_MAX);
         else
-            fprintf(stderr, "'%.40s' is not a command\n", cmd);
-        fprintf(stderr, "commands: Enter = next timestep, n = run n timesteps, c = to the end,\n"
-                        "          s = statistics so far, f = full state, q = quit\n");
+            tell(out, "'%.40s' is not a command\n", cmd);
+        tell(out, "commands: Enter = next timestep, n = run n timesteps, c = to the end,\n"
+                  "          s = statistics so far, f = full state, q = quit\n");
     }
 }
 
@@ -554,6 +565,7 @@ static int run(RunView *view, uint32_t built_mem)
         fputs(trace_header, view->trace);
 
     run_machine(m, opt, view, stdout);
+    fflush(stdout);         /* (the run's output before any message about the files) */
     int status = run_status(m);
     /* The files are finished before the report, so that its exit status
      * is the process's. */
