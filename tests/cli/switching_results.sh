@@ -1,0 +1,25 @@
+# The results tools as a comparison of switchings uses them:
+#
+# - collect's tables say how runs that did not end normally ended, not
+#   only deadlocks: a sweep of getrow.x under cut-through with the default
+#   buffers faults (its 28-word message cannot fit), and its 709 timesteps
+#   must not read as a run five times faster than wormhole's; a cell of
+#   several runs says how many of them ended how.
+. tests/lib.sh
+BUILD=${BUILD:-build}
+COLLECT=$BUILD/bench/collect
+
+# ---- collect: every end that is not normal is marked ----------------------------
+run bench/sweep programs/getrow.x --switching wormhole,cut-through --out "$TMP/sw" --emu "$EMU" -j 2
+expect_status sweep_fault_status 0
+run "$COLLECT" "$TMP/sw"
+expect_status collect_fault_status 0
+expect_grep collect_fault_marked '| `getrow.x` | 3,641 | 709 (fault) |' "$TMP/sw/tables.md"
+expect_grep collect_fault_marked_collisions '| `getrow.x` | 0 | 0 (fault) |' "$TMP/sw/tables.md"
+# One cell of two runs, one of which reached --max-steps.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    { print } NR == 2 { $c["end"] = "limit"; $c["timesteps"] = 1000; print }' \
+    "$TMP/sw/results.csv" >"$TMP/limit.csv"
+mkdir "$TMP/lim"
+run "$COLLECT" --csv "$TMP/limit.csv" "$TMP/lim"
+expect_grep collect_some_limit_marked '| `getrow.x` | 2,320.5 (1 of 2 limit) | 709 (fault) |' "$TMP/lim/tables.md"
