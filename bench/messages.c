@@ -53,7 +53,10 @@
  *
  *   messages draw CSV DIR
  *       From a traffic CSV: prints the doc's tables and writes
- *       DIR/messages_latency.svg and DIR/messages_throughput.svg.
+ *       DIR/messages_latency.svg and DIR/messages_throughput.svg, titled
+ *       with the messages' length and the routing of the CSV's first row.
+ *       The CSV's messages must all be of one length (a CSV of two is
+ *       refused: their rows would fall into the same lines).
  *
  * Every run is deterministic: any computer prints the same. bench/messages.sh
  * runs the three as the doc's section needs them. */
@@ -980,8 +983,11 @@ static int traffic_svg(FILE *f, const void *ctx)
         }
         panels[p] = (SvgPanel){ titles[p], ns, series[p] };
     }
-    SvgPlot plot = { pp->latency ? "Random messages of 8 words: latency (loads that do not saturate)"
-                                 : "Random messages of 8 words: flits delivered",
+    char title[160];
+    snprintf(title, sizeof title, "Random messages of %u words, %s: %s", dr->rows[0].length,
+             dr->configs[0]->routing,
+             pp->latency ? "latency (loads that do not saturate)" : "flits delivered");
+    SvgPlot plot = { title,
                      "offered load (flits per processor per timestep)",
                      pp->latency ? "mean latency (timesteps)" : "flits delivered per processor per timestep",
                      dr->nprocs, panels, false };
@@ -1003,6 +1009,14 @@ static int draw_main(int argc, char **argv)
             fprintf(stderr, "messages: %s: no rows\n", argv[2]);
         return 1;
     }
+    /* The tables and plots name one length; rows of another would be
+     * drawn into the same lines, as if of the same messages. */
+    for (long i = 1; i < n; i++)
+        if (rows[i].length != rows[0].length) {
+            fprintf(stderr, "messages: %s: messages of %u and of %u words: draw one length at "
+                    "a time\n", argv[2], rows[0].length, rows[i].length);
+            return 1;
+        }
     draw_tables(&dr);
     char path[4096];
     int status = 0;

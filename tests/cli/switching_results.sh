@@ -4,10 +4,14 @@
 #   only deadlocks: a sweep of getrow.x under cut-through with the default
 #   buffers faults (its 28-word message cannot fit), and its 709 timesteps
 #   must not read as a run five times faster than wormhole's; a cell of
-#   several runs says how many of them ended how.
+#   several runs says how many of them ended how;
+# - `messages draw` names the messages' length and routing in its plots'
+#   titles, as the CSV holds them, and refuses a CSV of two lengths,
+#   whose rows it would draw into the same lines.
 . tests/lib.sh
 BUILD=${BUILD:-build}
 COLLECT=$BUILD/bench/collect
+MESSAGES=$BUILD/bench/messages
 
 # ---- collect: every end that is not normal is marked ----------------------------
 run bench/sweep programs/getrow.x --switching wormhole,cut-through --out "$TMP/sw" --emu "$EMU" -j 2
@@ -23,3 +27,19 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
 mkdir "$TMP/lim"
 run "$COLLECT" --csv "$TMP/limit.csv" "$TMP/lim"
 expect_grep collect_some_limit_marked '| `getrow.x` | 2,320.5 (1 of 2 limit) | 709 (fault) |' "$TMP/lim/tables.md"
+
+# ---- messages draw: what the plots say is what the CSV holds ----------------------
+grep -e '^N,' -e '^64,dmodk,wormhole,8,' "docs/results/messages.csv" |
+    awk -F, -v OFS=, 'NR > 1 { $2 = "adaptive"; $5 = 4 } { print }' >"$TMP/four.csv"
+mkdir "$TMP/draw"
+run "$MESSAGES" draw "$TMP/four.csv" "$TMP/draw"
+expect_status draw_status 0
+expect_grep draw_title_length_routing '>Random messages of 4 words, adaptive: flits delivered</text>' "$TMP/draw/messages_throughput.svg"
+expect_grep draw_title_length_routing_latency '>Random messages of 4 words, adaptive: latency (loads that do not saturate)</text>' "$TMP/draw/messages_latency.svg"
+{ cat "$TMP/four.csv"; grep '^64,dmodk,wormhole,8,' docs/results/messages.csv; } >"$TMP/mixed.csv"
+mkdir "$TMP/mixed"
+run "$MESSAGES" draw "$TMP/mixed.csv" "$TMP/mixed"
+expect_status draw_mixed_lengths_status 1
+expect_grep draw_mixed_lengths_message "messages: $TMP/mixed.csv: messages of 4 and of 8 words: draw one length at a time" "$TMP/err"
+if [ -z "$(ls "$TMP/mixed")" ]; then pass draw_mixed_lengths_draws_nothing
+else fail draw_mixed_lengths_draws_nothing "$(ls "$TMP/mixed")"; fi
