@@ -587,13 +587,23 @@ static int traffic_main(int argc, char **argv)
         else if (!bad && !strcmp(a, "--routing")) routing_a = argv[++i];
         else if (!bad && !strcmp(a, "--configs")) configs_a = argv[++i];
         else if (!bad && !strcmp(a, "--loads")) loads_a = argv[++i];
-        else if (!bad && !strcmp(a, "--length")) bad = whole(argv[++i], 1, 65536, &length);
-        else if (!bad && !strcmp(a, "--warmup")) bad = whole(argv[++i], 0, 1000000, &warmup);
-        else if (!bad && !strcmp(a, "--steps")) bad = whole(argv[++i], 1, 1000000, &steps);
-        else if (!bad && !strcmp(a, "--seed")) bad = whole(argv[++i], 0, ~0ul, &seed);
+        else if (!bad && !strcmp(a, "--length")) bad = whole(argv[++i], 1, 65536, &length) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--warmup")) bad = whole(argv[++i], 0, 1000000, &warmup) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--steps")) bad = whole(argv[++i], 1, 1000000, &steps) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--seed")) bad = whole(argv[++i], 0, ~0ul, &seed) ? 2 : 0;
         else if (!bad && !strcmp(a, "-o")) out = argv[++i];
         else if (!strcmp(a, "--all-loads")) all_loads = true, bad = 0;
         else bad = 1;
+        if (bad == 2) {         /* a known option, its value out of range */
+            static const char *const range[] = { "--length", "1 to 65536", "--warmup",
+                                                 "0 to 1000000", "--steps", "1 to 1000000",
+                                                 "--seed", "a whole number from 0" };
+            size_t r = 0;
+            while (strcmp(range[r], a) != 0)
+                r += 2;
+            fprintf(stderr, "messages traffic: %s wants %s, not '%s'\n", a, range[r + 1], argv[i]);
+            return 1;
+        }
         if (bad) {
             fprintf(stderr, "messages traffic: bad option %s\n", a);
             return 1;

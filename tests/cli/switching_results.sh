@@ -7,7 +7,9 @@
 #   several runs says how many of them ended how;
 # - `messages draw` names the messages' length and routing in its plots'
 #   titles, as the CSV holds them, and refuses a CSV of two lengths,
-#   whose rows it would draw into the same lines.
+#   whose rows it would draw into the same lines;
+# - `messages traffic` names an option whose value is out of range with
+#   the values it takes, not as an unknown option.
 . tests/lib.sh
 BUILD=${BUILD:-build}
 COLLECT=$BUILD/bench/collect
@@ -43,3 +45,10 @@ expect_status draw_mixed_lengths_status 1
 expect_grep draw_mixed_lengths_message "messages: $TMP/mixed.csv: messages of 4 and of 8 words: draw one length at a time" "$TMP/err"
 if [ -z "$(ls "$TMP/mixed")" ]; then pass draw_mixed_lengths_draws_nothing
 else fail draw_mixed_lengths_draws_nothing "$(ls "$TMP/mixed")"; fi
+
+# ---- messages traffic: a value out of range is named as such ----------------------
+run "$MESSAGES" traffic --procs 64 --length 0
+expect_status traffic_bad_length_status 1
+expect_file_text traffic_bad_length_message "$TMP/err" "messages traffic: --length wants 1 to 65536, not '0'"
+run "$MESSAGES" traffic --procs 64 --steps many
+expect_file_text traffic_bad_steps_message "$TMP/err" "messages traffic: --steps wants 1 to 1000000, not 'many'"
