@@ -9,7 +9,10 @@
 #   titles, as the CSV holds them, and refuses a CSV of two lengths,
 #   whose rows it would draw into the same lines;
 # - `messages traffic` names an option whose value is out of range with
-#   the values it takes, not as an unknown option.
+#   the values it takes, not as an unknown option;
+# - bench/messages.sh refuses an unknown option, an option without its
+#   value and --tables with --traffic-only (which ran nothing, status 0),
+#   naming them, before it makes anything.
 . tests/lib.sh
 BUILD=${BUILD:-build}
 COLLECT=$BUILD/bench/collect
@@ -52,3 +55,14 @@ expect_status traffic_bad_length_status 1
 expect_file_text traffic_bad_length_message "$TMP/err" "messages traffic: --length wants 1 to 65536, not '0'"
 run "$MESSAGES" traffic --procs 64 --steps many
 expect_file_text traffic_bad_steps_message "$TMP/err" "messages traffic: --steps wants 1 to 1000000, not 'many'"
+
+# ---- bench/messages.sh: a bad option is refused, named, before anything runs ------
+run sh bench/messages.sh --bogus --out "$TMP/ms"
+expect_status messages_sh_unknown_option_status 1
+expect_grep messages_sh_unknown_option_message "bench/messages.sh: unknown option --bogus" "$TMP/err"
+run sh bench/messages.sh --out
+expect_grep messages_sh_missing_value "bench/messages.sh: --out wants a value" "$TMP/err"
+run sh bench/messages.sh --tables --traffic-only --out "$TMP/ms"
+expect_status messages_sh_both_modes_status 1
+if [ ! -e "$TMP/ms" ]; then pass messages_sh_bad_options_make_nothing
+else fail messages_sh_bad_options_make_nothing "$(ls "$TMP/ms")"; fi
