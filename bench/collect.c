@@ -14,7 +14,8 @@
  * is one, else linear. Runs that differ only in their seed are one point:
  * their mean, with a bar from the least to the greatest. DIR/tables.md
  * holds the same figures at each program's largest x as Markdown tables,
- * program by routing.
+ * program by routing; a cell whose runs did not all end normally says
+ * how they ended ("709 (fault)", "2,320.5 (1 of 2 limit)").
  *
  *   collect DIR                 the reports listed in DIR/plan.csv
  *   collect --csv FILE DIR      the plots and tables of a table written before
@@ -609,13 +610,19 @@ static void with_commas(char *buf, size_t size, unsigned long long n)
 
 /* One cell: the mean of the runs of a program, line and duplex mode at x,
  * as an integer when they agree and to one decimal when they do not, and
- * how many of them ended in deadlock. */
+ * how many of them did not end normally, by their end: "(deadlock)" when
+ * all did, "(1 of 3 fault)" when some did. A run that faulted or reached
+ * --max-steps reports only the part that ran, as a deadlock does, and
+ * would otherwise read as a complete run. */
 static void cell(const Table *t, const Layout *l, const char *program, const char *line,
                  const char *duplex, double x, const char *stat, char *buf, size_t size)
 {
     int prog = column(t, "program"), dcol = column(t, "duplex");
     int ycol = column(t, stat), end = column(t, "end");
-    size_t runs = 0, deadlocks = 0;
+    enum { KINDS = 8 };
+    const char *kind[KINDS];          /* the ends other than normal, in their first order */
+    size_t nkinds = 0, count[KINDS] = { 0 };
+    size_t runs = 0;
     double sum = 0, lo = 0, hi = 0;
     char name[512];
     for (size_t r = 0; r < t->nrows; r++) {
@@ -628,7 +635,16 @@ static void cell(const Table *t, const Layout *l, const char *program, const cha
         hi = runs && hi > y ? hi : y;
         sum += y;
         runs++;
-        deadlocks += strcmp(t->rows[r][end], "deadlock") == 0;
+        const char *e = t->rows[r][end];
+        if (strcmp(e, "normal") != 0) {
+            size_t k = 0;
+            while (k < nkinds && strcmp(kind[k], e) != 0)
+                k++;
+            if (k == nkinds && nkinds < KINDS)
+                kind[nkinds++] = e;
+            if (k < nkinds)
+                count[k]++;
+        }
     }
     if (!runs) {
         snprintf(buf, size, "-");
@@ -640,11 +656,15 @@ static void cell(const Table *t, const Layout *l, const char *program, const cha
     size_t len = strlen(buf);
     if (lo != hi)
         snprintf(buf + len, size - len, "%s", strchr(mean, '.'));
-    len = strlen(buf);
-    if (deadlocks == runs)
-        snprintf(buf + len, size - len, " (deadlock)");
-    else if (deadlocks)
-        snprintf(buf + len, size - len, " (%zu of %zu deadlock)", deadlocks, runs);
+    for (size_t k = 0; k < nkinds; k++) {
+        len = strlen(buf);
+        const char *open = k ? ", " : " (", *close = k + 1 < nkinds ? "" : ")";
+        if (count[k] == runs)
+            snprintf(buf + len, size - len, "%s%s%s", open, kind[k], close);
+        else
+            snprintf(buf + len, size - len, "%s%zu of %zu %s%s", open, count[k], runs, kind[k],
+                     close);
+    }
 }
 
 /* x as a table shows it: with commas (65,536), and its sign. */
@@ -693,7 +713,7 @@ static void write_table(FILE *out, const Table *t, const Layout *layout, const T
             fprintf(out, " %s |", buf);
         }
         for (size_t l = 0; l < k->lines.n; l++) {
-            char c[96];
+            char c[160];
             cell(t, layout, k->programs.key[p], k->lines.key[l], duplex, k->xmax[p], stat, c,
                  sizeof c);
             fprintf(out, " %s |", c);

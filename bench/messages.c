@@ -53,7 +53,10 @@
  *
  *   messages draw CSV DIR
  *       From a traffic CSV: prints the doc's tables and writes
- *       DIR/messages_latency.svg and DIR/messages_throughput.svg.
+ *       DIR/messages_latency.svg and DIR/messages_throughput.svg, titled
+ *       with the messages' length and the routing of the CSV's first row.
+ *       The CSV's messages must all be of one length (a CSV of two is
+ *       refused: their rows would fall into the same lines).
  *
  * Every run is deterministic: any computer prints the same. bench/messages.sh
  * runs the three as the doc's section needs them. */
@@ -584,13 +587,23 @@ static int traffic_main(int argc, char **argv)
         else if (!bad && !strcmp(a, "--routing")) routing_a = argv[++i];
         else if (!bad && !strcmp(a, "--configs")) configs_a = argv[++i];
         else if (!bad && !strcmp(a, "--loads")) loads_a = argv[++i];
-        else if (!bad && !strcmp(a, "--length")) bad = whole(argv[++i], 1, 65536, &length);
-        else if (!bad && !strcmp(a, "--warmup")) bad = whole(argv[++i], 0, 1000000, &warmup);
-        else if (!bad && !strcmp(a, "--steps")) bad = whole(argv[++i], 1, 1000000, &steps);
-        else if (!bad && !strcmp(a, "--seed")) bad = whole(argv[++i], 0, ~0ul, &seed);
+        else if (!bad && !strcmp(a, "--length")) bad = whole(argv[++i], 1, 65536, &length) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--warmup")) bad = whole(argv[++i], 0, 1000000, &warmup) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--steps")) bad = whole(argv[++i], 1, 1000000, &steps) ? 2 : 0;
+        else if (!bad && !strcmp(a, "--seed")) bad = whole(argv[++i], 0, ~0ul, &seed) ? 2 : 0;
         else if (!bad && !strcmp(a, "-o")) out = argv[++i];
         else if (!strcmp(a, "--all-loads")) all_loads = true, bad = 0;
         else bad = 1;
+        if (bad == 2) {         /* a known option, its value out of range */
+            static const char *const range[] = { "--length", "1 to 65536", "--warmup",
+                                                 "0 to 1000000", "--steps", "1 to 1000000",
+                                                 "--seed", "a whole number from 0" };
+            size_t r = 0;
+            while (strcmp(range[r], a) != 0)
+                r += 2;
+            fprintf(stderr, "messages traffic: %s wants %s, not '%s'\n", a, range[r + 1], argv[i]);
+            return 1;
+        }
         if (bad) {
             fprintf(stderr, "messages traffic: bad option %s\n", a);
             return 1;
@@ -980,8 +993,11 @@ static int traffic_svg(FILE *f, const void *ctx)
         }
         panels[p] = (SvgPanel){ titles[p], ns, series[p] };
     }
-    SvgPlot plot = { pp->latency ? "Random messages of 8 words: latency (loads that do not saturate)"
-                                 : "Random messages of 8 words: flits delivered",
+    char title[160];
+    snprintf(title, sizeof title, "Random messages of %u words, %s: %s", dr->rows[0].length,
+             dr->configs[0]->routing,
+             pp->latency ? "latency (loads that do not saturate)" : "flits delivered");
+    SvgPlot plot = { title,
                      "offered load (flits per processor per timestep)",
                      pp->latency ? "mean latency (timesteps)" : "flits delivered per processor per timestep",
                      dr->nprocs, panels, false };
@@ -1003,6 +1019,14 @@ static int draw_main(int argc, char **argv)
             fprintf(stderr, "messages: %s: no rows\n", argv[2]);
         return 1;
     }
+    /* The tables and plots name one length; rows of another would be
+     * drawn into the same lines, as if of the same messages. */
+    for (long i = 1; i < n; i++)
+        if (rows[i].length != rows[0].length) {
+            fprintf(stderr, "messages: %s: messages of %u and of %u words: draw one length at "
+                    "a time\n", argv[2], rows[0].length, rows[i].length);
+            return 1;
+        }
     draw_tables(&dr);
     char path[4096];
     int status = 0;

@@ -28,15 +28,27 @@ tables_only=false
 traffic_only=false
 procs="64 256 1024 4096"
 out=docs/results
+usage="usage: bench/messages.sh [--tables | --traffic-only] [--procs LIST] [--out DIR] [BUILD [BIN]]"
 while [ $# -gt 0 ]; do
     case $1 in
     --tables) tables_only=true; shift ;;
     --traffic-only) traffic_only=true; shift ;;
-    --procs) procs=$(echo "$2" | tr , ' '); shift 2 ;;
-    --out) out=$2; shift 2 ;;
+    --procs | --out)
+        if [ $# -lt 2 ]; then echo "bench/messages.sh: $1 wants a value" >&2; exit 1; fi
+        case $1 in
+        --procs) procs=$(echo "$2" | tr , ' ') ;;
+        *) out=$2 ;;
+        esac
+        shift 2 ;;
+    -*) printf 'bench/messages.sh: unknown option %s\n%s\n' "$1" "$usage" >&2; exit 1 ;;
     *) break ;;
     esac
 done
+if $tables_only && $traffic_only; then
+    echo "bench/messages.sh: --tables runs no traffic and --traffic-only draws nothing: give one" >&2
+    exit 1
+fi
+if [ $# -gt 2 ]; then printf '%s\n' "$usage" >&2; exit 1; fi
 BUILD=${1:-build}
 BIN=${2:-bin}
 cd "$(dirname "$0")/.." || exit 1

@@ -1,0 +1,68 @@
+# The results tools as a comparison of switchings uses them:
+#
+# - collect's tables say how runs that did not end normally ended, not
+#   only deadlocks: a sweep of getrow.x under cut-through with the default
+#   buffers faults (its 28-word message cannot fit), and its 709 timesteps
+#   must not read as a run five times faster than wormhole's; a cell of
+#   several runs says how many of them ended how;
+# - `messages draw` names the messages' length and routing in its plots'
+#   titles, as the CSV holds them, and refuses a CSV of two lengths,
+#   whose rows it would draw into the same lines;
+# - `messages traffic` names an option whose value is out of range with
+#   the values it takes, not as an unknown option;
+# - bench/messages.sh refuses an unknown option, an option without its
+#   value and --tables with --traffic-only (which ran nothing, status 0),
+#   naming them, before it makes anything.
+. tests/lib.sh
+BUILD=${BUILD:-build}
+COLLECT=$BUILD/bench/collect
+MESSAGES=$BUILD/bench/messages
+
+# ---- collect: every end that is not normal is marked ----------------------------
+run bench/sweep programs/getrow.x --switching wormhole,cut-through --out "$TMP/sw" --emu "$EMU" -j 2
+expect_status sweep_fault_status 0
+run "$COLLECT" "$TMP/sw"
+expect_status collect_fault_status 0
+expect_grep collect_fault_marked '| `getrow.x` | 3,641 | 709 (fault) |' "$TMP/sw/tables.md"
+expect_grep collect_fault_marked_collisions '| `getrow.x` | 0 | 0 (fault) |' "$TMP/sw/tables.md"
+# One cell of two runs, one of which reached --max-steps.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    { print } NR == 2 { $c["end"] = "limit"; $c["timesteps"] = 1000; print }' \
+    "$TMP/sw/results.csv" >"$TMP/limit.csv"
+mkdir "$TMP/lim"
+run "$COLLECT" --csv "$TMP/limit.csv" "$TMP/lim"
+expect_grep collect_some_limit_marked '| `getrow.x` | 2,320.5 (1 of 2 limit) | 709 (fault) |' "$TMP/lim/tables.md"
+
+# ---- messages draw: what the plots say is what the CSV holds ----------------------
+grep -e '^N,' -e '^64,dmodk,wormhole,8,' "docs/results/messages.csv" |
+    awk -F, -v OFS=, 'NR > 1 { $2 = "adaptive"; $5 = 4 } { print }' >"$TMP/four.csv"
+mkdir "$TMP/draw"
+run "$MESSAGES" draw "$TMP/four.csv" "$TMP/draw"
+expect_status draw_status 0
+expect_grep draw_title_length_routing '>Random messages of 4 words, adaptive: flits delivered</text>' "$TMP/draw/messages_throughput.svg"
+expect_grep draw_title_length_routing_latency '>Random messages of 4 words, adaptive: latency (loads that do not saturate)</text>' "$TMP/draw/messages_latency.svg"
+{ cat "$TMP/four.csv"; grep '^64,dmodk,wormhole,8,' docs/results/messages.csv; } >"$TMP/mixed.csv"
+mkdir "$TMP/mixed"
+run "$MESSAGES" draw "$TMP/mixed.csv" "$TMP/mixed"
+expect_status draw_mixed_lengths_status 1
+expect_grep draw_mixed_lengths_message "messages: $TMP/mixed.csv: messages of 4 and of 8 words: draw one length at a time" "$TMP/err"
+if [ -z "$(ls "$TMP/mixed")" ]; then pass draw_mixed_lengths_draws_nothing
+else fail draw_mixed_lengths_draws_nothing "$(ls "$TMP/mixed")"; fi
+
+# ---- messages traffic: a value out of range is named as such ----------------------
+run "$MESSAGES" traffic --procs 64 --length 0
+expect_status traffic_bad_length_status 1
+expect_file_text traffic_bad_length_message "$TMP/err" "messages traffic: --length wants 1 to 65536, not '0'"
+run "$MESSAGES" traffic --procs 64 --steps many
+expect_file_text traffic_bad_steps_message "$TMP/err" "messages traffic: --steps wants 1 to 1000000, not 'many'"
+
+# ---- bench/messages.sh: a bad option is refused, named, before anything runs ------
+run sh bench/messages.sh --bogus --out "$TMP/ms"
+expect_status messages_sh_unknown_option_status 1
+expect_grep messages_sh_unknown_option_message "bench/messages.sh: unknown option --bogus" "$TMP/err"
+run sh bench/messages.sh --out
+expect_grep messages_sh_missing_value "bench/messages.sh: --out wants a value" "$TMP/err"
+run sh bench/messages.sh --tables --traffic-only --out "$TMP/ms"
+expect_status messages_sh_both_modes_status 1
+if [ ! -e "$TMP/ms" ]; then pass messages_sh_bad_options_make_nothing
+else fail messages_sh_bad_options_make_nothing "$(ls "$TMP/ms")"; fi
