@@ -928,3 +928,30 @@ several_errors.x:6:3: error: 'c' is not declared
       |   ^
 EOF
 check_error several_errors
+
+# What a syntax error leaves of an expression stands for no value: a word
+# count, an array size, a divisor, an index or a destination missing its
+# operand is the syntax error alone, not a second error about a 0 (or a -1
+# from '~') that is not in the program.
+printf '%b' 'proc main() is\n  array a[]; array b[4];\n  { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }\n' >"$TMP/values_of_syntax_errors.x"
+want "$TMP/values_of_syntax_errors.want" <<'EOF'
+values_of_syntax_errors.x:2:11: error: expected a name, a number or '(' before ']'
+    2 |   array a[]; array b[4];
+      |           ^
+values_of_syntax_errors.x:3:18: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                  ^
+values_of_syntax_errors.x:3:37: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                     ^
+values_of_syntax_errors.x:3:50: error: expected a name, a number or '(' before ';'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                  ^
+values_of_syntax_errors.x:3:58: error: expected a name, a number or '(' before ';'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                          ^
+values_of_syntax_errors.x:3:63: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                               ^
+EOF
+check_error values_of_syntax_errors
