@@ -483,6 +483,13 @@ static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value
 
 /* ---- statements ---- */
 
+/* Whether t is the bare name of an array. */
+static int is_whole_array(Checker *c, Node *t)
+{
+    Symbol *s = t->kind == ND_NAME ? resolve(c, t) : NULL;
+    return s && is_array_sym(s->kind);
+}
+
 /* The left of := or the right of ?: a variable or an array element. */
 static void check_target(Checker *c, Node *t)
 {
@@ -517,7 +524,14 @@ static void check_address(Checker *c, const Node *e, uint32_t limit, const char 
 /* d [: k] ! e */
 static void check_send(Checker *c, Node *s)
 {
-    check_value(c, s->rhs);
+    check_expr(c, s->rhs);
+    if (s->rhs->info.is_array) {        /* its words as one message, most likely */
+        diag_error(c->d, s->rhs->pos, "'" NAME_FMT "' is an array: send one of its elements, "
+                   "'" NAME_FMT "[i]', or its words as one message, '" NAME_FMT "[0 for n]'",
+                   NAME_ARG(s->rhs->name, s->rhs->len), NAME_ARG(s->rhs->name, s->rhs->len),
+                   NAME_ARG(s->rhs->name, s->rhs->len));
+        s->rhs->info.is_array = 0;
+    }
     check_value(c, s->lhs);
     check_address(c, s->lhs, MAX_DEST, "destination processor");
     if (s->third) {
@@ -711,6 +725,11 @@ static void check_stmt(Checker *c, Node *s, int top)
         check_address(c, s->lhs, MAX_PORT, "port");
         if (s->rhs->kind == ND_SLICE)
             check_slice(c, s->rhs);
+        else if (is_whole_array(c, s->rhs))
+            diag_error(c->d, s->rhs->pos, "cannot receive into the array '" NAME_FMT "' as a "
+                       "whole: receive one element, '" NAME_FMT "[i]', or n words, '" NAME_FMT
+                       "[0 for n]'", NAME_ARG(s->rhs->name, s->rhs->len),
+                       NAME_ARG(s->rhs->name, s->rhs->len), NAME_ARG(s->rhs->name, s->rhs->len));
         else
             check_target(c, s->rhs);
         return;

@@ -923,6 +923,11 @@ static Node *element_statement(Parser *p)
         n = new_node(p, ND_RECEIVE, e->pos);
         next(p);
         n->lhs = e;
+        if (at(p, TK_LBRACKET)) {       /* as a message is sent: 'd ! [a, b]' */
+            expected(p, "a variable or an array element", "(a receive takes one word, or "
+                     "the words of an array: 'k ? a[i for n]')");
+            return new_node(p, ND_ERROR, cur(p)->pos);
+        }
         n->rhs = at_indexed_name(p) ? element_or_slice(p) : target(p);
         return n;
     }

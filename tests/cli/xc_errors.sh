@@ -955,3 +955,19 @@ values_of_syntax_errors.x:3:63: error: expected a name, a number or '(' before '
       |                                                               ^
 EOF
 check_error values_of_syntax_errors
+
+# A whole array sent, or received into, or a list received into, as a
+# message is sent: each says how to send or receive the words of an array.
+printf '%b' 'proc main() is\n  array a[4]; var x; var y;\n  { 1 ! a; 0 ? a; 0 ? [x, y] }\n' >"$TMP/array_as_message.x"
+want "$TMP/array_as_message.want" <<'EOF'
+array_as_message.x:3:9: error: 'a' is an array: send one of its elements, 'a[i]', or its words as one message, 'a[0 for n]'
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |         ^
+array_as_message.x:3:16: error: cannot receive into the array 'a' as a whole: receive one element, 'a[i]', or n words, 'a[0 for n]'
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |                ^
+array_as_message.x:3:23: error: expected a variable or an array element before '[' (a receive takes one word, or the words of an array: 'k ? a[i for n]')
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |                       ^
+EOF
+check_error array_as_message
