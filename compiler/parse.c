@@ -644,9 +644,9 @@ static Node *target(Parser *p)
         Node *n = name_node(p, ND_INDEX);
         next(p);
         n->lhs = expr(p);
-        expect(p, TK_RBRACKET, at(p, TK_FOR) ? "(only a send to one processor or a "
-               "receive takes the words a[i for n]: 'd ! a[i for n]', 'k ? a[i for n]')"
-               : NULL);
+        expect(p, TK_RBRACKET, at(p, TK_FOR) ? "(the words a[i for n] stand only alone "
+               "after the '!' of a send to one processor or the '?' of a receive: "
+               "'d ! a[i for n]', 'k ? a[i for n]')" : NULL);
         return n;
     }
     return name_node(p, ND_NAME);
