@@ -84,3 +84,18 @@ printf '%s\n' 'proc main() is' '  array a[4];' \
     '  network { { 1 : 1 ! [8, 9]; 1 ! [1, 2]; 1 ! [3, 4, 5] } & 0 ? a[0] }' >"$TMP/behind.x"
 run "$EMU" --planes 1 "$TMP/behind.x"
 expect_grep message_flits_of_two_messages "waits for IN on port 0: 5 flits of 2 messages are headed for it, the oldest #1.0 from p0" "$TMP/out"
+
+# Words of a message left behind are counted as the flits of the messages
+# they are, in the report and in -q's note: a receive of 3 words of a
+# message of 5 leaves "2 flits of 1 message", not "2 packets".
+printf '%s\n' 'proc main() is' '  array a[8];' \
+    '  network { 1 ! [1, 2, 3, 4, 5] & { 0 ? a[0 for 3]; print a[2] } }' >"$TMP/part.x"
+run "$EMU" -q --port-depth 8 "$TMP/part.x"
+expect_status message_read_in_part_ends_normally 0
+expect_file_text message_read_in_part_quiet_note "$TMP/err" \
+    "emu: note: 2 flits of 1 message left unread in input ports (without -q the report lists them)"
+run "$EMU" "$TMP/part.x"
+expect_grep message_read_in_part_in_network "in the network: 1 flit of 1 message" "$TMP/out"
+expect_grep message_read_in_part_unread "unread: 1 flit of 1 message left in input ports" "$TMP/out"
+run "$EMU" "$TMP/self.x"
+expect_grep message_to_itself_in_network "in the network: 10 flits of 1 message" "$TMP/out"
