@@ -628,7 +628,8 @@ static Node *element_or_slice(Parser *p)
         n->kind = ND_SLICE;
         n->rhs = expr(p);
     }
-    expect(p, TK_RBRACKET, NULL);
+    expect(p, TK_RBRACKET, at(p, TK_COLON) ? "(the words of an array from a[i] on are "
+           "a[i for n]: Python's a[0:3] is a[0 for 3])" : NULL);
     return n;
 }
 

@@ -971,3 +971,16 @@ array_as_message.x:3:23: error: expected a variable or an array element before '
       |                       ^
 EOF
 check_error array_as_message
+
+# The words of an array written as other languages write a range or a
+# slice: each error says how X writes them.
+printf '%b' 'proc main() is\n  array a[4];\n  { 1 ! a[0..3]; 0 ? a[0:3] }\n' >"$TMP/slice_of_other_languages.x"
+want "$TMP/slice_of_other_languages.want" <<'EOF'
+slice_of_other_languages.x:3:12: error: invalid characters '..' (X has no ranges: the words a[i] to a[j] of an array are a[i for j - i + 1], a[0..3] is a[0 for 4])
+    3 |   { 1 ! a[0..3]; 0 ? a[0:3] }
+      |            ^
+slice_of_other_languages.x:3:25: error: expected ']' before ':' (the words of an array from a[i] on are a[i for n]: Python's a[0:3] is a[0 for 3])
+    3 |   { 1 ! a[0..3]; 0 ? a[0:3] }
+      |                         ^
+EOF
+check_error slice_of_other_languages
