@@ -99,3 +99,12 @@ expect_grep message_read_in_part_in_network "in the network: 1 flit of 1 message
 expect_grep message_read_in_part_unread "unread: 1 flit of 1 message left in input ports" "$TMP/out"
 run "$EMU" "$TMP/self.x"
 expect_grep message_to_itself_in_network "in the network: 10 flits of 1 message" "$TMP/out"
+
+# The deadlock report shows the places messages own, as --state does
+# (messages.md: the deadlock report shows which buffers and ports are owned
+# and by whom): here the buffer the message to itself waits in, and the
+# input port the message read in part holds.
+run "$EMU" "$TMP/self.x"
+expect_grep deadlock_report_names_owned_buffer "owned: buffer p0.l1.s0.d0 by #0" "$TMP/out"
+run "$EMU" "$TMP/part.x"
+expect_grep deadlock_report_names_owned_port "owned: input port 0 of p1 by #0" "$TMP/out"
