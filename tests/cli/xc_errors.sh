@@ -791,7 +791,7 @@ check_error list_destination_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do [0, i + 16777215] ! 1\n' >"$TMP/list_index_destination_out_of_range.x"
 want "$TMP/list_index_destination_out_of_range.want" <<'EOF'
-list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
+list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215 (in processor 1's branch, where 'i' is 1)
     1 | proc main() is network i for 2 do [0, i + 16777215] ! 1
       |                                       ^
 EOF
@@ -807,7 +807,7 @@ check_error list_port_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do all : (i + 255) ! 1\n' >"$TMP/all_port_out_of_range.x"
 want "$TMP/all_port_out_of_range.want" <<'EOF'
-all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255
+all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255 (in processor 1's branch, where 'i' is 1)
     1 | proc main() is network i for 2 do all : (i + 255) ! 1
       |                                          ^
 EOF

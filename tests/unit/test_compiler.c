@@ -510,7 +510,8 @@ static void message_errors(void)
     CHECK_CONTAINS(messages, "t.x:1:40: error: a message must have from 1 to 65,536 words, "
                    "not -1\n");
     CHECK_EQ(compile("proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]", &img), 1);
-    CHECK_STR(messages, "t.x:1:59: error: a message must have from 1 to 65,536 words, not 0\n"
+    CHECK_STR(messages, "t.x:1:59: error: a message must have from 1 to 65,536 words, not 0 "
+              "(in processor 0's branch, where 'i' is 0)\n"
               "    1 | proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]\n"
               "      |                                                           ^\n");
     CHECK_EQ(compile("proc main() is var x; { 1 ! x[0 for 2]; 0 ? y[0 for 1] }", &img), 2);
