@@ -290,7 +290,7 @@ static uint32_t known_size(const Symbol *s)
 static void check_constant_index(Checker *c, const Node *e, const Symbol *a, const Node *index)
 {
     uint32_t size = known_size(a);
-    if (size && index->info.constant && index->value >= size)
+    if (size && index->info.constant && !index->info.error && index->value >= size)
         diag_error(c->d, check_expr_start(index), "index %d is outside " NAME_FMT "[0..%u]",
                    (int)index->value, NAME_ARG(e->name, e->len), (unsigned)size - 1);
 }
@@ -377,14 +377,19 @@ static void check_binary(Checker *c, Node *e)
         all.pure &= it->info.pure;
         all.stable &= it->info.stable;
     }
+    for (uint32_t i = 0; i < e->count; i++)
+        all.error |= e->items[i]->info.error;
     uint32_t v = 0;
     SrcPos where;
     FoldResult r = all.constant ? fold_expr(e, NULL, &v, &where) : FOLD_NOT_CONSTANT;
     if (r == FOLD_OK) {
         set_constant(e, v);
+        e->info.error = all.error;
         return;
     }
-    if (r == FOLD_DIV_ZERO && c->constant)
+    if (all.error)
+        ;                               /* a divisor of 0 left by a syntax error */
+    else if (r == FOLD_DIV_ZERO && c->constant)
         diag_error(c->d, where, "division by zero in %s", c->constant);
     else if (r == FOLD_DIV_ZERO)        /* the processor would stop with a fault */
         diag_error(c->d, where, "division by zero: a constant divisor of 0 stops the "
@@ -398,7 +403,7 @@ static void check_expr(Checker *c, Node *e)
 {
     switch (e->kind) {
     case ND_NUM:   set_constant(e, e->value); return;
-    case ND_ERROR: set_constant(e, 0); return;
+    case ND_ERROR: set_constant(e, 0); e->info.error = 1; return;
     case ND_NAME:  check_name(c, e); return;
     case ND_INDEX: check_index(c, e); return;
     case ND_CALL:  check_call(c, e, 1); return;
@@ -408,8 +413,10 @@ static void check_expr(Checker *c, Node *e)
     case ND_NEG: case ND_NOT:
         check_value(c, e->lhs);
         e->info = e->lhs->info;
-        if (e->info.constant)
+        if (e->info.constant) {
             set_constant(e, e->kind == ND_NEG ? 0u - e->lhs->value : ~e->lhs->value);
+            e->info.error = e->lhs->info.error;
+        }
         return;
     case ND_SKIP: case ND_STOP: case ND_RETURN: case ND_IF: case ND_WHILE: case ND_BLOCK:
     case ND_ASSIGN: case ND_CALL_STMT: case ND_SEND: case ND_MULTICAST: case ND_MESSAGE:
@@ -449,6 +456,8 @@ static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value
     c->constant = NULL;
     SrcPos where;
     FoldResult r = fold_expr(e, NULL, value, &where);
+    if (e->info.error)
+        return 0;                       /* a syntax error, reported: its 0 is no value */
     if (r == FOLD_OK)
         return 1;
     if (r == FOLD_DIV_ZERO)
@@ -473,6 +482,13 @@ static int check_constant(Checker *c, Node *e, const char *what, uint32_t *value
 }
 
 /* ---- statements ---- */
+
+/* Whether t is the bare name of an array. */
+static int is_whole_array(Checker *c, Node *t)
+{
+    Symbol *s = t->kind == ND_NAME ? resolve(c, t) : NULL;
+    return s && is_array_sym(s->kind);
+}
 
 /* The left of := or the right of ?: a variable or an array element. */
 static void check_target(Checker *c, Node *t)
@@ -500,7 +516,7 @@ static void check_target(Checker *c, Node *t)
 /* A constant destination or port must be one OUT or IN can address. */
 static void check_address(Checker *c, const Node *e, uint32_t limit, const char *what)
 {
-    if (e->info.constant && e->value >= limit)
+    if (e->info.constant && !e->info.error && e->value >= limit)
         diag_error(c->d, check_expr_start(e), "%s %d is out of range: it must be from 0 to %u",
                    what, (int)e->value, (unsigned)limit - 1);
 }
@@ -508,7 +524,14 @@ static void check_address(Checker *c, const Node *e, uint32_t limit, const char 
 /* d [: k] ! e */
 static void check_send(Checker *c, Node *s)
 {
-    check_value(c, s->rhs);
+    check_expr(c, s->rhs);
+    if (s->rhs->info.is_array) {        /* its words as one message, most likely */
+        diag_error(c->d, s->rhs->pos, "'" NAME_FMT "' is an array: send one of its elements, "
+                   "'" NAME_FMT "[i]', or its words as one message, '" NAME_FMT "[0 for n]'",
+                   NAME_ARG(s->rhs->name, s->rhs->len), NAME_ARG(s->rhs->name, s->rhs->len),
+                   NAME_ARG(s->rhs->name, s->rhs->len));
+        s->rhs->info.is_array = 0;
+    }
     check_value(c, s->lhs);
     check_address(c, s->lhs, MAX_DEST, "destination processor");
     if (s->third) {
@@ -540,7 +563,7 @@ static void check_multicast(Checker *c, Node *s)
  * (spec/messages.md). */
 static void check_length(Checker *c, const Node *e)
 {
-    if (e->info.constant && (e->value == 0 || e->value > MAX_MESSAGE))
+    if (e->info.constant && !e->info.error && (e->value == 0 || e->value > MAX_MESSAGE))
         diag_error(c->d, check_expr_start(e), "a message must have from 1 to 65,536 words, "
                    "not %d", (int)e->value);
 }
@@ -561,7 +584,7 @@ static void check_slice(Checker *c, Node *s)
     uint32_t size = known_size(sym), n = s->rhs->value;
     const Node *i = s->lhs;
     if (!size || !s->rhs->info.constant || n == 0 || n > MAX_MESSAGE ||
-        (i->info.constant && i->value >= size))
+        s->rhs->info.error || i->info.error || (i->info.constant && i->value >= size))
         return;                         /* nothing to check, or reported */
     if (i->info.constant && n > size - i->value)
         diag_error(c->d, check_expr_start(s->rhs), NAME_FMT "[%u for %u] ends at " NAME_FMT
@@ -702,6 +725,11 @@ static void check_stmt(Checker *c, Node *s, int top)
         check_address(c, s->lhs, MAX_PORT, "port");
         if (s->rhs->kind == ND_SLICE)
             check_slice(c, s->rhs);
+        else if (is_whole_array(c, s->rhs))
+            diag_error(c->d, s->rhs->pos, "cannot receive into the array '" NAME_FMT "' as a "
+                       "whole: receive one element, '" NAME_FMT "[i]', or n words, '" NAME_FMT
+                       "[0 for n]'", NAME_ARG(s->rhs->name, s->rhs->len),
+                       NAME_ARG(s->rhs->name, s->rhs->len), NAME_ARG(s->rhs->name, s->rhs->len));
         else
             check_target(c, s->rhs);
         return;

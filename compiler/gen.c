@@ -33,6 +33,7 @@ typedef struct Gen {
     uint32_t max_temps;   /* most in use at once: frame words beyond frame_fixed */
     int has_index;        /* the network index is known ... */
     uint32_t index;       /* ... and is this */
+    const Node *index_name; /* ... and is named so */
     uint32_t processor;   /* the processor whose main is being generated */
     SrcPos stmt;          /* the statement being generated, for messages */
     int broken;           /* an internal error was reported */
@@ -535,14 +536,28 @@ static Node known_node(uint32_t value)
                    .info = { .constant = 1, .net_const = 1, .need = 1, .pure = 1, .stable = 1 } };
 }
 
+/* Where a value known from the network index comes from, for its error:
+ * " (in processor 1's branch, where i is 1)", or "" for a constant. */
+static const char *index_note(const Gen *g, const Node *e, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (!e->info.constant && g->has_index && g->index_name)
+        snprintf(buf, size, " (in processor %u's branch, where '" NAME_FMT "' is %u)",
+                 (unsigned)g->processor, NAME_ARG(g->index_name->name, g->index_name->len),
+                 (unsigned)g->index);
+    return buf;
+}
+
 /* Reports a destination or port known here that OUT could not address:
  * one made from the network index (the checker reports constants). */
 static void check_known_address(Gen *g, const Node *e, uint32_t limit, const char *what)
 {
     uint32_t v;
+    char note[160];
     if (known(g, e, &v) && v >= limit)
         diag_error(g->d, check_expr_start(e), "%s %d is out of range: it must be from 0 "
-                   "to %u", what, (int)v, (unsigned)limit - 1);
+                   "to %u%s", what, (int)v, (unsigned)limit - 1,
+                   index_note(g, e, note, sizeof note));
 }
 
 /* The nodes of a send's network address d | (k << 24). */
@@ -601,9 +616,10 @@ static void gen_send(Gen *g, Node *s)
 static void check_known_length(Gen *g, const Node *e)
 {
     uint32_t v;
+    char note[160];
     if (known(g, e, &v) && (v == 0 || v > MAX_MESSAGE))
         diag_error(g->d, check_expr_start(e), "a message must have from 1 to 65,536 words, "
-                   "not %d", (int)v);
+                   "not %d%s", (int)v, index_note(g, e, note, sizeof note));
 }
 
 /* Leaves in areg the address of a[i], the first word of the slice a[i for
@@ -886,6 +902,7 @@ static void gen_network(Gen *g, Node *s)
     } else if (s->kind == ND_NETWORK_FOR && g->processor < s->value) {
         g->has_index = 1;
         g->index = g->processor;
+        g->index_name = s->third;
         gen_stmt(g, s->rhs);
         g->has_index = 0;
     }

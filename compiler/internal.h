@@ -231,6 +231,7 @@ typedef struct ExprInfo {
     uint8_t pure;       /* no call and no timestep: order is unobservable */
     uint8_t stable;     /* pure, and nothing in the expression can change it */
     uint8_t is_array;   /* a bare array name (only an argument may be one) */
+    uint8_t error;      /* holds what a syntax error left (its value, 0, is no one's) */
 } ExprInfo;
 
 struct Node {

@@ -276,6 +276,10 @@ static void lex_punct(Lexer *lx)
         size_t close = quote_on_line(lx, lx->at, '"');   /* the string is one error */
         if (close < lx->len && lx->text[close] == '"')
             lx->at = close + 1;
+    } else if (c == '.' && peek(lx, 0) == '.') {      /* Pascal's range: one error */
+        lx->at++;
+        diag_error(lx->d, start, "invalid characters '..' (X has no ranges: the words a[i] "
+                   "to a[j] of an array are a[i for j - i + 1], a[0..3] is a[0 for 4])");
     } else if (c > 0x20 && c < 0x7f) {
         diag_error(lx->d, start, "invalid character '%c'", c);
     } else {

@@ -628,7 +628,8 @@ static Node *element_or_slice(Parser *p)
         n->kind = ND_SLICE;
         n->rhs = expr(p);
     }
-    expect(p, TK_RBRACKET, NULL);
+    expect(p, TK_RBRACKET, at(p, TK_COLON) ? "(the words of an array from a[i] on are "
+           "a[i for n]: Python's a[0:3] is a[0 for 3])" : NULL);
     return n;
 }
 
@@ -644,9 +645,9 @@ static Node *target(Parser *p)
         Node *n = name_node(p, ND_INDEX);
         next(p);
         n->lhs = expr(p);
-        expect(p, TK_RBRACKET, at(p, TK_FOR) ? "(only a send to one processor or a "
-               "receive takes the words a[i for n]: 'd ! a[i for n]', 'k ? a[i for n]')"
-               : NULL);
+        expect(p, TK_RBRACKET, at(p, TK_FOR) ? "(the words a[i for n] stand only alone "
+               "after the '!' of a send to one processor or the '?' of a receive: "
+               "'d ! a[i for n]', 'k ? a[i for n]')" : NULL);
         return n;
     }
     return name_node(p, ND_NAME);
@@ -923,6 +924,11 @@ static Node *element_statement(Parser *p)
         n = new_node(p, ND_RECEIVE, e->pos);
         next(p);
         n->lhs = e;
+        if (at(p, TK_LBRACKET)) {       /* as a message is sent: 'd ! [a, b]' */
+            expected(p, "a variable or an array element", "(a receive takes one word, or "
+                     "the words of an array: 'k ? a[i for n]')");
+            return new_node(p, ND_ERROR, cur(p)->pos);
+        }
         n->rhs = at_indexed_name(p) ? element_or_slice(p) : target(p);
         return n;
     }

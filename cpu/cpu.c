@@ -215,7 +215,9 @@ void cpu_describe_fault(const Cpu *cpu, const CpuMemory *mem, const char *source
         break;
     case FAULT_MESSAGE_BUFFER:
         snprintf(what, sizeof what, "message of %u words longer than the buffer (--buffer "
-                 "%u); --switching wormhole sends it", v, cpu->fault_entry);
+                 "%u), which must hold it whole under cut-through and store-and-forward "
+                 "switching (--buffer %u or more, or --switching wormhole, sends it)", v,
+                 cpu->fault_entry, v);
         break;
     case FAULT_ILLEGAL:
     case FAULT_DIVIDE_BY_ZERO:

@@ -340,11 +340,21 @@ static void other_ports(FILE *out, const Flight *f, const Cpu *c)
         fprintf(out, " (its port %u holds %s from p%u, unread)", port, pkname(&pk), pk.src);
 }
 
+/* The messages that by_dest[first .. first + n) are flits of: the flits
+ * of one message are together there, in index order. */
+static size_t messages_among(const Flight *f, size_t first, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = first; i < first + n; i++)
+        count += i == first || f->by_dest[i].id != f->by_dest[i - 1].id;
+    return count;
+}
+
 /* Why processor c waits, after its waiting line's start. */
 static void reason(FILE *out, const Flight *f, const Cpu *c)
 {
     char place[96];
-    size_t first, x;
+    size_t first, x, messages;
     if (c->wait == WAIT_OUT) {
         x = awaited(f, c);
         if (x == NONE) {
@@ -368,9 +378,15 @@ static void reason(FILE *out, const Flight *f, const Cpu *c)
     if (n == 1)
         fprintf(out, ": %s from p%u is headed for it (%s)", pkname(&f->pk[x]),
                 f->pk[x].src, place);
-    else
+    else if ((messages = messages_among(f, first, n)) == n)
         fprintf(out, ": %zu packets are headed for it, the oldest %s from p%u (%s)", n,
                 pkname(&f->pk[x]), f->pk[x].src, place);
+    else if (messages == 1)
+        fprintf(out, ": %zu flits of message #%llu from p%u are headed for it, the oldest %s "
+                "(%s)", n, (ull)f->pk[x].id, f->pk[x].src, pkname(&f->pk[x]), place);
+    else
+        fprintf(out, ": %zu flits of %zu messages are headed for it, the oldest %s from p%u "
+                "(%s)", n, messages, pkname(&f->pk[x]), f->pk[x].src, place);
     chain(out, f, x, c);
 }
 
@@ -423,6 +439,19 @@ static void packet_cycle(FILE *out, const Flight *f, size_t x)
     fprintf(out, j == x ? "%s" : "... %s", pkname(&f->pk[x]));
 }
 
+/* Whether the cycle of waits through packet x is made of the flits of
+ * x's message alone. */
+static bool cycle_of_one_message(const Flight *f, size_t x)
+{
+    size_t j = x;
+    do {
+        if (f->pk[j].id != f->pk[x].id)
+            return false;
+        j = f->blocker[j];
+    } while (j != x && j != NONE);
+    return j == x;
+}
+
 /* A processor of a cycle of waits, or NONE: following each waiting
  * processor to the one it waits for (at most one each). */
 static size_t processor_cycle(const Flight *f, size_t *next)
@@ -464,14 +493,26 @@ static void summary(FILE *out, const Flight *f)
     if (net_is_stuck(m->net)) {
         fprintf(out, "deadlock: a network deadlock: packets wait for each other in a cycle "
                 "inside the network");
-        for (size_t i = 0; i < f->n; i++)
+        size_t cycle = NONE;
+        for (size_t i = 0; i < f->n && cycle == NONE; i++)
             if (f->kind[i] == ROOT_CYCLE) {
+                cycle = f->root[i];
                 fprintf(out, " (");
-                packet_cycle(out, f, f->root[i]);
+                packet_cycle(out, f, cycle);
                 fprintf(out, ")");
-                break;
             }
-        fprintf(out, " and would stay even if every input port were read\n");
+        fprintf(out, " and would stay even if every input port were read");
+        if (cycle != NONE && cycle_of_one_message(f, cycle)) {
+            const NetPacket *pk = &f->pk[cycle];
+            fprintf(out, "; it is one message, #%llu of %u words from p%u to p%u, held up by "
+                    "its own flits", (ull)pk->id, pk->length, pk->src, pk->dst);
+            if (!m->cfg.full_duplex)
+                fprintf(out, ": its route crosses a half-duplex link twice, and the buffers "
+                        "between the two crossings (--buffer %u) cannot hold the whole "
+                        "message: a larger --buffer or --duplex full lets it through",
+                        m->cfg.buffer);
+        }
+        fputc('\n', out);
         return;
     }
     size_t *next = malloc((size_t)m->programmed * sizeof *next);

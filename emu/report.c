@@ -132,22 +132,109 @@ void report_ending(FILE *out, Machine *m)
     ending(out, m, NULL);
 }
 
+/* The ids of some packets, to count the messages their flits are of. */
+typedef struct Ids {
+    uint64_t *id;
+    size_t n, cap;
+    bool flits;       /* one is a flit of a message of several words */
+    bool failed;
+} Ids;
+
+static void collect_id(void *ctx, const NetPacket *pk)
+{
+    Ids *ids = ctx;
+    ids->flits |= pk->length > 1;
+    if (ids->n == ids->cap) {
+        size_t cap = ids->cap ? 2 * ids->cap : 64;
+        uint64_t *id = realloc(ids->id, cap * sizeof *id);
+        if (!id) {
+            ids->failed = true;
+            return;
+        }
+        ids->id = id;
+        ids->cap = cap;
+    }
+    ids->id[ids->n++] = pk->id;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "N packets" of what `each` visits, or "N flits of M messages" when some
+ * are flits of a message of several words: such a message is not ten
+ * packets to the one who sent it. */
+static void count_packets(char *buf, size_t size, Machine *m, uint64_t n,
+                          void (*each)(Net *, void (*)(void *, const NetPacket *), void *))
+{
+    Ids ids = { 0 };
+    size_t messages = 0;
+    each(m->net, collect_id, &ids);
+    if (!ids.failed && ids.n) {
+        qsort(ids.id, ids.n, sizeof *ids.id, by_value);
+        for (size_t i = 0; i < ids.n; i++)
+            messages += i == 0 || ids.id[i] != ids.id[i - 1];
+    }
+    free(ids.id);
+    if (ids.failed || !ids.flits)
+        snprintf(buf, size, "%llu %s", (ull)n, plural(n, "packet", "packets"));
+    else
+        snprintf(buf, size, "%llu %s of %zu %s", (ull)n, plural(n, "flit", "flits"), messages,
+                 plural(messages, "message", "messages"));
+}
+
+/* The buffers and input ports that messages own (messages.md), on one
+ * line, as --state writes it: "owned: buffer p0.l1.s1.u0 by #5, input
+ * port 0 of p3 by #7". A place owned may be empty: the head of its message
+ * has gone on and its next flit not yet come, and no other head enters. */
+static void owned_places(FILE *out, Machine *m)
+{
+    const char *lead = "owned: ";
+    char name[64];
+    uint64_t id;
+    for (uint32_t b = 0; b < 2 * m->cfg.planes * m->k * m->nprocs; b++)   /* (4 per switch) */
+        for (unsigned v = 0; v < m->cfg.vcs; v++)
+            if (net_buffer_owner(m->net, b * m->cfg.vcs + v, &id)) {
+                net_buffer_name(m->net, b, name, sizeof name);
+                fprintf(out, "%sbuffer %s", lead, name);
+                if (m->cfg.vcs > 1)
+                    fprintf(out, " vc%u", v);
+                fprintf(out, " by #%llu", (ull)id);
+                lead = ", ";
+            }
+    for (uint32_t p = 0; p < m->nprocs; p++)
+        for (unsigned port = 0; port < m->cfg.ports; port++)
+            if (net_port_owner(m->net, p, port, &id)) {
+                fprintf(out, "%sinput port %u of p%u by #%llu", lead, port, p, (ull)id);
+                lead = ", ";
+            }
+    if (lead[0] == ',')
+        fputc('\n', out);
+}
+
 /* The packets a run left behind: in the network when it stopped before
- * its end, and unread in input ports. */
+ * its end (and, when messages were sent, the places they own), and
+ * unread in input ports. */
 static void packets_left(FILE *out, Machine *m)
 {
     Emit e = { out, m, false, 0 };
+    char count[96];
     if (m->end == END_DEADLOCK || m->end == END_LIMIT || m->end == END_INTERRUPTED) {
         if (net_busy(m->net)) {
-            fprintf(out, "in the network: %llu %s\n", (ull)net_in_flight(m->net),
-                    plural(net_in_flight(m->net), "packet", "packets"));
+            count_packets(count, sizeof count, m, net_in_flight(m->net),
+                          net_for_each_in_flight);
+            fprintf(out, "in the network: %s\n", count);
             net_for_each_in_flight(m->net, packet_line, &e);
+            if (net_stats(m->net)->messages)
+                owned_places(out, m);
         }
     }
     uint64_t unread = net_unread(m->net);
     if (unread) {
-        fprintf(out, "unread: %llu %s left in input ports\n", (ull)unread,
-                plural(unread, "packet", "packets"));
+        count_packets(count, sizeof count, m, unread, net_for_each_unread);
+        fprintf(out, "unread: %s left in input ports\n", count);
         e.count = 0;
         net_for_each_unread(m->net, packet_line, &e);
     }
@@ -429,8 +516,10 @@ void report_write(FILE *out, Machine *m, const ReportOptions *opt)
      * forgotten receive, which the report would have shown. */
     uint64_t unread = net_unread(m->net);
     if (opt->quiet && opt->quiet_end && m->end == END_NORMAL && unread) {
+        char count[96];
+        count_packets(count, sizeof count, m, unread, net_for_each_unread);
         fflush(out);
-        fprintf(opt->quiet_end, "emu: note: %llu %s left unread in input ports (without -q "
-                "the report lists them)\n", (ull)unread, plural(unread, "packet", "packets"));
+        fprintf(opt->quiet_end, "emu: note: %s left unread in input ports (without -q "
+                "the report lists them)\n", count);
     }
 }

@@ -66,3 +66,45 @@ run "$EMU" --buffer 24 --state 880 programs/contention.x
 held=$(grep -E '^  #1\.[0-9]+ .*: buffer ' "$TMP/out" | sed 's/.*: buffer \([^ ]*\) .*/\1/' | sort -u | wc -l)
 if [ "$held" -ge 2 ]; then pass wormhole_same_message_spans_buffers
 else fail wormhole_same_message_spans_buffers "#1 in $held buffers"; fi
+
+# A half-duplex wormhole message to its own processor longer than --buffer
+# deadlocks by itself: the report says it is one message held up by its
+# own flits, why, and what lets it through; the waiting processor is told
+# of the flits of one message, not of "10 packets".
+printf '%s\n' 'proc main() is' '  array a[10];' \
+    '  network { { 0 ! a[0 for 10]; 0 ? a[0 for 10]; print 1 } & skip }' >"$TMP/self.x"
+run "$EMU" "$TMP/self.x"
+expect_status message_to_itself_deadlocks 3
+expect_grep message_to_itself_deadlock_names_one_message "; it is one message, #0 of 10 words from p0 to p0, held up by its own flits: its route crosses a half-duplex link twice, and the buffers between the two crossings (--buffer 5) cannot hold the whole message: a larger --buffer or --duplex full lets it through" "$TMP/out"
+expect_grep message_to_itself_waits_for_flits "waits for IN on port 0: 10 flits of message #0 from p0 are headed for it, the oldest #0.0 (buffer p0.l1.s0.d0 place 1 of 5)" "$TMP/out"
+run "$EMU" -q --buffer 10 "$TMP/self.x"
+expect_status message_to_itself_within_buffer_arrives 0
+# Two messages for port 0 queue behind one for port 1, which is never read.
+printf '%s\n' 'proc main() is' '  array a[4];' \
+    '  network { { 1 : 1 ! [8, 9]; 1 ! [1, 2]; 1 ! [3, 4, 5] } & 0 ? a[0] }' >"$TMP/behind.x"
+run "$EMU" --planes 1 "$TMP/behind.x"
+expect_grep message_flits_of_two_messages "waits for IN on port 0: 5 flits of 2 messages are headed for it, the oldest #1.0 from p0" "$TMP/out"
+
+# Words of a message left behind are counted as the flits of the messages
+# they are, in the report and in -q's note: a receive of 3 words of a
+# message of 5 leaves "2 flits of 1 message", not "2 packets".
+printf '%s\n' 'proc main() is' '  array a[8];' \
+    '  network { 1 ! [1, 2, 3, 4, 5] & { 0 ? a[0 for 3]; print a[2] } }' >"$TMP/part.x"
+run "$EMU" -q --port-depth 8 "$TMP/part.x"
+expect_status message_read_in_part_ends_normally 0
+expect_file_text message_read_in_part_quiet_note "$TMP/err" \
+    "emu: note: 2 flits of 1 message left unread in input ports (without -q the report lists them)"
+run "$EMU" "$TMP/part.x"
+expect_grep message_read_in_part_in_network "in the network: 1 flit of 1 message" "$TMP/out"
+expect_grep message_read_in_part_unread "unread: 1 flit of 1 message left in input ports" "$TMP/out"
+run "$EMU" "$TMP/self.x"
+expect_grep message_to_itself_in_network "in the network: 10 flits of 1 message" "$TMP/out"
+
+# The deadlock report shows the places messages own, as --state does
+# (messages.md: the deadlock report shows which buffers and ports are owned
+# and by whom): here the buffer the message to itself waits in, and the
+# input port the message read in part holds.
+run "$EMU" "$TMP/self.x"
+expect_grep deadlock_report_names_owned_buffer "owned: buffer p0.l1.s0.d0 by #0" "$TMP/out"
+run "$EMU" "$TMP/part.x"
+expect_grep deadlock_report_names_owned_port "owned: input port 0 of p1 by #0" "$TMP/out"

@@ -791,7 +791,7 @@ check_error list_destination_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do [0, i + 16777215] ! 1\n' >"$TMP/list_index_destination_out_of_range.x"
 want "$TMP/list_index_destination_out_of_range.want" <<'EOF'
-list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215
+list_index_destination_out_of_range.x:1:39: error: destination processor 16777216 is out of range: it must be from 0 to 16777215 (in processor 1's branch, where 'i' is 1)
     1 | proc main() is network i for 2 do [0, i + 16777215] ! 1
       |                                       ^
 EOF
@@ -807,7 +807,7 @@ check_error list_port_out_of_range
 
 printf '%b' 'proc main() is network i for 2 do all : (i + 255) ! 1\n' >"$TMP/all_port_out_of_range.x"
 want "$TMP/all_port_out_of_range.want" <<'EOF'
-all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255
+all_port_out_of_range.x:1:42: error: port 256 is out of range: it must be from 0 to 255 (in processor 1's branch, where 'i' is 1)
     1 | proc main() is network i for 2 do all : (i + 255) ! 1
       |                                          ^
 EOF
@@ -928,3 +928,59 @@ several_errors.x:6:3: error: 'c' is not declared
       |   ^
 EOF
 check_error several_errors
+
+# What a syntax error leaves of an expression stands for no value: a word
+# count, an array size, a divisor, an index or a destination missing its
+# operand is the syntax error alone, not a second error about a 0 (or a -1
+# from '~') that is not in the program.
+printf '%b' 'proc main() is\n  array a[]; array b[4];\n  { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }\n' >"$TMP/values_of_syntax_errors.x"
+want "$TMP/values_of_syntax_errors.want" <<'EOF'
+values_of_syntax_errors.x:2:11: error: expected a name, a number or '(' before ']'
+    2 |   array a[]; array b[4];
+      |           ^
+values_of_syntax_errors.x:3:18: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                  ^
+values_of_syntax_errors.x:3:37: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                     ^
+values_of_syntax_errors.x:3:50: error: expected a name, a number or '(' before ';'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                  ^
+values_of_syntax_errors.x:3:58: error: expected a name, a number or '(' before ';'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                          ^
+values_of_syntax_errors.x:3:63: error: expected a name, a number or '(' before ']'
+    3 |   { 1 ! b[0 for (]; 0 ? b[0 for 2 * ]; print 5 / ; 1 ! ~ ; b[~] := 1 }
+      |                                                               ^
+EOF
+check_error values_of_syntax_errors
+
+# A whole array sent, or received into, or a list received into, as a
+# message is sent: each says how to send or receive the words of an array.
+printf '%b' 'proc main() is\n  array a[4]; var x; var y;\n  { 1 ! a; 0 ? a; 0 ? [x, y] }\n' >"$TMP/array_as_message.x"
+want "$TMP/array_as_message.want" <<'EOF'
+array_as_message.x:3:9: error: 'a' is an array: send one of its elements, 'a[i]', or its words as one message, 'a[0 for n]'
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |         ^
+array_as_message.x:3:16: error: cannot receive into the array 'a' as a whole: receive one element, 'a[i]', or n words, 'a[0 for n]'
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |                ^
+array_as_message.x:3:23: error: expected a variable or an array element before '[' (a receive takes one word, or the words of an array: 'k ? a[i for n]')
+    3 |   { 1 ! a; 0 ? a; 0 ? [x, y] }
+      |                       ^
+EOF
+check_error array_as_message
+
+# The words of an array written as other languages write a range or a
+# slice: each error says how X writes them.
+printf '%b' 'proc main() is\n  array a[4];\n  { 1 ! a[0..3]; 0 ? a[0:3] }\n' >"$TMP/slice_of_other_languages.x"
+want "$TMP/slice_of_other_languages.want" <<'EOF'
+slice_of_other_languages.x:3:12: error: invalid characters '..' (X has no ranges: the words a[i] to a[j] of an array are a[i for j - i + 1], a[0..3] is a[0 for 4])
+    3 |   { 1 ! a[0..3]; 0 ? a[0:3] }
+      |            ^
+slice_of_other_languages.x:3:25: error: expected ']' before ':' (the words of an array from a[i] on are a[i for n]: Python's a[0:3] is a[0 for 3])
+    3 |   { 1 ! a[0..3]; 0 ? a[0:3] }
+      |                         ^
+EOF
+check_error slice_of_other_languages

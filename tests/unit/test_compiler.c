@@ -510,7 +510,8 @@ static void message_errors(void)
     CHECK_CONTAINS(messages, "t.x:1:40: error: a message must have from 1 to 65,536 words, "
                    "not -1\n");
     CHECK_EQ(compile("proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]", &img), 1);
-    CHECK_STR(messages, "t.x:1:59: error: a message must have from 1 to 65,536 words, not 0\n"
+    CHECK_STR(messages, "t.x:1:59: error: a message must have from 1 to 65,536 words, not 0 "
+              "(in processor 0's branch, where 'i' is 0)\n"
               "    1 | proc main() is array a[2]; network i for 2 do 1 ! a[0 for i]\n"
               "      |                                                           ^\n");
     CHECK_EQ(compile("proc main() is var x; { 1 ! x[0 for 2]; 0 ? y[0 for 1] }", &img), 2);
@@ -539,9 +540,17 @@ static void message_errors(void)
                    "one word; a message of several words goes to one processor: "
                    "'d ! [e1, e2]')\n");
     CHECK_EQ(compile("proc main() is array a[2]; var x; x := a[0 for 2]", &img), 1);
-    CHECK_CONTAINS(messages, "t.x:1:44: error: expected ']' before 'for' (only a send to one "
-                   "processor or a receive takes the words a[i for n]: 'd ! a[i for n]', "
-                   "'k ? a[i for n]')\n");
+    CHECK_CONTAINS(messages, "t.x:1:44: error: expected ']' before 'for' (the words "
+                   "a[i for n] stand only alone after the '!' of a send to one processor or "
+                   "the '?' of a receive: 'd ! a[i for n]', 'k ? a[i for n]')\n");
+    /* ...also in a message's list, or in parentheses, where a send to one
+     * processor was no explanation. */
+    CHECK_EQ(compile("proc main() is array a[2]; { 1 ! [a[0 for 2], 3]; 1 ! (a[0 for 2]) }",
+                     &img), 2);
+    CHECK_CONTAINS(messages, "t.x:1:39: error: expected ']' before 'for' (the words "
+                   "a[i for n] stand only alone after the '!'");
+    CHECK_CONTAINS(messages, "t.x:1:60: error: expected ']' before 'for' (the words "
+                   "a[i for n] stand only alone after the '!'");
     /* A list of 65,536 words compiles; one more word is an error at its '['. */
     enum { WORDS = 65537 };
     char *src = malloc(2 * WORDS + 64), *p = src;

@@ -563,8 +563,9 @@ static void send_faults(void)
         /* w + 1 wraps to word 0, inside memory: w itself is the fault. */
         { 1, 10, 5, UINT32_MAX, 4, FAULT_MESSAGE_ADDRESS, UINT32_MAX, 0, NULL },
         { 1, 10, 5, 20, 4, FAULT_MESSAGE_BUFFER, 5, 4,
-          "message of 5 words longer than the buffer (--buffer 4); --switching wormhole "
-          "sends it" },
+          "message of 5 words longer than the buffer (--buffer 4), which must hold it whole "
+          "under cut-through and store-and-forward switching (--buffer 5 or more, or "
+          "--switching wormhole, sends it)" },
         { 1, 10, 9, 20, 8, FAULT_MESSAGE_BUFFER, 9, 8, NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
