@@ -11,6 +11,7 @@
 #include "common/utf8.h"
 #include "cpu/lines.h"
 #include "emu/diagnosis.h"
+#include "emu/state.h"
 
 typedef unsigned long long ull;
 
@@ -185,35 +186,6 @@ static void count_packets(char *buf, size_t size, Machine *m, uint64_t n,
                  plural(messages, "message", "messages"));
 }
 
-/* The buffers and input ports that messages own (messages.md), on one
- * line, as --state writes it: "owned: buffer p0.l1.s1.u0 by #5, input
- * port 0 of p3 by #7". A place owned may be empty: the head of its message
- * has gone on and its next flit not yet come, and no other head enters. */
-static void owned_places(FILE *out, Machine *m)
-{
-    const char *lead = "owned: ";
-    char name[64];
-    uint64_t id;
-    for (uint32_t b = 0; b < 2 * m->cfg.planes * m->k * m->nprocs; b++)   /* (4 per switch) */
-        for (unsigned v = 0; v < m->cfg.vcs; v++)
-            if (net_buffer_owner(m->net, b * m->cfg.vcs + v, &id)) {
-                net_buffer_name(m->net, b, name, sizeof name);
-                fprintf(out, "%sbuffer %s", lead, name);
-                if (m->cfg.vcs > 1)
-                    fprintf(out, " vc%u", v);
-                fprintf(out, " by #%llu", (ull)id);
-                lead = ", ";
-            }
-    for (uint32_t p = 0; p < m->nprocs; p++)
-        for (unsigned port = 0; port < m->cfg.ports; port++)
-            if (net_port_owner(m->net, p, port, &id)) {
-                fprintf(out, "%sinput port %u of p%u by #%llu", lead, port, p, (ull)id);
-                lead = ", ";
-            }
-    if (lead[0] == ',')
-        fputc('\n', out);
-}
-
 /* The packets a run left behind: in the network when it stopped before
  * its end (and, when messages were sent, the places they own), and
  * unread in input ports. */
@@ -228,7 +200,7 @@ static void packets_left(FILE *out, Machine *m)
             fprintf(out, "in the network: %s\n", count);
             net_for_each_in_flight(m->net, packet_line, &e);
             if (net_stats(m->net)->messages)
-                owned_places(out, m);
+                state_print_owned(out, m);
         }
     }
     uint64_t unread = net_unread(m->net);

@@ -184,9 +184,7 @@ static const char *packet_name(const NetPacket *pk, char name[48])
     return name;
 }
 
-/* The buffers and input ports that messages own (messages.md), on one
- * line: "owned: buffer p0.l1.s1.u0 by #5, input port 0 of p3 by #7". */
-static void owned_line(FILE *out, Machine *m)
+void state_print_owned(FILE *out, Machine *m)
 {
     const char *lead = "owned: ";
     char name[64];
@@ -475,7 +473,7 @@ static void full_state(FILE *out, Machine *m, unsigned max_width, StateColumns *
     fprintf(out, "packets in the network: %llu\n", (ull)net_in_flight(m->net));
     ctx.out = out;
     net_for_each_in_flight(m->net, packet_line, &ctx);
-    owned_line(out, m);
+    state_print_owned(out, m);
     if (m->nprocs <= STATE_DRAW_MAX_PROCS)
         state_draw_network(out, m, max_width, cols);
     fprintf(out, "===\n");

@@ -62,6 +62,13 @@ void state_print_fitted(FILE *out, Machine *m, unsigned width, StateColumns *col
 void state_print_compact(FILE *out, Machine *m, unsigned columns, unsigned lines,
                          StateColumns *cols);
 
+/* The buffers and input ports that messages own (messages.md), on one
+ * line, or nothing when none is owned: "owned: buffer p0.l1.s1.u0 by #5,
+ * input port 0 of p3 by #7". A place owned may be empty: the head of its
+ * message has gone on and its next flit not yet come, and no other head
+ * enters. --state prints it, and the report of a run that did not end. */
+void state_print_owned(FILE *out, Machine *m);
+
 /* The drawing alone (any machine up to STATE_DRAW_MAX_PROCS processors),
  * in bands of switches at most max_width columns wide (0: all side by side). */
 void state_draw_network(FILE *out, Machine *m, unsigned max_width, StateColumns *cols);
