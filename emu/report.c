@@ -215,11 +215,15 @@ static void packets_left(FILE *out, Machine *m)
 void report_statistics(FILE *out, Machine *m, bool histogram)
 {
     const NetStats *st = net_stats(m->net);
-    uint32_t halted = 0;
-    for (uint32_t p = 0; p < m->programmed; p++)
+    uint32_t halted = 0, faulted = 0;
+    for (uint32_t p = 0; p < m->programmed; p++) {
         halted += m->cpus[p].state == CPU_HALTED;
-    fprintf(out, "processors: %u (%u programmed, %u halted, %u running)\n",
-            m->nprocs, m->programmed, halted, m->nrunning);
+        faulted += m->cpus[p].state == CPU_FAULTED;
+    }
+    fprintf(out, "processors: %u (%u programmed, %u halted, ", m->nprocs, m->programmed, halted);
+    if (faulted)            /* (so that the counts add up to the programmed) */
+        fprintf(out, "%u faulted, ", faulted);
+    fprintf(out, "%u running)\n", m->nrunning);
     if (m->cfg.switching != SWITCHING_WORMHOLE)
         fprintf(out, "switching: %s\n", switching_name(m->cfg.switching));
     fprintf(out, "instructions: %llu\n", (ull)m->instructions);

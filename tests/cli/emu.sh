@@ -64,6 +64,10 @@ expect_grep procs_one_is_two "processors: 2 (1 programmed" "$TMP/out"
 run "$EMU" --routing dmodk $D/divide_by_zero.hex
 expect_status status_fault 2
 expect_grep fault_details "fault: p0: division by zero at 0003 (prefixes from 0002): DIV" "$TMP/out"
+# The processors line counts the faulted one, so that its counts add up.
+printf 'proc main() is\n  network i for 4 do if i = 2 then 9 ! 1 else skip\n' >"$TMP/f.x"
+run "$EMU" "$TMP/f.x"
+expect_grep processors_count_faulted "processors: 4 (4 programmed, 3 halted, 1 faulted, 0 running)" "$TMP/out"
 
 run "$EMU" --routing dmodk $D/waits_forever.hex
 expect_status status_deadlock 3
