@@ -685,7 +685,12 @@ HOT void sweep_layers(Net *net, NetShare *sh, bool observed, Variant variant)
     /* The loops read the layout through a view of their own (Sweep): through
      * `net`, the compiler would have to read every field again after each
      * store the loops make, since the store might change it. What the
-     * loops change is in the arrays the view points to, and in `net`. */
+     * loops change is in the arrays the view points to, and in `net`.
+     * The copies' constants reach the loops only while the compiler keeps
+     * the view out of memory, and a change can defeat that without a
+     * warning (a small struct passed by value through stage d's helpers,
+     * say): every copy then costs more than twice the instructions a hop.
+     * Measure them (docs/performance.md) after changing this stage. */
     Layout view = net->lay;
     const Layout *lay = &view;
     if (variant != ANY_NETWORK) {
