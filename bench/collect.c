@@ -15,7 +15,8 @@
  * their mean, with a bar from the least to the greatest. DIR/tables.md
  * holds the same figures at each program's largest x as Markdown tables,
  * program by routing; a cell whose runs did not all end normally says
- * how they ended ("709 (fault)", "2,320.5 (1 of 2 limit)").
+ * how they ended ("709 (fault)", "2,320.5 (1 of 2 limit)"), and in the
+ * plots such a point is ringed.
  *
  *   collect DIR                 the reports listed in DIR/plan.csv
  *   collect --csv FILE DIR      the plots and tables of a table written before
@@ -485,10 +486,12 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The runs of one point: their sum, least and greatest value, and count. */
+/* The runs of one point: their sum, least and greatest value, count, and
+ * whether one of them did not end normally. */
 typedef struct Point {
     double sum, lo, hi;
     size_t n;
+    bool unfinished;
 } Point;
 
 /* Draws statistic `stat` of the rows of one program into path: panels
@@ -497,7 +500,7 @@ static int plot_one(const Table *t, const Layout *l, const char *program, const 
                     const char *path)
 {
     int prog = column(t, "program"), duplex = column(t, "duplex");
-    int xcol = l->xcol, ycol = column(t, stat);
+    int xcol = l->xcol, ycol = column(t, stat), end = column(t, "end");
     size_t n = t->nrows;
     Keys panels = { calloc(n + 1, sizeof(char *)), 0 }, lines = { calloc(n + 1, sizeof(char *)), 0 };
     double *xs = calloc(n + 1, sizeof *xs);
@@ -536,11 +539,13 @@ static int plot_one(const Table *t, const Layout *l, const char *program, const 
         pt->hi = pt->n ? (y > pt->hi ? y : pt->hi) : y;
         pt->sum += y;
         pt->n++;
+        pt->unfinished |= end >= 0 && strcmp(t->rows[r][end], "normal") != 0;
     }
     /* The series: for each, its points with at least one run, in four
      * arrays of nx places. */
     SvgSeries *series = calloc(np * nl + 1, sizeof *series);
     double *values = calloc(4 * (np * nl * nx + 1), sizeof *values);
+    bool *unfinished = calloc(np * nl * nx + 1, sizeof *unfinished);
     SvgPanel *svg_panels = calloc(np + 1, sizeof *svg_panels);
     char (*titles)[64] = calloc(np + 1, sizeof *titles);
     for (size_t p = 0; p < np; p++) {
@@ -549,6 +554,8 @@ static int plot_one(const Table *t, const Layout *l, const char *program, const 
             double *v = values + 4 * (p * nl + li) * nx;
             se->name = lines.key[li];
             se->x = v, se->y = v + nx, se->lo = v + 2 * nx, se->hi = v + 3 * nx;
+            bool *u = unfinished + (p * nl + li) * nx;
+            se->unfinished = u;
             for (size_t i = 0; i < nx; i++) {
                 const Point *pt = &grid[(p * nl + li) * nx + i];
                 if (!pt->n)
@@ -556,6 +563,7 @@ static int plot_one(const Table *t, const Layout *l, const char *program, const 
                 v[se->n] = xs[i];
                 v[nx + se->n] = pt->sum / (double)pt->n;
                 v[2 * nx + se->n] = pt->lo;
+                u[se->n] = pt->unfinished;
                 v[3 * nx + se->n++] = pt->hi;
             }
         }
@@ -586,7 +594,8 @@ static int plot_one(const Table *t, const Layout *l, const char *program, const 
     } else if (outfile_commit(&file, err, sizeof err) != 0) {
         fprintf(stderr, "collect: %s\n", err), status = 1;
     }
-    free(titles), free(svg_panels), free(values), free(series), free(grid), free(xs);
+    free(titles), free(svg_panels), free(values), free(unfinished), free(series), free(grid);
+    free(xs);
     keys_free(&panels);
     keys_free(&lines);
     return status;

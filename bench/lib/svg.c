@@ -295,6 +295,44 @@ static void axes(FILE *out, const Scale *s, double left, const char *title)
     x_ticks(out, s, left);
 }
 
+/* How a point with a run that did not end normally is ringed: in black,
+ * dashed, which no series is drawn in. */
+#define UNFINISHED_RING "fill=\"none\" stroke=\"#000000\" stroke-width=\"1.2\" " \
+                        "stroke-dasharray=\"3 2\""
+
+/* The rings of a series' points whose runs did not all end normally. */
+static void unfinished_rings(FILE *out, const Scale *s, double left, const SvgSeries *se)
+{
+    bool any = false;
+    for (size_t j = 0; se->unfinished && j < se->n; j++) {
+        if (!se->unfinished[j])
+            continue;
+        if (!any)
+            fprintf(out, "<g class=\"unfinished\" " UNFINISHED_RING ">");
+        any = true;
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>", px(s, left, se->x[j]),
+                py(s, se->y[j]));
+    }
+    if (any)
+        fprintf(out, "</g>\n");
+}
+
+/* The second line of the legend's entry for the rings. */
+#define UNFINISHED_NOTE "normally: the part that ran"
+
+/* Whether any point of the plot is ringed (unfinished_rings). */
+static bool any_unfinished(const SvgPlot *plot)
+{
+    for (size_t p = 0; p < plot->npanels; p++)
+        for (size_t i = 0; i < plot->panels[p].nseries; i++) {
+            const SvgSeries *se = &plot->panels[p].series[i];
+            for (size_t j = 0; se->unfinished && j < se->n; j++)
+                if (se->unfinished[j])
+                    return true;
+        }
+    return false;
+}
+
 /* One series: its error bars (if any has a length), its line (one path, named by a title that
  * browsers show on hovering) and a marker at each point. */
 static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
@@ -328,6 +366,7 @@ static void series(FILE *out, const Scale *s, double left, const SvgSeries *se,
     for (size_t j = 0; j < se->n; j++)
         marker(out, st, px(s, left, se->x[j]), py(s, se->y[j]));
     fprintf(out, "</g>\n");
+    unfinished_rings(out, s, left, se);
 }
 
 /* The series of a panel with that name, or NULL. */
@@ -400,6 +439,12 @@ static void legend(FILE *out, const SvgPlot *plot, const SvgStyle *style, const 
         }
         y += 20;
     }
+    if (any_unfinished(plot)) {
+        fprintf(out, "<g class=\"unfinished-key\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" "
+                UNFINISHED_RING "/><text x=\"%.1f\" y=\"%.1f\">a run did not end</text>"
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#555555\">%s</text></g>\n",
+                lx + 12, y, lx + 30, y + 4, lx + 30, y + 18, UNFINISHED_NOTE);
+    }
     fprintf(out, "</g>\n");
 }
 
@@ -407,7 +452,8 @@ static void legend(FILE *out, const SvgPlot *plot, const SvgStyle *style, const 
  * pixels a character (about the mean of 12-pixel sans-serif), after the
  * 16 before the legend and the 30 of its sample line, so that a name that
  * names several options (dmodk switching=store-forward) is not cut off at
- * the plot's edge. Names of up to 19 characters keep LEGEND_W. */
+ * the plot's edge, nor the rings' entry. Names of up to 19 characters
+ * keep LEGEND_W. */
 static double legend_width(const SvgPlot *plot)
 {
     size_t longest = 0;
@@ -416,6 +462,8 @@ static double legend_width(const SvgPlot *plot)
             size_t len = strlen(plot->panels[p].series[i].name);
             longest = len > longest ? len : longest;
         }
+    if (any_unfinished(plot) && strlen(UNFINISHED_NOTE) > longest)
+        longest = strlen(UNFINISHED_NOTE);
     return fmax(LEGEND_W, ceil(16 + 30 + 6.5 * (double)longest));
 }
 

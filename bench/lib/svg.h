@@ -20,6 +20,9 @@ typedef struct SvgSeries {
     const double *x;         /* ascending; positive on a log2 axis */
     const double *y;
     const double *lo, *hi;   /* the error bar at each point; both NULL for none */
+    const bool *unfinished;  /* the points with a run that did not end normally
+                                (its figures are of the part that ran), ringed
+                                and named in the legend; NULL for none */
 } SvgSeries;
 
 typedef struct SvgPanel {

@@ -3,8 +3,9 @@
 # - collect's tables say how runs that did not end normally ended, not
 #   only deadlocks: a sweep of getrow.x under cut-through with the default
 #   buffers faults (its 28-word message cannot fit), and its 709 timesteps
-#   must not read as a run five times faster than wormhole's; a cell of
-#   several runs says how many of them ended how;
+#   must not read as a run five times faster than wormhole's, in a table
+#   or a plot (where it is ringed); a cell of several runs says how many
+#   of them ended how;
 # - `messages draw` names the messages' length and routing in its plots'
 #   titles, as the CSV holds them, and refuses a CSV of two lengths,
 #   whose rows it would draw into the same lines;
@@ -25,6 +26,13 @@ run "$COLLECT" "$TMP/sw"
 expect_status collect_fault_status 0
 expect_grep collect_fault_marked '| `getrow.x` | 3,641 | 709 (fault) |' "$TMP/sw/tables.md"
 expect_grep collect_fault_marked_collisions '| `getrow.x` | 0 | 0 (fault) |' "$TMP/sw/tables.md"
+# ...and in the plots: the faulted point ringed, and the ring in the legend,
+# the normal one not.
+if [ "$(grep -o '<circle [^>]*r="8"/>' "$TMP/sw/getrow.timesteps.svg" | wc -l)" -eq 1 ] &&
+   grep -q '<g class="unfinished" [^>]*><circle cx="260.0" cy="269.9"' "$TMP/sw/getrow.timesteps.svg" &&
+   grep -q '>a run did not end</text>' "$TMP/sw/getrow.timesteps.svg"
+then pass collect_fault_ringed_in_plot
+else fail collect_fault_ringed_in_plot "$(grep -o '<g class="unfinished[^/]*/>' "$TMP/sw/getrow.timesteps.svg")"; fi
 # One cell of two runs, one of which reached --max-steps.
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
     { print } NR == 2 { $c["end"] = "limit"; $c["timesteps"] = 1000; print }' \
