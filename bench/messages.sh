@@ -17,8 +17,10 @@
 #
 #   bench/messages.sh [--tables | --traffic-only] [--procs LIST] [--out DIR] [BUILD [BIN]]
 #
-# --tables runs no traffic: it draws the plots and tables from the CSV
-# already in docs/results. --traffic-only writes DIR/messages.csv and
+# DIR, BUILD and BIN are taken from where the script is run (the
+# defaults, docs/results, build and bin, are the repository's). --tables
+# runs no traffic: it draws the plots and tables from the CSV already in
+# docs/results. --traffic-only writes DIR/messages.csv and
 # nothing else. --procs runs the traffic at those N only (64,
 # 256, 1024, 4096; the routings beside dmodk run up to 1,024). Every run is
 # deterministic, so any computer writes the same files. The traffic takes
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
         if [ $# -lt 2 ]; then echo "bench/messages.sh: $1 wants a value" >&2; exit 1; fi
         case $1 in
         --procs) procs=$(echo "$2" | tr , ' ') ;;
-        *) out=$2 ;;
+        *) out=$2; out_given=1 ;;
         esac
         shift 2 ;;
     -*) printf 'bench/messages.sh: unknown option %s\n%s\n' "$1" "$usage" >&2; exit 1 ;;
@@ -51,6 +53,12 @@ fi
 if [ $# -gt 2 ]; then printf '%s\n' "$usage" >&2; exit 1; fi
 BUILD=${1:-build}
 BIN=${2:-bin}
+# A DIR, BUILD or BIN given is where the user is; the defaults are the
+# repository's, where the script runs from.
+for given in ${out_given:+out} ${1:+BUILD} ${2:+BIN}; do
+    eval "path=\$$given"
+    case $path in /*) ;; *) eval "$given=\$PWD/\$path" ;; esac
+done
 cd "$(dirname "$0")/.." || exit 1
 bench=$BUILD/bench/messages
 mkdir -p "$out" || exit 1

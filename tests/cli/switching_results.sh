@@ -13,7 +13,8 @@
 #   the values it takes, not as an unknown option;
 # - bench/messages.sh refuses an unknown option, an option without its
 #   value and --tables with --traffic-only (which ran nothing, status 0),
-#   naming them, before it makes anything.
+#   naming them, before it makes anything, and takes a relative DIR or
+#   BUILD from where it is run.
 . tests/lib.sh
 BUILD=${BUILD:-build}
 COLLECT=$BUILD/bench/collect
@@ -74,3 +75,12 @@ run sh bench/messages.sh --tables --traffic-only --out "$TMP/ms"
 expect_status messages_sh_both_modes_status 1
 if [ ! -e "$TMP/ms" ]; then pass messages_sh_bad_options_make_nothing
 else fail messages_sh_bad_options_make_nothing "$(ls "$TMP/ms")"; fi
+# DIR and BUILD given relative are taken from where the script is run, not
+# from the repository it changes to (a BUILD without the bench, so that it
+# stops at once, after making DIR).
+mkdir "$TMP/cwd"
+root=$PWD
+(cd "$TMP/cwd" && sh "$root/bench/messages.sh" --tables --out rel nobuild) >"$TMP/out" 2>"$TMP/err"
+if [ -d "$TMP/cwd/rel" ] && [ ! -e "$root/rel" ] && grep -q "$TMP/cwd/nobuild/bench/messages" "$TMP/err"
+then pass messages_sh_relative_paths_from_cwd
+else fail messages_sh_relative_paths_from_cwd "$(cat "$TMP/err")" "$(ls "$TMP/cwd")"; rm -rf "$root/rel"; fi
