@@ -322,9 +322,9 @@ static int lone_svg(FILE *f, const void *ctx)
         fy[1][i] = 4.0 * c - 1 + 2.0 * c * (l - 1);
     }
     for (size_t j = 0; j < 4; j++)
-        series[j] = (SvgSeries){ names[j], NLENGTHS, x, y[j], NULL, NULL };
+        series[j] = (SvgSeries){ names[j], NLENGTHS, x, y[j], NULL, NULL, NULL };
     for (size_t j = 0; j < 2; j++)
-        series[4 + j] = (SvgSeries){ formulas[j], NLENGTHS, x, fy[j], NULL, NULL };
+        series[4 + j] = (SvgSeries){ formulas[j], NLENGTHS, x, fy[j], NULL, NULL, NULL };
     SvgPanel panel = { "N = 64, c = 6, benes, full duplex", 6, series };
     SvgPlot plot = { "A lone message: latency against its length", "message length L (words)",
                      "latency (timesteps)", 1, &panel, false };
@@ -989,7 +989,7 @@ static int traffic_svg(FILE *f, const void *ctx)
                 ys[p][c][np++] = pp->latency ? r->latency : r->accepted;
             }
             if (np)
-                series[p][ns++] = (SvgSeries){ names[c], np, xs[p][c], ys[p][c], NULL, NULL };
+                series[p][ns++] = (SvgSeries){ names[c], np, xs[p][c], ys[p][c], NULL, NULL, NULL };
         }
         panels[p] = (SvgPanel){ titles[p], ns, series[p] };
     }
