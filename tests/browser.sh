@@ -29,9 +29,9 @@ command -v timeout >/dev/null 2>&1 && STOP_HUNG="timeout 300"
 # a third: the page that comes nearest its limits goes first.) Each page's
 # <body>, its attributes (the times a page writes there, data-errors) and
 # its #errors, is copied into that page of frames, and the lot dumped;
-# then use_page NAME puts them in $TMP/dom and the lines of chromium's log
+# then use_page NAME names them $DOM and the lines of chromium's log
 # about its file (each page is opened as a file of its own,
-# $TMP/pages/NAME.html) in $TMP/log. time_pages_go checks
+# $TMP/pages/NAME.html) $LOG. time_pages_go checks
 # browser_pages_timed: every page was read back.
 time_pages_start() {
     mkdir -p "$TMP/pages"
@@ -105,9 +105,9 @@ time_pages_go() {
 # data-layout="overflow: " and what does not fit.
 # A second (of chromium's virtual time) after they have all loaded, each
 # page's DOM is copied into that page of frames and the lot dumped; then
-# use_page NAME puts the page's DOM in $TMP/dom and the lines of chromium's
+# use_page NAME names the page's DOM $DOM and the lines of chromium's
 # log about its file (each page is opened as a file of its own,
-# $TMP/pages/NAME.html) in $TMP/log, for the helpers below. $TMP/shot.png
+# $TMP/pages/NAME.html) $LOG, for the helpers below. $TMP/shot.png
 # is a screenshot of the window, 1400x860: the first page. Checks
 # browser_pages_opened: every page was read back.
 browse_pages() {
@@ -209,29 +209,33 @@ read_back() {
 }
 
 # use_page NAME: the DOM and log of page NAME of the last browse_pages or
-# time_pages in $TMP/dom and $TMP/log.
+# time_pages, named by $DOM and $LOG (an empty file for a page not read
+# back), for the helpers below: named, not copied, as a copy a page was
+# sixty processes a test.
 use_page() {
-    cp "$TMP/pages/dom.$1" "$TMP/dom" 2>/dev/null || : >"$TMP/dom"
-    cp "$TMP/pages/log.$1" "$TMP/log" 2>/dev/null || : >"$TMP/log"
+    [ -e "$TMP/empty" ] || : >"$TMP/empty"
+    DOM=$TMP/pages/dom.$1 LOG=$TMP/pages/log.$1
+    [ -e "$DOM" ] || DOM=$TMP/empty
+    [ -e "$LOG" ] || LOG=$TMP/empty
 }
 
 # dom_attr NAME: the values of attribute NAME, in document order, unescaped.
 dom_attr() {
-    grep -o " $1=\"[^\"]*\"" "$TMP/dom" | sed "s/^ $1=\"//; s/\"\$//; s/&gt;/>/g; s/&lt;/</g; s/&quot;/\"/g; s/&amp;/\\&/g"
+    grep -o " $1=\"[^\"]*\"" "$DOM" | sed "s/^ $1=\"//; s/\"\$//; s/&gt;/>/g; s/&lt;/</g; s/&quot;/\"/g; s/&amp;/\\&/g"
 }
 
 # dom_text ID: the text of the element with that id.
 dom_text() {
-    sed -n "s/.*id=\"$1\">\\([^<]*\\)<.*/\\1/p" "$TMP/dom"
+    sed -n "s/.*id=\"$1\">\\([^<]*\\)<.*/\\1/p" "$DOM"
 }
 
 # no_errors NAME: the page was read, and neither it nor chromium's log saw a
 # script error.
 no_errors() {
-    if [ ! -s "$TMP/dom" ]; then
+    if [ ! -s "$DOM" ]; then
         fail "$1" "the page's DOM was not read"
-    elif grep -q 'data-errors=' "$TMP/dom" || grep -q 'Uncaught' "$TMP/log"; then
-        fail "$1" "$(sed -n 's/.*id="errors"[^>]*>\([^<]*\).*/\1/p' "$TMP/dom")" "$(grep Uncaught "$TMP/log")"
+    elif grep -q 'data-errors=' "$DOM" || grep -q 'Uncaught' "$LOG"; then
+        fail "$1" "$(sed -n 's/.*id="errors"[^>]*>\([^<]*\).*/\1/p' "$DOM")" "$(grep Uncaught "$LOG")"
     else
         pass "$1"
     fi

@@ -36,7 +36,7 @@ term_pid=$!
 sleep $term_after &
 sleep_pid=$!
 
-# same_as_state NAME T OPTIONS...: the page in $TMP/dom shows timestep T as
+# same_as_state NAME T OPTIONS...: the page in $DOM shows timestep T as
 # --state T does: its packets, the processors' status, the counts.
 same_as_state() {
     name=$1; t=$2; shift 2
@@ -110,7 +110,7 @@ same_as_state browser_appendix_c_t19 19 --routing dmodk
 use_page keys
 same_as_state browser_keys_step 24 --routing dmodk
 use_page space
-expect_grep browser_space_plays 'data-playing="yes"' "$TMP/dom"
+expect_grep browser_space_plays 'data-playing="yes"' "$DOM"
 
 # At the last timestep the counts are the report's.
 use_page last
@@ -121,17 +121,17 @@ printf '%s %s %s %s %s ' "$(dom_text n-sent)" "$(dom_text n-delivered)" "$(dom_t
     "$(dom_text n-buffer)" "$(dom_text n-coll)" >"$TMP/got"
 expect_same browser_last_counts_are_the_report "$TMP/want" "$TMP/got"
 
-# marks_in_place NAME: in $TMP/dom, every mark of an event has a place on
+# marks_in_place NAME: in $DOM, every mark of an event has a place on
 # the drawing (no coordinate is NaN), and each link collision's and each
 # port wait's lies on a link (the one claimed, or the one waited on); there
 # is at least one of those.
 marks_in_place() {
-    if grep -q '"NaN"' "$TMP/dom"; then
-        fail "${1}_no_nan" "$(grep -o '<[a-z]* class="ev [^>]*"NaN"[^>]*>' "$TMP/dom" | head -3)"
+    if grep -q '"NaN"' "$DOM"; then
+        fail "${1}_no_nan" "$(grep -o '<[a-z]* class="ev [^>]*"NaN"[^>]*>' "$DOM" | head -3)"
     else
         pass "${1}_no_nan"
     fi
-    grep -o '<line class="link"[^>]*>\|<circle class="ev \(link-collision\|port-wait\)"[^>]*>' "$TMP/dom" |
+    grep -o '<line class="link"[^>]*>\|<circle class="ev \(link-collision\|port-wait\)"[^>]*>' "$DOM" |
         sed 's/ [a-z0-9]*="\([^"]*\)"/ \1/g; s/[<>]//g' | awk '
         $1 == "line" { n++; x1[n] = $3; y1[n] = $4; x2[n] = $5; y2[n] = $6; next }
         {   marks++; cx = $4; cy = $5; on = 0
@@ -153,16 +153,16 @@ use_page h1
 marks_in_place browser_event_marks
 # A full buffer's five dots fit its box side by side (radius 2 in a box 22
 # wide), and its taken part is shaded all along.
-full=$(grep -o ' r="[0-9.]*"[^>]*data-place="buffer [^"]* of 5"' "$TMP/dom" | sed 's/ r="\([0-9.]*\)".*/\1/' | sort -u | tr '\n' ' ')
-if [ "$full" = "2 " ] && grep -q 'class="fill"[^>]* width="22.0"[^>]* data-count="5"' "$TMP/dom"
+full=$(grep -o ' r="[0-9.]*"[^>]*data-place="buffer [^"]* of 5"' "$DOM" | sed 's/ r="\([0-9.]*\)".*/\1/' | sort -u | tr '\n' ' ')
+if [ "$full" = "2 " ] && grep -q 'class="fill"[^>]* width="22.0"[^>]* data-count="5"' "$DOM"
 then pass browser_full_buffer_fits; else fail browser_full_buffer_fits "radii of dots in full buffers: $full"; fi
 use_page h2
 marks_in_place browser_event_marks_vcs2
-expect_grep browser_port_wait_marked 'class="ev port-wait"' "$TMP/dom"
+expect_grep browser_port_wait_marked 'class="ev port-wait"' "$DOM"
 
 # A page whose script fails is caught.
 use_page broken
-if grep -q 'data-errors=' "$TMP/dom" || grep -q Uncaught "$TMP/log"; then pass browser_errors_are_caught
+if grep -q 'data-errors=' "$DOM" || grep -q Uncaught "$LOG"; then pass browser_errors_are_caught
 else fail browser_errors_are_caught "a broken recording raised no error"; fi
 
 # At a timestep where a wormhole message is spread over several switches,
@@ -178,25 +178,25 @@ if grep -q '^#0\.17 ' "$TMP/got" && [ "$(wc -l <"$TMP/got")" -gt 20 ]; then
 else fail browser_messages_flits_named "$(head -n 5 "$TMP/got")"; fi
 # Each message with two flits or more drawn is one worm, a line through
 # its flits; here both messages are spread out.
-worms=$(grep -o 'class="worm"[^>]*data-message="[0-9]*"' "$TMP/dom" | sed 's/.*data-message=//' | sort -u | tr '\n' ' ')
+worms=$(grep -o 'class="worm"[^>]*data-message="[0-9]*"' "$DOM" | sed 's/.*data-message=//' | sort -u | tr '\n' ' ')
 if [ "$worms" = '"0" "1" ' ]; then pass browser_messages_drawn_as_worms
 else fail browser_messages_drawn_as_worms "worms of messages: $worms"; fi
 # The timestep's events name as collisions exactly those it counts (a flit
 # behind its own message is none), here a head refused by a buffer that
 # the other message owns, which they name.
-listed=$(grep -o '<li class="[a-z-]*">[^<]*collision:' "$TMP/dom" | wc -l)
+listed=$(grep -o '<li class="[a-z-]*">[^<]*collision:' "$DOM" | wc -l)
 if [ "$listed" -eq "$(dom_text n-step)" ] &&
-   grep -q '<li class="buffer-owned">buffer collision: #1.0 ([^)]*) refused by buffer p0.l1.s[0-9].[ud][01], owned by message #0<' "$TMP/dom"
+   grep -q '<li class="buffer-owned">buffer collision: #1.0 ([^)]*) refused by buffer p0.l1.s[0-9].[ud][01], owned by message #0<' "$DOM"
 then pass browser_messages_collisions_listed_as_counted
 else fail browser_messages_collisions_listed_as_counted "$listed listed, $(dom_text n-step) counted" \
-        "$(grep -o '<li class="[a-z-]*">[^<]*' "$TMP/dom" | head -n 5)"; fi
+        "$(grep -o '<li class="[a-z-]*">[^<]*' "$DOM" | head -n 5)"; fi
 
 # owned_as_state NAME T OPTIONS...: every buffer and input port a message
 # owns at timestep T is drawn as owned, by that message, as --state T says.
 owned_as_state() {
     name=$1; t=$2; shift 2
     "$EMU" --state "$t" "$@" programs/contention.x >"$TMP/state" 2>/dev/null
-    grep -o 'data-owned="[^"]*"' "$TMP/dom" | sed 's/^data-owned="//; s/"$//' | sort >"$TMP/got"
+    grep -o 'data-owned="[^"]*"' "$DOM" | sed 's/^data-owned="//; s/"$//' | sort >"$TMP/got"
     sed -n 's/^owned: //p' "$TMP/state" | sed 's/, /\n/g' | sort >"$TMP/want"
     if [ -s "$TMP/want" ]; then expect_same "$name" "$TMP/want" "$TMP/got"
     else fail "$name" "--state $t shows nothing owned"; fi
@@ -213,39 +213,39 @@ else fail browser_messages_owned_while_empty "no owned buffer is empty at timest
 
 use_page term
 no_errors browser_page_of_a_stopped_run
-expect_grep browser_page_of_a_stopped_run_drawn 'data-status=' "$TMP/dom"
+expect_grep browser_page_of_a_stopped_run_drawn 'data-status=' "$DOM"
 
 # A timestep beyond the run is not shown silently as the last.
 use_page clamp
 no_errors browser_clamp_no_errors
-if [ "$(dom_text n-t)" = 36 ] && grep -q 'id="note-clamp">There is no timestep 50: the run has timesteps 0 to 36' "$TMP/dom"
+if [ "$(dom_text n-t)" = 36 ] && grep -q 'id="note-clamp">There is no timestep 50: the run has timesteps 0 to 36' "$DOM"
 then pass browser_timestep_beyond_the_run_said
 else fail browser_timestep_beyond_the_run_said "timestep $(dom_text n-t): $(dom_text note-clamp)"; fi
 
 # The keys + and - zoom.
 use_page zoom
-if grep -q 'data-zoom="2.25"' "$TMP/dom"; then pass browser_plus_zooms
-else fail browser_plus_zooms "$(grep -o 'data-zoom="[^"]*"' "$TMP/dom")"; fi
+if grep -q 'data-zoom="2.25"' "$DOM"; then pass browser_plus_zooms
+else fail browser_plus_zooms "$(grep -o 'data-zoom="[^"]*"' "$DOM")"; fi
 
 # Each plane is named; no packet has the red of a link collision's ring
 # or the orange of a buffer collision's (hues from 60 to 320); the halted
 # and idle swatches of the legend show on white.
 use_page c19
-if [ "$(grep -o '<text class="plane"[^>]*>plane [01]</text>' "$TMP/dom" | wc -l)" -eq 2 ]; then pass browser_planes_named
-else fail browser_planes_named "$(grep -o '<text class="plane"[^>]*>[^<]*' "$TMP/dom")"; fi
+if [ "$(grep -o '<text class="plane"[^>]*>plane [01]</text>' "$DOM" | wc -l)" -eq 2 ]; then pass browser_planes_named
+else fail browser_planes_named "$(grep -o '<text class="plane"[^>]*>[^<]*' "$DOM")"; fi
 cat "$TMP"/pages/dom.* | grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,' | sed 's/.*hsl(//; s/,$//' |
     awk '$1 < 60 || $1 >= 320 { print "hue " $1; bad = 1 } END { exit bad || NR == 0 }' >"$TMP/hues"
 if [ $? -eq 0 ]; then pass browser_packets_never_collision_red
 else fail browser_packets_never_collision_red "$(sort -u "$TMP/hues" | head -5)"; fi
 # The switches are numbered beyond each plane's last layer, and the first
 # switch of each layer names its ports, as the events and --state name them.
-names=$(grep -o '<text class="label switch-name"[^>]*>s[0-9]*</text>' "$TMP/dom" | sed 's/.*>\(s[0-9]*\)<.*/\1/' | tr '\n' ' ')
-ports=$(grep -o '<text class="port-name"[^>]*>[ud][01]</text>' "$TMP/dom" | wc -l)
+names=$(grep -o '<text class="label switch-name"[^>]*>s[0-9]*</text>' "$DOM" | sed 's/.*>\(s[0-9]*\)<.*/\1/' | tr '\n' ' ')
+ports=$(grep -o '<text class="port-name"[^>]*>[ud][01]</text>' "$DOM" | wc -l)
 if [ "$names" = "s0 s1 s2 s3 s0 s1 s2 s3 " ] && [ "$ports" -eq 20 ]; then pass browser_switches_and_ports_named
 else fail browser_switches_and_ports_named "switches: $names" "$ports port names"; fi
 # The 8 sources of Appendix C are told apart: any two of their colours
 # differ by 30 degrees of hue, or by 10 points of lightness and 15 of hue.
-grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,[0-9]*%,[0-9]*%)' "$TMP/dom" |
+grep -o 'class="pk[^"]*"[^>]* fill="hsl([0-9.]*,[0-9]*%,[0-9]*%)' "$DOM" |
     sed 's/.*hsl(//; s/%)$//; s/,[0-9]*%,/ /' | sort -u >"$TMP/colours"
 awk '{ h[NR] = $1; l[NR] = $2 }
      END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
@@ -254,7 +254,7 @@ awk '{ h[NR] = $1; l[NR] = $2 }
            exit bad || NR != 8 }' "$TMP/colours" >"$TMP/close"
 if [ $? -eq 0 ]; then pass browser_sources_told_apart
 else fail browser_sources_told_apart "$(wc -l <"$TMP/colours") colours" "$(head -n 3 "$TMP/close")"; fi
-swatch() { grep -o "<i style=\"[^\"]*\"></i>$1<" "$TMP/dom" | head -n 1; }
+swatch() { grep -o "<i style=\"[^\"]*\"></i>$1<" "$DOM" | head -n 1; }
 if swatch halted | grep -q 'background:rgb(\(1[0-9][0-9]\|[0-9][0-9]\), ' &&
    swatch idle | grep -q 'border-style:dashed'
 then pass browser_halted_and_idle_swatches_show
@@ -273,7 +273,7 @@ done
 # made, and at the end the report's.
 use_page bcast
 if [ "$(dom_text n-sent) $(dom_text n-multicasts) $(dom_text n-copies) $(dom_text n-flight)" = "2 2 15 17" ] &&
-   ! grep -q '<tr class="multicast" hidden' "$TMP/dom"
+   ! grep -q '<tr class="multicast" hidden' "$DOM"
 then pass browser_broadcast_counts_copies
 else fail browser_broadcast_counts_copies "sent $(dom_text n-sent), multicasts $(dom_text n-multicasts), copies $(dom_text n-copies), in flight $(dom_text n-flight)"; fi
 use_page bcast_last
@@ -296,7 +296,7 @@ expect_same browser_messages_counts_are_the_report "$TMP/want" "$TMP/got"
 if [ "$(dom_text l-sent)" = "messages sent" ] && [ "$(dom_text l-flight)" = "flits in flight" ]
 then pass browser_messages_counted_as_messages
 else fail browser_messages_counted_as_messages "$(dom_text l-sent), $(dom_text l-flight)"; fi
-tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
+tr -d '\n' <"$DOM" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
 if grep -q 't=1881 p7: 300.*t=2944 p7: 2700.*end: normal at timestep 2949' "$TMP/output"
 then pass browser_printed_lines_shown
 else fail browser_printed_lines_shown "$(head -c 600 "$TMP/output")"; fi
@@ -305,7 +305,7 @@ else fail browser_printed_lines_shown "$(head -c 600 "$TMP/output")"; fi
 # lines before its state, and not those after.
 use_page msgs_mid
 "$EMU" --state 2000 programs/contention.x | sed '/^=== state after/,$d' >"$TMP/printed"
-tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' |
+tr -d '\n' <"$DOM" | grep -o '<div id="output">.*</div></section>' |
     grep -o 'p[0-9]*: -*[0-9]*' >"$TMP/shown"
 if [ -s "$TMP/printed" ] && cmp -s "$TMP/printed" "$TMP/shown"; then pass browser_printed_lines_by_then
 else fail browser_printed_lines_by_then "--state: $(cat "$TMP/printed"), page: $(cat "$TMP/shown")"; fi
@@ -313,7 +313,7 @@ else fail browser_printed_lines_by_then "--state: $(cat "$TMP/printed"), page: $
 # A deadlock's reason is on the page at its last timestep.
 use_page ring
 "$EMU" tests/data/deadlocks/ring.x | sed -n 's/^\(deadlock: .*\)/\1/p' | head -c 60 >"$TMP/why"
-tr -d '\n' <"$TMP/dom" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
+tr -d '\n' <"$DOM" | grep -o '<div id="output">.*</div></section>' >"$TMP/output"
 if grep -q 'end: deadlock at timestep 88' "$TMP/output" && [ -s "$TMP/why" ] && grep -qF "$(cat "$TMP/why")" "$TMP/output"
 then pass browser_deadlock_reason_shown
 else fail browser_deadlock_reason_shown "$(head -c 600 "$TMP/output")"; fi
@@ -321,8 +321,8 @@ else fail browser_deadlock_reason_shown "$(head -c 600 "$TMP/output")"; fi
 # The summary of 128 processors: the packets in each switch's buffers, and
 # the collisions of the timestep, are --state's.
 use_page sum
-if grep -q 'data-view="summary"' "$TMP/dom"; then pass browser_summary_above_64
-else fail browser_summary_above_64 "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; fi
+if grep -q 'data-view="summary"' "$DOM"; then pass browser_summary_above_64
+else fail browser_summary_above_64 "$(grep -o 'data-view="[^"]*"' "$DOM")"; fi
 "$EMU" --duplex full --state 155 "$TMP/shift128.x" 2>/dev/null >"$TMP/state"
 { sed -n 's/^  #.*: *buffer \(p[01]\.l[0-9]*\)\.s\([0-9]*\)\..*/\1 \2/p' "$TMP/state" |
       awk '{ n[$1 " " $2]++ }
@@ -335,14 +335,14 @@ else fail browser_summary_above_64 "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; 
 dom_attr data-cells | tr ';' '\n' >"$TMP/got"
 expect_same browser_summary_is_the_state "$TMP/want" "$TMP/got"
 use_page sum_zoom
-if grep -q 'data-zoom="3.38"' "$TMP/dom"; then pass browser_summary_zooms
-else fail browser_summary_zooms "$(grep -o 'data-zoom="[^"]*"' "$TMP/dom")"; fi
+if grep -q 'data-zoom="3.38"' "$DOM"; then pass browser_summary_zooms
+else fail browser_summary_zooms "$(grep -o 'data-zoom="[^"]*"' "$DOM")"; fi
 
 # 4,096 processors: the summary, as the network view is not drawn for so
 # many.
 use_page big_network
-if grep -q 'data-view="summary"' "$TMP/dom"; then pass browser_4096_summary_only
-else fail browser_4096_summary_only "$(grep -o 'data-view="[^"]*"' "$TMP/dom")"; fi
+if grep -q 'data-view="summary"' "$DOM"; then pass browser_4096_summary_only
+else fail browser_4096_summary_only "$(grep -o 'data-view="[^"]*"' "$DOM")"; fi
 
 # The screenshot of the docs: Appendix C at timestep 19.
 if [ "$(od -An -c -N4 "$TMP/shot.png" 2>/dev/null | tr -d ' ')" = "211PNG" ]; then
