@@ -142,10 +142,10 @@ static void two_panels(void)
     static const double y1[] = { 0, 10, 30, 120 }, lo1[] = { 0, 8, 20, 100 },
                         hi1[] = { 0, 12, 40, 150 };
     static const double y2[] = { 5, 5, 5, 5 };
-    SvgSeries half[] = { { "benes", 4, x, y1, lo1, hi1 }, { "dmodk", 4, x, y2, NULL, NULL },
-                         { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
-    SvgSeries full[] = { { "dmodk", 3, x, y2, NULL, NULL }, { "benes", 4, x, y1, lo1, hi1 },
-                         { "a<b & \"c\"", 4, x, y2, NULL, NULL } };
+    SvgSeries half[] = { { "benes", 4, x, y1, lo1, hi1, NULL }, { "dmodk", 4, x, y2, NULL, NULL, NULL },
+                         { "a<b & \"c\"", 4, x, y2, NULL, NULL, NULL } };
+    SvgSeries full[] = { { "dmodk", 3, x, y2, NULL, NULL, NULL }, { "benes", 4, x, y1, lo1, hi1, NULL },
+                         { "a<b & \"c\"", 4, x, y2, NULL, NULL, NULL } };
     SvgPanel panels[] = { { "half duplex", 3, half }, { "full duplex", 3, full } };
     SvgPlot plot = { "Collisions & N", "processors (N)", "collisions", 2, panels, false };
     char *svg = plot_text(&plot);
@@ -173,8 +173,8 @@ static void two_panels(void)
 static void long_names_widen_the_legend(void)
 {
     static const double x[] = { 16, 64 }, y[] = { 1, 2 };
-    SvgSeries one[] = { { "store-forward, B=64", 2, x, y, NULL, NULL } };
-    SvgSeries two[] = { { "dmodk switching=store-forward", 2, x, y, NULL, NULL } };
+    SvgSeries one[] = { { "store-forward, B=64", 2, x, y, NULL, NULL, NULL } };
+    SvgSeries two[] = { { "dmodk switching=store-forward", 2, x, y, NULL, NULL, NULL } };
     SvgPanel short_panel[] = { { "", 1, one } }, long_panel[] = { { "", 1, two } };
     SvgPlot short_plot = { "t", "x", "y", 1, short_panel, false };
     SvgPlot long_plot = { "t", "x", "y", 1, long_panel, false };
@@ -191,7 +191,7 @@ static void long_names_widen_the_legend(void)
 static void empty_and_flat(void)
 {
     static const double x[] = { 8 }, y[] = { 0 };
-    SvgSeries one[] = { { "benes", 1, x, y, y, y } };     /* bars of no length */
+    SvgSeries one[] = { { "benes", 1, x, y, y, y, NULL } };     /* bars of no length */
     SvgPanel panels[] = { { NULL, 1, one } };
     SvgPlot plot = { NULL, NULL, NULL, 1, panels, false };
     char *svg = plot_text(&plot);
@@ -206,12 +206,33 @@ static void empty_and_flat(void)
     free(svg);
 }
 
+/* A point with a run that did not end normally is ringed, once, and the
+ * legend names the ring; a plot without one has neither. */
+static void unfinished_points_ringed(void)
+{
+    static const double x[] = { 8, 16, 32 }, y[] = { 10, 20, 5 };
+    static const bool ends[] = { false, false, true }, none[] = { false, false, false };
+    SvgSeries se[] = { { "greedy", 3, x, y, NULL, NULL, ends } };
+    SvgPanel panels[] = { { NULL, 1, se } };
+    SvgPlot plot = { "t", "x", "y", 1, panels, false };
+    char *svg = plot_text(&plot);
+    CHECK(well_formed(svg));
+    CHECK_EQ(count(svg, "<g class=\"unfinished\""), 1);
+    CHECK_EQ(count(svg, "r=\"8\""), 2);                 /* the ring and the legend's */
+    CHECK_CONTAINS(svg, ">a run did not end</text>");
+    free(svg);
+    se[0].unfinished = none;
+    svg = plot_text(&plot);
+    CHECK(strstr(svg, "unfinished") == NULL && strstr(svg, "did not end") == NULL);
+    free(svg);
+}
+
 /* svg_plot's status for a one-panel plot of series (x, y, lo, hi), and
  * whether it wrote nothing. */
 static int status_of(const double *x, const double *y, const double *lo, const double *hi,
                      bool *empty)
 {
-    SvgSeries se[] = { { "s", 2, x, y, lo, hi } };
+    SvgSeries se[] = { { "s", 2, x, y, lo, hi, NULL } };
     SvgPanel panels[] = { { NULL, 1, se } };
     SvgPlot plot = { "t", "x", "y", 1, panels, false };
     FILE *f = tmpfile();
@@ -253,7 +274,7 @@ static void refuses_points_without_a_place(void)
 static void styled(void)
 {
     static const double x[] = { 0, 0.3, 0.9 }, y[] = { 10, 20, 90 }, f[] = { 10, 21, 88 };
-    SvgSeries se[] = { { "measured", 3, x, y, NULL, NULL }, { "formula", 3, x, f, NULL, NULL } };
+    SvgSeries se[] = { { "measured", 3, x, y, NULL, NULL, NULL }, { "formula", 3, x, f, NULL, NULL, NULL } };
     SvgPanel panels[] = { { NULL, 2, se } };
     SvgPlot plot = { "t", "offered load", "latency", 1, panels, false };
     static const char *const dash[] = { "formula" };
@@ -274,7 +295,7 @@ static void styled(void)
     /* no style is the plain plot, byte for byte */
     SvgStyle plain = { false, 0, NULL };
     static const double x2[] = { 8, 16 };
-    SvgSeries se2[] = { { "s", 2, x2, y, NULL, NULL } };
+    SvgSeries se2[] = { { "s", 2, x2, y, NULL, NULL, NULL } };
     SvgPanel panels2[] = { { NULL, 1, se2 } };
     SvgPlot plot2 = { "t", "x", "y", 1, panels2, false };
     char *a = plot_text(&plot2), *b = plot_text_styled(&plot2, &plain);
@@ -290,7 +311,7 @@ static void ticks_are_bounded(void)
     static const double x[] = { 0x1p-1074, 0x1p1023 };
     static const double ys[][2] = { { 0, 1e300 }, { 0, 0x1p-1074 }, { 0, 1e-300 } };
     for (size_t i = 0; i < sizeof ys / sizeof *ys; i++) {
-        SvgSeries se[] = { { "s", 2, x, ys[i], NULL, NULL } };
+        SvgSeries se[] = { { "s", 2, x, ys[i], NULL, NULL, NULL } };
         SvgPanel panels[] = { { NULL, 1, se } };
         SvgPlot plot = { "t", "x", "y", 1, panels, false };
         char *svg = plot_text(&plot);
@@ -309,7 +330,7 @@ static void ticks_are_bounded(void)
 static void linear_x_axis(void)
 {
     static const double x[] = { -4, 0, 4 }, y[] = { 1, 2, 3 };
-    SvgSeries se[] = { { "s", 3, x, y, NULL, NULL } };
+    SvgSeries se[] = { { "s", 3, x, y, NULL, NULL, NULL } };
     SvgPanel panels[] = { { NULL, 1, se } };
     SvgPlot plot = { "t", "laps", "y", 1, panels, true };
     char *svg = plot_text(&plot);
@@ -345,10 +366,10 @@ static void linear_x_axis(void)
 static void styles_and_same_as(void)
 {
     static const double x[] = { 16, 64 }, y1[] = { 1, 2 }, y2[] = { 3, 4 };
-    SvgSeries half[] = { { "a", 2, x, y1, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
-                         { "c", 2, x, y1, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
-    SvgSeries full[] = { { "a", 2, x, y2, NULL, NULL }, { "b", 2, x, y2, NULL, NULL },
-                         { "c", 2, x, y2, NULL, NULL }, { "d", 2, x, y1, NULL, NULL } };
+    SvgSeries half[] = { { "a", 2, x, y1, NULL, NULL, NULL }, { "b", 2, x, y2, NULL, NULL, NULL },
+                         { "c", 2, x, y1, NULL, NULL, NULL }, { "d", 2, x, y1, NULL, NULL, NULL } };
+    SvgSeries full[] = { { "a", 2, x, y2, NULL, NULL, NULL }, { "b", 2, x, y2, NULL, NULL, NULL },
+                         { "c", 2, x, y2, NULL, NULL, NULL }, { "d", 2, x, y1, NULL, NULL, NULL } };
     SvgPanel panels[] = { { "half", 4, half }, { "full", 4, full } };
     SvgPlot plot = { "t", "x", "y", 2, panels, false };
     char *svg = plot_text(&plot);
@@ -388,6 +409,7 @@ int main(void)
     RUN(long_names_widen_the_legend);
     RUN(empty_and_flat);
     RUN(refuses_points_without_a_place);
+    RUN(unfinished_points_ringed);
     RUN(ticks_are_bounded);
     RUN(linear_x_axis);
     RUN(styles_and_same_as);
