@@ -28,6 +28,7 @@
 # parts at N = 64 and checks docs/results.md against them.
 tables_only=false
 traffic_only=false
+out_given=
 procs="64 256 1024 4096"
 out=docs/results
 usage="usage: bench/messages.sh [--tables | --traffic-only] [--procs LIST] [--out DIR] [BUILD [BIN]]"
@@ -51,14 +52,13 @@ if $tables_only && $traffic_only; then
     exit 1
 fi
 if [ $# -gt 2 ]; then printf '%s\n' "$usage" >&2; exit 1; fi
-BUILD=${1:-build}
-BIN=${2:-bin}
 # A DIR, BUILD or BIN given is where the user is; the defaults are the
 # repository's, where the script runs from.
-for given in ${out_given:+out} ${1:+BUILD} ${2:+BIN}; do
-    eval "path=\$$given"
-    case $path in /*) ;; *) eval "$given=\$PWD/\$path" ;; esac
-done
+from_here() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+BUILD=build BIN=bin
+if [ -n "$out_given" ]; then out=$(from_here "$out"); fi
+if [ -n "${1:-}" ]; then BUILD=$(from_here "$1"); fi
+if [ -n "${2:-}" ]; then BIN=$(from_here "$2"); fi
 cd "$(dirname "$0")/.." || exit 1
 bench=$BUILD/bench/messages
 mkdir -p "$out" || exit 1
