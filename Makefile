@@ -45,7 +45,12 @@ LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 PAGE      = html_page_head emu/page/head.html html_page_css emu/page/page.css \
             html_page_body emu/page/body.html html_page_js emu/page/page.js
 PAGE_OBJ  = $(BUILD)/gen/page.o
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(PAGE_OBJ)
+# The sweep of the network stage, net/sweep.c, is built once for any
+# network (build/net/sweep.o) and once for each common shape, with that
+# shape's options as constants (net/shape.h).
+SHAPES    = common_full common_half multicast_full messages_full four_channels_full
+SHAPE_OBJ = $(SHAPES:%=$(BUILD)/net/sweep_%.o)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(PAGE_OBJ) $(SHAPE_OBJ)
 TOOL_SRC  = $(wildcard tests/tools/*.c)
 TOOL_BIN  = $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIB       = $(BUILD)/libmachine.a
@@ -70,6 +75,10 @@ all: $(BIN)/emu $(BIN)/xc $(BENCH_BIN)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(SHAPE_OBJ): $(BUILD)/net/sweep_%.o: net/sweep.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DSHAPE_$* -c $< -o $@
 
 # The tests' own code (unit tests, fuzzers, tools) at -Og: the library they
 # link does the work, so they run as fast as at -O1 or -O2, and they
@@ -114,21 +123,27 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
 # The fast network stage with a deliberate mistake (NET_MUTANT in
-# net/step.c), linked into the test that compares it with the reference
+# net/sweep.c), linked into the test that compares it with the reference
 # stage and into an emulator: tests/cli/mutant.sh checks that the
 # comparison catches it, and that --check then ends the run with status 70.
-MUTANT = $(BUILD)/mutant/test_reference $(BUILD)/mutant/emu
+# Its copies of the sweep stand in for the library's.
+MUTANT     = $(BUILD)/mutant/test_reference $(BUILD)/mutant/emu
+MUTANT_OBJ = $(BUILD)/mutant/sweep.o $(SHAPES:%=$(BUILD)/mutant/sweep_%.o)
 
 # It is built without optimisation (-O0 last): it is run only until its
-# first difference, and at -O2 it was the longest compile of the build.
-$(BUILD)/mutant/step.o: net/step.c
+# first difference.
+$(BUILD)/mutant/sweep.o: net/sweep.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O0 -DNET_MUTANT -c $< -o $@
 
-$(BUILD)/mutant/test_reference: $(BUILD)/tests/unit/test_reference.o $(BUILD)/mutant/step.o $(LIB)
+$(filter-out $(BUILD)/mutant/sweep.o,$(MUTANT_OBJ)): $(BUILD)/mutant/sweep_%.o: net/sweep.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O0 -DNET_MUTANT -DSHAPE_$* -c $< -o $@
+
+$(BUILD)/mutant/test_reference: $(BUILD)/tests/unit/test_reference.o $(MUTANT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
-$(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(BUILD)/mutant/step.o $(LIB)
+$(BUILD)/mutant/emu: $(BUILD)/emu/main.o $(MUTANT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lm
 
 # The test runner gets the directories to use, so `make check` runs the very

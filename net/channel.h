@@ -21,7 +21,7 @@ HOT void count_link_collision(const Layout *lay, Counters *counts, unsigned dir,
 {
     counts->stats.link_collisions[dir][layer]++;
     counts->stats.link_total++;
-    if (lay->cfg.vcs > 1)
+    if (shape_vcs(lay) > 1)
         counts->stats.vc_link[v]++;
 }
 
@@ -33,7 +33,7 @@ HOT void count_buffer_collisions(const Layout *lay, Counters *counts, uint32_t b
     unsigned l = sw_layer(lay, b >> 2), dir = (b & 3) >= 2 ? DIR_UP : DIR_DOWN;
     counts->stats.buffer_collisions[dir][l] += (uint64_t)n;
     counts->stats.buffer_total += (uint64_t)n;
-    if (lay->cfg.vcs > 1)
+    if (shape_vcs(lay) > 1)
         counts->stats.vc_buffer[v] += (uint64_t)n;
 }
 
@@ -41,7 +41,7 @@ HOT void count_buffer_collisions(const Layout *lay, Counters *counts, uint32_t b
  * channel of the keeper of the link's slots. */
 HOT Sender *lane_keeper(const Layout *lay, const OnLink *e)
 {
-    unsigned v = target_channel(e->target, lay->vshift);
+    unsigned v = target_channel(e->target, shape_vshift(lay));
     return &lay->senders[channel_of(lay, keeper_of(e->keeper), v)];
 }
 
@@ -50,9 +50,9 @@ HOT Sender *lane_keeper(const Layout *lay, const OnLink *e)
 HOT Sender *refuse(const Layout *lay, const OnLink *e, bool going_up)
 {
     Sender *ks = lane_keeper(lay, e);
-    if (lay->cfg.vcs > 1)
+    if (shape_vcs(lay) > 1)
         turn_of(lay, keeper_of(e->keeper))->blocked |=
-            (uint8_t)(1u << target_channel(e->target, lay->vshift));
+            (uint8_t)(1u << target_channel(e->target, shape_vshift(lay)));
     ks->slot_packet = e->packet;
     ks->slot = (uint8_t)((ks->slot & ~SLOT_UP) | SLOT_BLOCKED | (going_up ? SLOT_UP : 0));
     return ks;
@@ -65,16 +65,16 @@ HOT void leave_link(const Layout *lay, const OnLink *e)
     if (!keeper_refused(e->keeper))
         return;
     lane_keeper(lay, e)->slot &= (uint8_t)~(SLOT_BLOCKED | SLOT_UP);
-    if (lay->cfg.vcs > 1)
+    if (shape_vcs(lay) > 1)
         turn_of(lay, keeper_of(e->keeper))->blocked &=
-            (uint8_t)~(1u << target_channel(e->target, lay->vshift));
+            (uint8_t)~(1u << target_channel(e->target, shape_vshift(lay)));
 }
 
 /* For an observer: records that the packet of entry e, of class c, is on
  * its link. */
 static inline void settle_listed(Net *net, const OnLink *e, unsigned c)
 {
-    unsigned dir, vs = net->lay.vshift;
+    unsigned dir, vs = shape_vshift(&net->lay);
     uint32_t link = listed_link(&net->lay, c, target_of(e->target, vs), e->keeper, &dir);
     settle_on_link(net, e->packet, link, dir, target_channel(e->target, vs), AWAKE);
 }
@@ -89,7 +89,7 @@ void grow_ring(Net *net, Sender *buf, uint32_t c);
  * with more, at the tail of its queue. */
 HOT uint32_t buffer_push(Net *net, const Layout *lay, uint32_t c, uint32_t word)
 {
-    if (lay->cfg.vcs > 1) {
+    if (shape_vcs(lay) > 1) {
         ChannelQueue *q = queue_of(lay, c);
         uint32_t count = q->count;
         if (count >= 2) {                /* (two need no thread: the head and the tail) */
@@ -109,10 +109,10 @@ HOT uint32_t buffer_push(Net *net, const Layout *lay, uint32_t c, uint32_t word)
     unsigned cap = ring_capacity(lay, buf);
     if (lay->cfg.buffer > INLINE_PLACES && (places == NULL || count == cap)) {
         grow_ring(net, buf, c);
-        places = lay->rings[c];
+        places = shape_rings(lay)[c];
         cap = ring_capacity(lay, buf);
     }
-    if (lay->rings == NULL) {
+    if (shape_rings(lay) == NULL) {
         places[count] = word;
     } else {
         unsigned at = buf->ring.head + count;
@@ -127,7 +127,7 @@ HOT uint32_t buffer_push(Net *net, const Layout *lay, uint32_t c, uint32_t word)
  * first (or its ring's head moves on); with more, its queue's does. */
 HOT uint32_t buffer_pop(const Layout *lay, uint32_t c)
 {
-    if (lay->cfg.vcs > 1) {
+    if (shape_vcs(lay) > 1) {
         ChannelQueue *q = queue_of(lay, c);
         uint32_t left = q->count - 1u;
         /* (With one left it is the tail; with none, the head means nothing.) */
@@ -136,7 +136,7 @@ HOT uint32_t buffer_pop(const Layout *lay, uint32_t c)
         return left;
     }
     Sender *buf = &lay->senders[c];
-    if (lay->rings == NULL) {
+    if (shape_rings(lay) == NULL) {
         memmove(&buf->place[0], &buf->place[1], (INLINE_PLACES - 1) * sizeof buf->place[0]);
     } else {
         unsigned head = buf->ring.head + 1u;
@@ -155,7 +155,7 @@ HOT void take_back_collisions(const Layout *lay, NetShare *sh)
     memset(e + n, 0, PREFETCH_DISTANCE * sizeof *e);     /* (room: shares.c) */
     for (size_t i = 0; i < n; i++) {
         uint32_t ahead = e[i + PREFETCH_DISTANCE].buffer;
-        if (lay->cfg.vcs == 1)
+        if (shape_vcs(lay) == 1)
             PREFETCH(&lay->senders[ahead]);
         else
             PREFETCH(queue_of(lay, ahead));

@@ -8,8 +8,53 @@
 
 #include "common/hot.h"
 #include "net/encode.h"
+#include "net/shape.h"
 #include "net/state.h"
 #include "net/topology.h"
+
+/* ---- the shape (shape.h): constants in a shaped copy of the sweep --------- */
+
+static inline unsigned shape_vcs(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->cfg.vcs : SHAPE_VCS;
+}
+
+/* log2 of V rounded up to a power of two (channel_of). */
+static inline unsigned shape_vshift(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->vshift : SHAPE_VCS == 4 ? 2 : 0;
+}
+
+/* With V > 1, the size of a port's PortTurn (turn_of). */
+static inline unsigned shape_turn_size(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->turn_size : SHAPE_VCS == 1 ? 0 : (unsigned)PORT_TURN_SIZE(SHAPE_VCS);
+}
+
+static inline bool shape_full_duplex(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->cfg.full_duplex : SHAPE_FULL_DUPLEX;
+}
+
+static inline bool shape_multicast(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->multicast : SHAPE_MULTICAST;
+}
+
+static inline bool shape_messages(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->messages : SHAPE_MESSAGES;
+}
+
+/* Routes in words (k <= 16): every shaped copy has them. */
+static inline bool shape_compact(const Layout *lay) { return !SHAPE_ANY || lay->compact; }
+static inline bool shape_adaptive(const Layout *lay) { return SHAPE_ANY && lay->cfg.adaptive; }
+
+/* Buffers of more than INLINE_PLACES places: their rings, or NULL. */
+static inline uint32_t **shape_rings(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->rings : NULL;
+}
 
 /* Switch (plane, layer, j). */
 static inline uint32_t sw_index(const Layout *lay, unsigned plane, unsigned layer, uint32_t j)
@@ -34,29 +79,29 @@ static inline unsigned sw_layer(const Layout *lay, uint32_t s)
  * other (the same number with V = 1). */
 static inline uint32_t channel_of(const Layout *lay, uint32_t h, unsigned v)
 {
-    return h << lay->vshift | v;
+    return h << shape_vshift(lay) | v;
 }
 
-static inline uint32_t channel_sender(const Layout *lay, uint32_t c) { return c >> lay->vshift; }
+static inline uint32_t channel_sender(const Layout *lay, uint32_t c) { return c >> shape_vshift(lay); }
 static inline unsigned channel_v(const Layout *lay, uint32_t c)
 {
-    return c & ((1u << lay->vshift) - 1);
+    return c & ((1u << shape_vshift(lay)) - 1);
 }
 
 static inline uint32_t channel_public(const Layout *lay, uint32_t c)
 {
-    return channel_sender(lay, c) * lay->cfg.vcs + channel_v(lay, c);
+    return channel_sender(lay, c) * shape_vcs(lay) + channel_v(lay, c);
 }
 
 static inline uint32_t channel_of_public(const Layout *lay, uint32_t cb)
 {
-    return channel_of(lay, cb / lay->cfg.vcs, cb % lay->cfg.vcs);
+    return channel_of(lay, cb / shape_vcs(lay), cb % shape_vcs(lay));
 }
 
 /* With V > 1, sender h's PortTurn, and the queue of channel c's buffer. */
 static inline PortTurn *turn_of(const Layout *lay, uint32_t h)
 {
-    return (PortTurn *)(lay->turns + (size_t)h * lay->turn_size);
+    return (PortTurn *)(lay->turns + (size_t)h * shape_turn_size(lay));
 }
 
 static inline ChannelQueue *queue_of(const Layout *lay, uint32_t c)
@@ -67,12 +112,12 @@ static inline ChannelQueue *queue_of(const Layout *lay, uint32_t c)
 /* The wire of link `link` that a packet travelling in `dir` is on. */
 static inline uint32_t link_wire(const Layout *lay, uint32_t link, unsigned dir)
 {
-    return lay->cfg.full_duplex ? 2 * link + dir : link;
+    return shape_full_duplex(lay) ? 2 * link + dir : link;
 }
 
 static inline uint32_t wire_link(const Layout *lay, uint32_t c)
 {
-    return lay->cfg.full_duplex ? c >> 1 : c;
+    return shape_full_duplex(lay) ? c >> 1 : c;
 }
 
 /* The plane-`plane` link of processor p (layer 1). */
@@ -190,7 +235,7 @@ static inline uint32_t claim_link(const Layout *lay, uint32_t h, uint32_t headin
 /* The keeper of the slot of the link that h sends into. */
 static inline uint32_t slot_keeper(const Layout *lay, uint32_t h, uint32_t heading, unsigned dir)
 {
-    if (lay->cfg.full_duplex || dir == DIR_DOWN)
+    if (shape_full_duplex(lay) || dir == DIR_DOWN)
         return h;
     return heading_value(heading);  /* 4S + x: the down port x of the switch above */
 }
@@ -215,7 +260,7 @@ static inline uint32_t arrival_keeper(const Layout *lay, uint32_t s, unsigned l,
         uint32_t link = up_link(lay, s, l, a - 2);
         return 4 * (link >> 1) + (link & 1);
     }
-    return lay->cfg.full_duplex ? up_sender(lay, s, l, a) : 4 * s + a;
+    return shape_full_duplex(lay) ? up_sender(lay, s, l, a) : 4 * s + a;
 }
 
 /* ---- buffers -------------------------------------------------------------- */
@@ -224,14 +269,14 @@ static inline uint32_t arrival_keeper(const Layout *lay, uint32_t s, unsigned l,
  * each holds a place word (encode.h). */
 static inline uint32_t *places_of(const Layout *lay, Sender *buf, uint32_t b)
 {
-    return lay->rings == NULL ? buf->place : lay->rings[b];
+    return shape_rings(lay) == NULL ? buf->place : shape_rings(lay)[b];
 }
 
 /* How many places its ring has now: B, or for deeper buffers what it has
  * grown to. */
 static inline unsigned ring_capacity(const Layout *lay, const Sender *buf)
 {
-    if (lay->rings == NULL)
+    if (shape_rings(lay) == NULL)
         return lay->cfg.buffer;
     unsigned cap = 8u << buf->ring.size;
     return cap < lay->cfg.buffer ? cap : lay->cfg.buffer;
@@ -241,7 +286,7 @@ static inline unsigned ring_capacity(const Layout *lay, const Sender *buf)
  * places, or its ring's head. */
 static inline uint32_t head_word(const Layout *lay, const Sender *buf, uint32_t b)
 {
-    return lay->rings == NULL ? buf->place[0] : lay->rings[b][buf->ring.head];
+    return shape_rings(lay) == NULL ? buf->place[0] : shape_rings(lay)[b][buf->ring.head];
 }
 
 /* ---- routes and hops ----------------------------------------------------------- */
@@ -250,14 +295,14 @@ static inline uint32_t head_word(const Layout *lay, const Sender *buf, uint32_t 
  * pool index; larger networks read the route from the pool. */
 static inline uint32_t packet_route_word(const Layout *lay, const Packet *pk)
 {
-    return lay->compact ? route_word(pk->routing, pk->count, pk->addressing) : 0;
+    return shape_compact(lay) ? route_word(pk->routing, pk->count, pk->addressing) : 0;
 }
 
 /* Packet x's route: its up ports with a 1 above them at bit count - 1, and
  * its down ports. */
 HOT void packet_route(const Layout *lay, uint32_t x, uint32_t *up, uint32_t *down)
 {
-    if (lay->compact) {
+    if (shape_compact(lay)) {
         uint32_t w = lay->routes[x];
         *up = route_word_up(w);
         *down = route_word_down(w);
@@ -389,7 +434,7 @@ static inline unsigned links_on_link(unsigned l, unsigned dir, unsigned c)
  * link below down port x of S = ki >> 2. */
 static inline uint32_t slot_link(const Layout *lay, uint32_t ki, unsigned dir)
 {
-    if (dir == DIR_UP && lay->cfg.full_duplex) {
+    if (dir == DIR_UP && shape_full_duplex(lay)) {
         unsigned layer, d;
         uint32_t heading = claim_heading(lay, ki, &layer, &d);
         return claim_link(lay, ki, heading, d);
@@ -405,7 +450,7 @@ static inline void settle_on_link(Net *net, uint32_t x, uint32_t link, unsigned 
     Packet *pk = &net->lay.pool[x];
     unsigned l = sw_layer(&net->lay, link >> 1);
     pk->place = PLACE_LINK;
-    pk->at = link_wire(&net->lay, link, dir) * net->lay.cfg.vcs + v;
+    pk->at = link_wire(&net->lay, link, dir) * shape_vcs(&net->lay) + v;
     pk->dir = (uint8_t)dir;
     pk->layer = (uint8_t)l;
     pk->links = (uint8_t)links_on_link(l, dir, pk->count);
@@ -456,13 +501,13 @@ static inline unsigned share_index(const Net *net, uint32_t h)
 /* How many packets it holds. */
 static inline uint32_t buffer_count(const Layout *lay, uint32_t c)
 {
-    return lay->cfg.vcs == 1 ? lay->senders[c].count : queue_of(lay, c)->count;
+    return shape_vcs(lay) == 1 ? lay->senders[c].count : queue_of(lay, c)->count;
 }
 
 /* The place word of its head (it holds a packet). */
 static inline uint32_t buffer_head_word(const Layout *lay, uint32_t c)
 {
-    if (lay->cfg.vcs == 1)
+    if (shape_vcs(lay) == 1)
         return head_word(lay, &lay->senders[c], c);
     return queue_of(lay, c)->head;
 }
@@ -470,7 +515,7 @@ static inline uint32_t buffer_head_word(const Layout *lay, uint32_t c)
 /* The place word of its i-th packet (i < its count). */
 static inline uint32_t buffer_place_word(const Layout *lay, uint32_t c, uint32_t i)
 {
-    if (lay->cfg.vcs > 1) {
+    if (shape_vcs(lay) > 1) {
         const ChannelQueue *q = queue_of(lay, c);
         if (i + 1u == q->count)
             return q->tail;
@@ -480,7 +525,7 @@ static inline uint32_t buffer_place_word(const Layout *lay, uint32_t c, uint32_t
         return w;
     }
     Sender *buf = &lay->senders[c];
-    unsigned cap = ring_capacity(lay, buf), at = (lay->rings ? buf->ring.head : 0) + i;
+    unsigned cap = ring_capacity(lay, buf), at = (shape_rings(lay) ? buf->ring.head : 0) + i;
     return places_of(lay, buf, c)[at >= cap ? at - cap : at];
 }
 
@@ -497,7 +542,7 @@ static inline uint32_t buffer_packet_at(const Layout *lay, uint32_t c, uint32_t 
 static inline uint32_t wire_keeper(const Layout *lay, uint32_t c)
 {
     uint32_t link = wire_link(lay, c), s = link >> 1;
-    if (!lay->cfg.full_duplex || (c & 1) == DIR_DOWN)
+    if (!shape_full_duplex(lay) || (c & 1) == DIR_DOWN)
         return 4 * s + (link & 1);
     return up_sender(lay, s, sw_layer(lay, s), link & 1);
 }

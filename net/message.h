@@ -10,18 +10,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "net/state.h"
+#include "net/layout.h"
 
 /* The message that packet x is a flit of, or 0 for a one-word packet. */
 static inline uint32_t flit_message(const Layout *lay, uint32_t x)
 {
-    return lay->messages ? lay->flits[x].message : 0;
+    return shape_messages(lay) ? lay->flits[x].message : 0;
 }
 
 /* Its index in its message (0: the head; 0 for a one-word packet). */
 static inline uint32_t flit_index(const Layout *lay, uint32_t x)
 {
-    return lay->messages ? lay->flits[x].index : 0;
+    return shape_messages(lay) ? lay->flits[x].index : 0;
 }
 
 /* The words of the message packet x belongs to (1 for a one-word packet). */
@@ -54,7 +54,7 @@ static inline bool same_message(const Layout *lay, uint32_t x, uint32_t y)
 static inline bool takes_flit(const Layout *lay, uint32_t x, uint32_t owner, uint32_t count,
                               uint32_t size)
 {
-    if (!lay->messages)
+    if (!shape_messages(lay))
         return count < size;
     const FlitOf *f = &lay->flits[x];
     if (f->index != 0)
@@ -74,7 +74,7 @@ static inline bool takes_flit_port(const Layout *lay, uint32_t x, uint32_t slot,
 {
     if (count >= lay->cfg.port_depth)
         return false;
-    return !lay->messages || lay->flits[x].index != 0 || lay->port_owner[slot] == 0;
+    return !shape_messages(lay) || lay->flits[x].index != 0 || lay->port_owner[slot] == 0;
 }
 
 /* Packet x entered the place whose owner is *owner: its head takes it,

@@ -58,7 +58,7 @@ static inline void mc_split(const Net *net, uint32_t x, unsigned l, McPart part[
 static inline uint64_t mc_link_key(const Layout *lay, uint32_t s, unsigned class)
 {
     uint64_t procs = (uint64_t)lay->nprocs * lay->cfg.planes;
-    unsigned l = sw_layer(lay, s), dirs = lay->cfg.full_duplex ? 2 : 1;
+    unsigned l = sw_layer(lay, s), dirs = shape_full_duplex(lay) ? 2 : 1;
     if (class >= 2)                         /* down the link above up port class - 2 */
         return procs + ((uint64_t)s * 2 + (class - 2)) * dirs + (dirs - 1);
     if (l == 1)                             /* up a processor's link */

@@ -9,7 +9,9 @@
  *   check.c         the invariants, one checker per component
  *   deadlock.c      a network deadlock told from a program deadlock
  *   places.c        where packets are, for readers between timesteps
- *   step.c          stage 4, fast: stages d and a, b, e a layer at a time
+ *   step.c          stage 4, fast: its stages in order
+ *   sweep.c         ...stages d and a, b, e a layer at a time, compiled
+ *                   for any network and for each common shape (shape.h)
  *   deliver.c       ...its stage c
  *   shares.c        ...its shares' lists and counters
  *   adapter.c       output slots, input ports, delivery and reads

@@ -7,13 +7,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "net/state.h"
+#include "net/layout.h"
 
 /* Whether packets may sleep: not when every event must be reported, nor
  * with V > 1 channels, where a claim depends on several lanes. */
 static inline bool may_sleep(const Net *net)
 {
-    return net->event == NULL && net->lay.cfg.vcs == 1;
+    return net->event == NULL && shape_vcs(&net->lay) == 1;
 }
 
 /* Each timestep, every sleeper fails once more: its collision or port

@@ -277,8 +277,8 @@ typedef struct NetShare {
 /* Where everything is: the network's shape and options, and its arrays.
  * The network stage reads these for every packet and never changes them
  * during a timestep (the pool's arrays move only when injection grows
- * them), so its loops work on a copy of their own (step.c), which the
- * compiler can keep in registers across the loops' stores. */
+ * them), so its sweep (sweep.c) reads them through a restrict pointer:
+ * the compiler keeps them in registers across the loops' stores. */
 typedef struct Layout {
     NetConfig cfg;
     uint32_t nprocs, half;          /* N and H = N/2 */

@@ -1,6 +1,7 @@
-/* The sweep of stages d and e (step.c): the context its functions share,
+/* The sweep of stages d and e (sweep.c): the context its functions share,
  * where it appends, and what it asks the memory system for ahead of use.
- * Private to step.c and wake.h, whose wakes run inside the sweep. */
+ * Private to sweep.c and wake.h, whose wakes run inside the sweep, and to
+ * step.c, which runs it. */
 #ifndef NET_SWEEP_H
 #define NET_SWEEP_H
 
@@ -58,10 +59,9 @@ typedef struct SweepList {
 } SweepList;
 
 /* What the sweep of one share works with, one pointer for every function
- * of stages d and e. `lay` is the sweep's view of the network's layout:
- * with the options of a common network made constants (Variant), so that
- * the compiler drops what tests them; nothing in it changes while the
- * sweep runs (the pool, which copies would grow, is reserved before). */
+ * of stages d and e. `lay` is &net->lay, read through sweep_layers'
+ * restrict pointer: nothing in it changes while the sweep runs (the pool,
+ * which multicasts' copies would grow, is reserved before). */
 typedef struct Sweep {
     Net *net;
     const Layout *lay;
@@ -72,16 +72,23 @@ typedef struct Sweep {
     uint32_t max_count;        /* the fullest buffer entered (stats.max_buffer) */
 } Sweep;
 
+/* The sweep of stages a, b, d and e of one share (sweep.c), compiled for
+ * any network and for each common shape (shape.h); `observed` (an
+ * observer wants every event) only for any network. */
+typedef void SweepFn(Net *net, NetShare *sh, bool observed);
+SweepFn sweep_any_network, sweep_common_full, sweep_common_half, sweep_multicast_full,
+    sweep_messages_full, sweep_four_channels_full;
+
 /* Asks for what stage e reads of sender h: its record, or with V > 1 its
  * PortTurn (one line for up to four channels). */
 HOT void prefetch_sender(const Layout *lay, uint32_t h)
 {
-    if (lay->cfg.vcs == 1) {
+    if (shape_vcs(lay) == 1) {
         PREFETCH(&lay->senders[h]);
         return;
     }
     const char *turn = (const char *)turn_of(lay, h);
-    for (unsigned at = 0; at < lay->turn_size; at += 64)
+    for (unsigned at = 0; at < shape_turn_size(lay); at += 64)
         PREFETCH(turn + at);
 }
 
@@ -89,15 +96,15 @@ HOT void prefetch_sender(const Layout *lay, uint32_t h)
  * buffer it enters and its route word (for the port of its place word). */
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
-    if (lay->cfg.vcs == 1)
+    if (shape_vcs(lay) == 1)
         PREFETCH(&lay->senders[e->target]);
     else
-        PREFETCH(turn_of(lay, target_of(e->target, lay->vshift)));
-    if (lay->multicast && (target_of(e->target, lay->vshift) & 3) < 2)  /* going down: whether it splits (its */
+        PREFETCH(turn_of(lay, target_of(e->target, shape_vshift(lay))));
+    if (shape_multicast(lay) && (target_of(e->target, shape_vshift(lay)) & 3) < 2)  /* going down: whether it splits (its */
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
         PREFETCH(&lay->routes[e->packet]);
-    if (lay->messages) {             /* (head, body or tail; and who owns the buffer) */
+    if (shape_messages(lay)) {             /* (head, body or tail; and who owns the buffer) */
         PREFETCH(&lay->flits[e->packet]);
         PREFETCH(&lay->owner[e->target]);
     }
@@ -130,15 +137,15 @@ HOT void prefetch_run_start(const Layout *lay, const SweepList *run)
  * not for the room after them, which may name another share's buffer.) */
 HOT void prefetch_temp_slot(const Layout *lay, uint32_t h)
 {
-    if (is_adapter(lay, h) || !lay->compact)
+    if (is_adapter(lay, h) || !shape_compact(lay))
         return;
-    uint32_t hop = lay->cfg.vcs == 1 ? lay->senders[h].hop : turn_of(lay, h)->hop;
+    uint32_t hop = shape_vcs(lay) == 1 ? lay->senders[h].hop : turn_of(lay, h)->hop;
     if (hop == 0)
         return;
     unsigned class = hop_class(hop);
     uint32_t s = hop_ahead(hop) >> 2;        /* the switch ahead */
     if (class < 2) {                             /* up, into down port `class` of s */
-        if (lay->cfg.vcs == 1)                   /* (its lanes' state) */
+        if (shape_vcs(lay) == 1)                   /* (its lanes' state) */
             PREFETCH(&lay->senders[4 * s + class]);
         else
             PREFETCH(turn_of(lay, 4 * s + class));

@@ -1,8 +1,7 @@
 /* Waking sleepers inside the sweep of stages d and e (sleep.c explains
- * sleeping): written as the sweep's own inline functions, since a call out
- * of the sweep with its context would let the layout view escape, and the
- * compiled copies of the sweep (step.c) would lose their constants.
- * Private to step.c, which alone includes it. */
+ * sleeping): the sweep's own inline functions, so that each shaped copy
+ * of the sweep (shape.h) has them with its constants. Private to sweep.c,
+ * which alone includes it. */
 #ifndef NET_WAKE_H
 #define NET_WAKE_H
 
