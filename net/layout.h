@@ -46,6 +46,13 @@ static inline bool shape_messages(const Layout *lay)
     return SHAPE_ANY ? lay->messages : SHAPE_MESSAGES;
 }
 
+/* How messages of several words move (net.h): in every shaped copy,
+ * wormhole switching. */
+static inline NetSwitching shape_switching(const Layout *lay)
+{
+    return SHAPE_ANY ? lay->cfg.switching : SWITCHING_WORMHOLE;
+}
+
 /* Routes in words (k <= 16): every shaped copy has them. */
 static inline bool shape_compact(const Layout *lay) { return !SHAPE_ANY || lay->compact; }
 static inline bool shape_adaptive(const Layout *lay) { return SHAPE_ANY && lay->cfg.adaptive; }

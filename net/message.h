@@ -61,7 +61,7 @@ static inline bool takes_flit(const Layout *lay, uint32_t x, uint32_t owner, uin
         return count < size;
     if (owner != 0)
         return false;
-    uint32_t need = f->message != 0 && lay->cfg.switching != SWITCHING_WORMHOLE
+    uint32_t need = f->message != 0 && shape_switching(lay) != SWITCHING_WORMHOLE
                   ? lay->message[f->message].length : 1;
     return count < size && size - count >= need;
 }
@@ -106,7 +106,7 @@ static inline void entered_as_flit(const Layout *lay, uint32_t x, uint32_t c)
 {
     own_place(lay, x, &lay->owner[c]);
     uint32_t m = lay->flits[x].message;
-    if (m != 0 && flit_is_tail(lay, x) && lay->cfg.switching == SWITCHING_STORE_FORWARD) {
+    if (m != 0 && flit_is_tail(lay, x) && shape_switching(lay) == SWITCHING_STORE_FORWARD) {
         lay->message[m].tail_buffer = c;
         lay->message[m].tail_stamp = lay->now;
     }

@@ -15,7 +15,9 @@
 /* SHAPE_ANY is 1 for any network, 0 for a shaped copy, whose options are:
  * SHAPE_VCS channels (V), SHAPE_FULL_DUPLEX, SHAPE_MULTICAST and
  * SHAPE_MESSAGES; every shaped copy has routes in words, buffers of at
- * most INLINE_PLACES places and no adaptive routing. */
+ * most INLINE_PLACES places, no adaptive routing and wormhole switching
+ * (which only messages of several words see: with another, a run with
+ * messages runs the copy for any network). */
 #if defined(SHAPE_common_full)
 #define SHAPE_SWEEP sweep_common_full
 #define SHAPE_ANY 0

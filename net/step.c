@@ -79,7 +79,8 @@
  * half duplex, have copies of their own, in which those options are
  * constants (shape.h), so that the compiler drops what tests them for
  * every packet; so do those of full duplex with multicasts (broadcasts at
- * scale), with messages of several words, and with four channels. Any
+ * scale), with messages of several words under wormhole switching, and
+ * with four channels. Any
  * other network, and any run with an observer, runs the copy that tests
  * them. */
 static SweepFn *sweep_for(const Net *net)
@@ -89,8 +90,9 @@ static SweepFn *sweep_for(const Net *net)
         return sweep_any_network;
     bool full = lay->cfg.full_duplex;
     if (lay->messages)
-        return lay->cfg.vcs == 1 && full && !lay->multicast ? sweep_messages_full
-                                                            : sweep_any_network;
+        return lay->cfg.vcs == 1 && full && !lay->multicast &&
+                       lay->cfg.switching == SWITCHING_WORMHOLE ? sweep_messages_full
+                                                                : sweep_any_network;
     if (lay->cfg.vcs > 1)
         return lay->cfg.vcs == 4 && full && !lay->multicast ? sweep_four_channels_full
                                                             : sweep_any_network;

@@ -520,7 +520,7 @@ HOT bool commit_claim(Sweep *sw, uint32_t h, bool observed)
             held = rotate_from(turn->nonempty & ~fresh, from, V);
         }
     }
-    if (shape_messages(lay) && lay->cfg.switching == SWITCHING_STORE_FORWARD && !is_adapter(lay, h))
+    if (shape_messages(lay) && shape_switching(lay) == SWITCHING_STORE_FORWARD && !is_adapter(lay, h))
         held &= ~rotate_from(gathering(lay, h), from, V);
     unsigned busy = rotate_from(lanes_blocked(lay, ki), from, V), open = held & ~busy;
     unsigned stopped = held;             /* those held up */
