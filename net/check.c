@@ -117,11 +117,15 @@ static int check_places(Audit *a, uint32_t c, uint32_t count)
                           i + 1);
         if (a->lay->pool[x].port % a->lay->cfg.vcs != channel_v(a->lay, c))
             return broken_at(a, c, "place %u holds a packet of another channel", i + 1);
-        unsigned port = place_port(buffer_place_word(a->lay, c, i)), want = next_port(a->lay, b, x);
+        uint32_t word = buffer_place_word(a->lay, c, i);
+        unsigned port = place_port(word), want = next_port(a->lay, b, x);
         bool splits = a->lay->pool[x].set.hi != 0 && (b & 3) < 2;     /* (by its set) */
         if (port != want && !splits)
             return broken_at(a, c, "place %u says its packet takes port %u next, but its "
                           "route says %u", i + 1, port, want);
+        if (place_flit(word) != flit_kind(a->lay, x))
+            return broken_at(a, c, "place %u says its packet is a flit of kind %u, but it is "
+                          "of kind %u", i + 1, place_flit(word), flit_kind(a->lay, x));
         a->seen[x] = 1;
         a->in_flight++;
     }
@@ -157,7 +161,8 @@ static int check_waiting(Audit *a, uint32_t b, const Sender *buf)
         }
         if (!going_here)
             return broken_at(a, b, "a packet sleeps on it that is going elsewhere");
-        if (bit < 4 && takes_flit(a->lay, x, 0, buffer_count(a->lay, b), a->lay->cfg.buffer))
+        if (bit < 4 && room_for_flit(a->lay, x, flit_kind(a->lay, x), buffer_count(a->lay, b),
+                                     a->lay->cfg.buffer))
             return broken_at(a, b, "a packet sleeps on it until it has room, but it has room "
                              "for it");
         if (bit >= 4 && (flit_index(a->lay, x) != 0 || a->lay->owner[b] == 0 ||
@@ -403,6 +408,9 @@ static int check_on_link(Audit *a, unsigned share, unsigned c, unsigned layer, s
         return broken(a, "net: packet #%llu is listed in lane %u, not its channel's", id, v);
     if (!route_matches(lay, x))
         return broken(a, "net: packet #%llu is listed with a route that is not its own", id);
+    if (keeper_flit(e->keeper) != flit_kind(lay, x))
+        return broken(a, "net: packet #%llu is listed as a flit of kind %u, not %u", id,
+                      keeper_flit(e->keeper), flit_kind(lay, x));
     /* It goes where its slot's keeper sends it (with --duplex half, an
      * upward packet's slot is kept by the port it enters, and its sender
      * is the one below). */

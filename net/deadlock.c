@@ -79,7 +79,8 @@ static int blockers_on_link(Net *net, const Waiter *w, const uint32_t *rear, uin
             deps[n++] = rear[owner];
             continue;
         }
-        if (takes_flit(lay, w->x, 0, net_buffer_count(net, cb), lay->cfg.buffer))
+        if (room_for_flit(lay, w->x, flit_kind(lay, w->x), net_buffer_count(net, cb),
+                          lay->cfg.buffer))
             return -1;
         deps[n++] = buffer_packet_at(lay, c, 0);
     }

@@ -40,7 +40,7 @@ static void deliver(Net *net, const OnLink *e)
         } else {
             NetShare *sh = &net->share[share_index(net, ki)];
             links_push(&sh->next_on_links[ARRIVE_DELIVERY][1], e->packet, e->target,
-                       ki | KEEPER_REFUSED);
+                       e->keeper | KEEPER_REFUSED);
         }
         return;
     }

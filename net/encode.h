@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "net/shape.h"
+
 /* ---- a processor on a plane ----------------------------------------------
  *
  *    31        k+1   k   k-1             0
@@ -27,22 +29,57 @@ static inline uint32_t proc_on_plane(unsigned k, uint32_t p, unsigned plane)
 static inline uint32_t pop_proc(unsigned k, uint32_t w) { return w & ((1u << k) - 1); }
 static inline unsigned pop_plane(unsigned k, uint32_t w) { return w >> k; }
 
+/* ---- a flit's kind: what a hop needs to know of its message ---------------
+ *
+ *      1        0
+ *   +-------+-------+
+ *   | LATER | OWNS  |
+ *   +-------+-------+
+ *
+ * LATER: a flit after its message's head, which enters a place its message
+ * owns; OWNS: it changes its place's owner, a head taking it, a tail giving
+ * it up (messages.md, "Words"). So a one-word packet is 0, a message's
+ * head FLIT_HEAD, its body flits FLIT_BODY and its tail FLIT_TAIL. A hop
+ * carries it in its place word in a buffer and its keeper word on a link,
+ * so that stages d and e read a flit's record (Layout.flits) only when a
+ * head takes a buffer, not on every hop. Always 0 where no message of
+ * several words was made. */
+enum { FLIT_WORD = 0, FLIT_HEAD = 1, FLIT_BODY = 2, FLIT_TAIL = 3 };
+enum { FLIT_OWNS = 1, FLIT_LATER = 2 };
+
 /* ---- a place word: a packet in a buffer's place ---------------------------
  *
- *    31                                2 1    0
- *   +-----------------------------------+------+
- *   |  pool index of the packet         | port |
- *   +-----------------------------------+------+
+ *    31  30 29                              2 1    0
+ *   +------+---------------------------------+------+
+ *   | flit |  pool index of the packet       | port |
+ *   +------+---------------------------------+------+
  *
  * port: the output port (0 d0, 1 d1, 2 u0, 3 u1) the packet will take in
  * the switch that the buffer's link leads to (0 on the last link down).
  * Stage d works it out from the packet's route as the packet enters the
  * buffer, where the route word can be asked for ahead (its list says
  * which packet comes); stage e, where reading the route would be a miss
- * that waits for the buffer's own, then reads no route. Pool indices stay
- * below 2^30 (pool.c). */
-static inline uint32_t place_word(uint32_t x, unsigned port) { return x << 2 | port; }
-static inline uint32_t place_packet(uint32_t word) { return word >> 2; }
+ * that waits for the buffer's own, then reads no route. flit: its kind
+ * (above), which stage e passes on to the packet's keeper word. Pool
+ * indices stay below 2^28 (pool.c). The kind is on top so that, always 0
+ * in a run without messages, it costs that run's copies of the sweep
+ * (shape.h) nothing: x << 2 | port is one instruction, and unpacking the
+ * index needs no mask there. */
+enum { PLACE_FLIT_SHIFT = 30 };
+
+static inline uint32_t place_word(uint32_t x, unsigned flit, unsigned port)
+{
+    return (uint32_t)flit << PLACE_FLIT_SHIFT | x << 2 | port;
+}
+
+static inline uint32_t place_packet(uint32_t word)
+{
+    if (!SHAPE_ANY && !SHAPE_MESSAGES)
+        return word >> 2;
+    return (word & ((1u << PLACE_FLIT_SHIFT) - 1)) >> 2;
+}
+
+static inline unsigned place_flit(uint32_t word) { return word >> PLACE_FLIT_SHIFT; }
 static inline unsigned place_port(uint32_t word) { return word & 3; }
 
 /* ---- a route word: a route as it travels ----------------------------------
@@ -140,16 +177,25 @@ static inline unsigned target_channel(uint32_t w, unsigned shift)
 
 /* ---- a keeper word: an awake packet's link slot -----------------------------
  *
- *    31   30                                      0
- *   +---+------------------------------------------+
- *   | R |  the sender that keeps the link's slot   |
- *   +---+------------------------------------------+
+ *    31   30  29 28                                 0
+ *   +---+------+-------------------------------------+
+ *   | R | flit | the sender that keeps the link's slot |
+ *   +---+------+-------------------------------------+
  *
  * OnLink.keeper. R (KEEPER_REFUSED): the packet was refused before, so it
- * is in that slot (Sender.slot_packet) and blocks it. */
+ * is in that slot (Sender.slot_packet) and blocks it. flit: the packet's
+ * kind (above), for stage d. Networks of 2^29 senders or more are
+ * refused (net_new). */
 #define KEEPER_REFUSED 0x80000000u
+enum { KEEPER_FLIT_SHIFT = 29 };
 
-static inline uint32_t keeper_of(uint32_t w) { return w & ~KEEPER_REFUSED; }
+static inline uint32_t keeper_word(uint32_t ki, unsigned flit)
+{
+    return ki | (uint32_t)flit << KEEPER_FLIT_SHIFT;
+}
+
+static inline uint32_t keeper_of(uint32_t w) { return w & ((1u << KEEPER_FLIT_SHIFT) - 1); }
+static inline unsigned keeper_flit(uint32_t w) { return (w >> KEEPER_FLIT_SHIFT) & 3; }
 static inline bool keeper_refused(uint32_t w) { return (w & KEEPER_REFUSED) != 0; }
 
 /* ---- a slot word: the state of a link's slot --------------------------------

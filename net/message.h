@@ -46,24 +46,40 @@ static inline bool same_message(const Layout *lay, uint32_t x, uint32_t y)
     return m != 0 && y != NET_NIL && m == flit_message(lay, y);
 }
 
-/* Whether the buffer of channel c (or, with `port`, input port c) would
- * take packet x as a head: not owned by another message, and with room
- * for one flit, or for its whole message under cut-through and
- * store-and-forward (`count` flits in it, `size` places). A body flit,
- * whose message owns the place, needs room for itself only. */
-static inline bool takes_flit(const Layout *lay, uint32_t x, uint32_t owner, uint32_t count,
-                              uint32_t size)
+/* Packet x's kind (encode.h): what its place and keeper words carry. */
+static inline unsigned flit_kind(const Layout *lay, uint32_t x)
 {
-    if (!shape_messages(lay))
-        return count < size;
+    if (flit_message(lay, x) == 0)
+        return FLIT_WORD;
     const FlitOf *f = &lay->flits[x];
-    if (f->index != 0)
-        return count < size;
-    if (owner != 0)
+    return f->index == 0 ? FLIT_HEAD : f->tail ? FLIT_TAIL : FLIT_BODY;
+}
+
+/* Whether a buffer of `size` places holding `count` flits has room for
+ * packet x, of kind `flit`: for one flit, or for a head under cut-through
+ * and store-and-forward for its whole message (messages.md); so only such
+ * a head reads its record. */
+static inline bool room_for_flit(const Layout *lay, uint32_t x, unsigned flit, uint32_t count,
+                                 uint32_t size)
+{
+    if (count >= size)
         return false;
-    uint32_t need = f->message != 0 && shape_switching(lay) != SWITCHING_WORMHOLE
-                  ? lay->message[f->message].length : 1;
-    return count < size && size - count >= need;
+    return flit != FLIT_HEAD || shape_switching(lay) == SWITCHING_WORMHOLE ||
+           size - count >= lay->message[lay->flits[x].message].length;
+}
+
+/* Whether the buffer of channel c, holding `count` flits in `size`
+ * places, would take packet x, of kind `flit`: with room for it, and for
+ * a head (or a one-word packet), not owned by another message. A later
+ * flit enters a buffer its message owns: only a head reads the owner. */
+static inline bool takes_flit(const Layout *lay, uint32_t x, unsigned flit, uint32_t c,
+                              uint32_t count, uint32_t size)
+{
+    if (count >= size)
+        return false;
+    if (!shape_messages(lay) || (flit & FLIT_LATER))
+        return true;
+    return lay->owner[c] == 0 && room_for_flit(lay, x, flit, count, size);
 }
 
 /* Whether input port `slot` (an index into Layout.ports, holding `count`
@@ -99,16 +115,21 @@ static inline bool flit_delivered(const Layout *lay, uint32_t x, uint32_t slot)
     return flit_is_tail(lay, x);
 }
 
-/* Stage d: packet x entered channel c's buffer, in a run with messages:
- * its ownership, and where its message's tail is (only store-and-forward
- * asks). */
-static inline void entered_as_flit(const Layout *lay, uint32_t x, uint32_t c)
+/* Stage d: packet x, a head or a tail (FLIT_OWNS: a body flit, or a
+ * one-word packet, which entered a buffer no message owns, changes
+ * nothing), entered channel c's buffer: the head takes the buffer, the
+ * tail gives it up and says where it is (only store-and-forward asks). */
+static inline void entered_as_flit(const Layout *lay, uint32_t x, unsigned flit, uint32_t c)
 {
-    own_place(lay, x, &lay->owner[c]);
-    uint32_t m = lay->flits[x].message;
-    if (m != 0 && flit_is_tail(lay, x) && shape_switching(lay) == SWITCHING_STORE_FORWARD) {
-        lay->message[m].tail_buffer = c;
-        lay->message[m].tail_stamp = lay->now;
+    if (flit == FLIT_HEAD) {
+        lay->owner[c] = lay->flits[x].message;
+        return;
+    }
+    lay->owner[c] = 0;
+    if (shape_switching(lay) == SWITCHING_STORE_FORWARD) {
+        Message *msg = &lay->message[lay->flits[x].message];
+        msg->tail_buffer = c;
+        msg->tail_stamp = lay->now;
     }
 }
 

@@ -178,9 +178,10 @@ Net *net_new(const NetConfig *cfg)
     shape(&net->lay, cfg);
     size_t links = links_of(&net->lay);
     size_t senders = senders_of(&net->lay), channels = channels_of(&net->lay);
-    /* (A channel's record is named in a word with a bit to spare: encode.h,
-     * the target and keeper words.) */
-    bool too_large = cfg->k >= LIST_LAYERS || channels >= (size_t)1 << 31;
+    /* (A channel's record is named in a word with a bit to spare, and a
+     * sender in one with three: encode.h, the target and keeper words.) */
+    bool too_large = cfg->k >= LIST_LAYERS || channels >= (size_t)1 << 31 ||
+                     senders >= (size_t)1 << KEEPER_FLIT_SHIFT;
     if (!cfg->full_duplex)
         net->lay.temp_slots = line_zalloc(links, sizeof *net->lay.temp_slots);
     net->lay.senders = line_zalloc(channels, sizeof *net->lay.senders);

@@ -24,10 +24,10 @@ static void pool_grow(Net *net)
     uint32_t old = net->pool_cap ? net->pool_cap : 1;
     uint32_t cap = net->pool_cap ? 2 * net->pool_cap : 1024;
     /* A packet is a cache line, aligned. Place words keep
-     * a pool index in 30 bits (encode.h); a pool that large would take
-     * 64 GB. */
+     * a pool index in 28 bits (encode.h); a pool that large would take
+     * 16 GB. */
     Packet *pool = NULL;
-    if (cap > 1u << 30 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
+    if (cap > 1u << 28 || posix_memalign((void **)&pool, 64, (size_t)cap * sizeof *pool))
         abort();                /* more packets than slots, links and buffers: cannot happen */
     uint32_t *routes = realloc(lay->routes, (size_t)cap * sizeof *routes);
     PortWait *port_waits = realloc(lay->port_waits, (size_t)cap * sizeof *port_waits);

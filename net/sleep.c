@@ -36,6 +36,7 @@
 #include <stdlib.h>
 
 #include "net/layout.h"
+#include "net/message.h"
 #include "net/sleep.h"
 
 /* A claimant asleep on a link of layer `layer` going `dir` wakes; if it
@@ -89,7 +90,8 @@ void net_wake_port(Net *net, uint32_t port)
         net->lay.pool[x].asleep = AWAKE;
         OnLinkList *l = &sh->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
-        links_push(l, ks->slot_packet, proc_on_plane(k, p, plane), ki | KEEPER_REFUSED);
+        links_push(l, ks->slot_packet, proc_on_plane(k, p, plane),
+                   keeper_word(ki, flit_kind(&net->lay, ks->slot_packet)) | KEEPER_REFUSED);
         uint32_t woken[2];
         for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, false, woken); i < n; i++) {
             IndexList *claims = &sh->claimants[sender_list_layer(&net->lay, woken[i])];

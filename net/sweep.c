@@ -104,7 +104,7 @@ HOT void refused_by_buffer(Sweep *sw, const OnLink *e, uint32_t c, bool sleeps, 
     /* A body flit (it enters a buffer its message owns) refused by a full
      * one is held up by another message only if that one holds a flit of
      * another: the first, if any (messages.md). */
-    bool head = flit_index(lay, e->packet) == 0;
+    bool head = !(keeper_flit(e->keeper) & FLIT_LATER);
     bool quiet = !head && same_message(lay, e->packet, place_packet(buffer_head_word(lay, c)));
     bool owned = head && shape_messages(lay) && lay->owner[c] != 0;
     if (!quiet)
@@ -153,23 +153,25 @@ HOT void turn_entered(const Layout *lay, uint32_t **claim_end, uint32_t b, unsig
     turn->nonempty |= (uint8_t)(1u << v);
 }
 
-/* Stage d: packet x enters channel c's buffer, which has room, to take
- * port `port` in the switch ahead (next_port): behind another packet
+/* Stage d: packet x, of kind `flit` (encode.h), enters channel c's
+ * buffer, which has room, to take port `port` in the switch ahead
+ * (next_port): behind another packet
  * it is a buffer collision, unless that packet leaves in this stage e and
  * this one is then at the head. That can happen only to the one right
  * behind the head, which is listed for take_back_collisions to look at
  * after stage e. At the head, it claims in the next timestep. */
-HOT void enter_buffer(Sweep *sw, uint32_t x, unsigned port, uint32_t c, bool observed)
+HOT void enter_buffer(Sweep *sw, uint32_t x, unsigned flit, unsigned port, uint32_t c,
+                      bool observed)
 {
     const Layout *lay = sw->lay;
-    uint32_t count = buffer_push(sw->net, lay, c, place_word(x, port));
-    if (shape_messages(lay)) {
-        entered_as_flit(lay, x, c);
-        if ((lay->senders[c].waiting & WAIT_OWNER) && lay->owner[c] == 0)
+    uint32_t count = buffer_push(sw->net, lay, c, place_word(x, flit, port));
+    if (shape_messages(lay) && (flit & FLIT_OWNS)) {     /* (a head or a tail: one test for */
+        entered_as_flit(lay, x, flit, c);               /* the body flits, most of them) */
+        if (flit == FLIT_TAIL && (lay->senders[c].waiting & WAIT_OWNER))
             wake_owned(sw, c, sw->run->kind);
     }
     if (count != 0) {
-        if (flit_index(lay, x) == 0) {   /* (the queueing rule counts heads only) */
+        if (!(flit & FLIT_LATER)) {      /* (the queueing rule counts heads only) */
             count_buffer_collisions(lay, sw->sh->counts, channel_sender(lay, c),
                                     channel_v(lay, c), 1);
             if (count == 1)
@@ -218,8 +220,8 @@ HOT bool forward_multicast(Sweep *sw, const OnLink *e, bool observed)
     McPart part[2];
     mc_split(net, x, l, part);
     for (unsigned p = 0; p < 2; p++)
-        if (part[p].n != 0 && !takes_flit(lay, x, shape_messages(lay) ? lay->owner[down[p]] : 0,
-                                          buffer_count(lay, down[p]), lay->cfg.buffer)) {
+        if (part[p].n != 0 && !takes_flit(lay, x, FLIT_WORD, down[p], buffer_count(lay, down[p]),
+                                          lay->cfg.buffer)) {
             refused_by_buffer(sw, e, down[p], may_sleep(net), observed);
             return false;
         }
@@ -234,10 +236,10 @@ HOT bool forward_multicast(Sweep *sw, const OnLink *e, bool observed)
                        channel_public(lay, down[1]) };
     }
     if (part[0].n != 0)
-        enter_buffer(sw, x, down_port(lay, x, l), down[0], observed);
+        enter_buffer(sw, x, FLIT_WORD, down_port(lay, x, l), down[0], observed);
     if (part[1].n != 0) {
         uint32_t z = y != NET_NIL ? y : x;
-        enter_buffer(sw, z, down_port(lay, z, l), down[1], observed && z == x);
+        enter_buffer(sw, z, FLIT_WORD, down_port(lay, z, l), down[1], observed && z == x);
         if (observed && z == y) {           /* (its events come with its id: mc_give_ids) */
             if (net->entered[down[1]]++ == 0)
                 list_push(&sw->sh->touched, down[1]);
@@ -268,8 +270,8 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
     }
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
-    if (!takes_flit(lay, e->packet, shape_messages(lay) ? lay->owner[c] : 0, buffer_count(lay, c),
-                    lay->cfg.buffer)) {
+    unsigned flit = shape_messages(lay) ? keeper_flit(e->keeper) : FLIT_WORD;
+    if (!takes_flit(lay, e->packet, flit, c, buffer_count(lay, c), lay->cfg.buffer)) {
         bool sleeps = !observed && !choice && shape_vcs(lay) == 1;
         refused_by_buffer(sw, e, c, sleeps, observed);
         return false;
@@ -280,7 +282,7 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
         record_choice(sw->net, lay, x, c, observed);
     unsigned port = shape_multicast(lay) && (b & 3) < 2 ? down_port(lay, x, sw_layer(lay, b >> 2))
                                                   : next_port(lay, b, x);
-    enter_buffer(sw, x, port, c, observed);
+    enter_buffer(sw, x, flit, port, c, observed);
     return true;
 }
 
@@ -449,18 +451,22 @@ HOT uint32_t send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool o
 {
     const Layout *lay = sw->lay;
     uint32_t ahead = to->ahead, c = channel_of(lay, h, v), x, target;
+    unsigned flit;                      /* (its kind goes on with it: encode.h) */
     if (is_adapter(lay, h)) {
         uint32_t up, down;
         x = lay->out_slot[adapter_proc(lay, h)];
         packet_route(lay, x, &up, &down);
         target = ahead + route_out(up, down, 1, true);
+        flit = flit_kind(lay, x);
     } else {
         uint32_t word = buffer_head_word(lay, c);
         x = place_packet(word);
         target = ahead + place_port(word);
+        flit = shape_messages(lay) ? place_flit(word) : FLIT_WORD;
     }
     leave_sender(sw, h, c);
-    *sw->out.on_link[to->list]++ = (OnLink){ x, target_word(target, v, shape_vshift(lay)), to->keeper };
+    *sw->out.on_link[to->list]++ =
+        (OnLink){ x, target_word(target, v, shape_vshift(lay)), keeper_word(to->keeper, flit) };
     if (observed)
         report_claimed(sw->net, h, v, x);
     return x;

@@ -104,10 +104,8 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
         PREFETCH(&lay->routes[e->packet]);
-    if (shape_messages(lay)) {             /* (head, body or tail; and who owns the buffer) */
-        PREFETCH(&lay->flits[e->packet]);
-        PREFETCH(&lay->owner[e->target]);
-    }
+    if (shape_messages(lay) && !(keeper_flit(e->keeper) & FLIT_LATER))
+        PREFETCH(&lay->owner[e->target]);  /* (a head: whether another message owns it) */
 }
 
 /* ...and of the first entries of a run, PREFETCH_DISTANCE or all of a

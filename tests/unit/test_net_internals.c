@@ -60,11 +60,13 @@ static void encodings_round_trip(void)
             CHECK_EQ(pop_plane(k, w), plane);
             CHECK_EQ(pop_proc(k, proc_on_plane(k, 0, plane)), 0);
         }
-    uint32_t x = (1u << 30) - 1;
-    for (unsigned port = 0; port < 4; port++) {
-        CHECK_EQ(place_packet(place_word(x, port)), x);
-        CHECK_EQ(place_port(place_word(x, port)), port);
-    }
+    uint32_t x = (1u << 28) - 1;
+    for (unsigned port = 0; port < 4; port++)
+        for (unsigned flit = FLIT_WORD; flit <= FLIT_TAIL; flit++) {
+            CHECK_EQ(place_packet(place_word(x, flit, port)), x);
+            CHECK_EQ(place_flit(place_word(x, flit, port)), flit);
+            CHECK_EQ(place_port(place_word(x, flit, port)), port);
+        }
     CHECK_EQ(route_word(0x5, 4, 0xb), (0x5u | 0x8u) | 0xbu << 16);   /* the 1 at bit 3 */
     CHECK_EQ(route_word_up(route_word(0x7fff, 16, 0xffff)), 0xffff);
     CHECK_EQ(route_word_down(route_word(0x7fff, 16, 0xffff)), 0xffff);
@@ -83,6 +85,12 @@ static void encodings_round_trip(void)
     CHECK_EQ(target_channel(target_word(77, 5, 3), 3), 5);
     CHECK(keeper_refused(77 | KEEPER_REFUSED) && !keeper_refused(77));
     CHECK_EQ(keeper_of(77 | KEEPER_REFUSED), 77);
+    uint32_t ki = (1u << KEEPER_FLIT_SHIFT) - 1;
+    for (unsigned flit = FLIT_WORD; flit <= FLIT_TAIL; flit++) {
+        uint32_t w = keeper_word(ki, flit) | KEEPER_REFUSED;
+        CHECK(keeper_refused(w) && keeper_of(w) == ki && keeper_flit(w) == flit);
+        CHECK(!keeper_refused(keeper_word(ki, flit)));
+    }
 }
 
 /* ---- where a hop goes ------------------------------------------------------------ */
@@ -289,14 +297,25 @@ static void message_invariants_name_the_flit(void)
     net->lay.owner[ahead] = 0;          /* the head's buffer is not owned */
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net/p0.l2.s0.u0: owned by message 0, which its flits do not say");
-    /* The tail's record says head, and the head's tail, with owners to
-     * match: each buffer agrees, but the tail is ahead of its head. */
+    /* The tail's record says head, and the head's tail, with owners and
+     * the kinds in their place words to match: each buffer agrees, but the
+     * tail is ahead of its head. */
+    uint32_t *place_ahead = &net->lay.senders[ahead].place[0];
+    uint32_t *place_behind = &net->lay.senders[behind].place[0];
+    uint32_t word_ahead = *place_ahead, word_behind = *place_behind;
     FlitOf swapped = net->lay.flits[head];
     net->lay.flits[head] = net->lay.flits[tail];
     net->lay.flits[tail] = swapped;
     net->lay.owner[behind] = swapped.message;
+    *place_ahead = place_word(head, FLIT_TAIL, place_port(word_ahead));
+    *place_behind = place_word(tail, FLIT_HEAD, place_port(word_behind));
     CHECK_EQ(net_check(net, err, sizeof err), -1);
     CHECK_STR(err, "net: flit 1 of message #0 has crossed 2 links, ahead of flit 0, which has crossed 1");
+    *place_ahead = word_ahead;          /* ...and the kinds alone say otherwise */
+    *place_behind = word_behind;
+    CHECK_EQ(net_check(net, err, sizeof err), -1);
+    CHECK_STR(err, "net/p0.l1.s0.u0: place 1 says its packet is a flit of kind 3, but it is of "
+              "kind 1");
     net->lay.flits[tail] = net->lay.flits[head];
     net->lay.flits[head] = swapped;
     net->lay.owner[behind] = 0;
