@@ -82,7 +82,7 @@ void message_make(Net *net, uint32_t x, const uint32_t *words, uint32_t length)
     net->flits_waiting += length - 1;
 }
 
-void message_continue(Net *net, uint32_t p, uint32_t x)
+void message_continue(Net *net, IndexList *adapters, uint32_t x)
 {
     Layout *lay = &net->lay;
     uint32_t m = lay->flits[x].message;
@@ -90,6 +90,7 @@ void message_continue(Net *net, uint32_t p, uint32_t x)
     uint32_t y = pool_alloc(net);
     Packet *pk = &lay->pool[y];
     *pk = lay->pool[x];
+    uint32_t p = pk->info.src;
     pk->data = msg->words[msg->made];
     pk->next = NET_NIL;
     pk->place = PLACE_SLOT;
@@ -104,7 +105,7 @@ void message_continue(Net *net, uint32_t p, uint32_t x)
     lay->out_slot[p] = y;
     net->in_flight++;
     net->flits_waiting--;
-    step_injected(net, pk->plane, p);
+    step_offered(net, adapters, adapter_sender(lay, pk->plane, p), p);
 }
 
 void message_read(Net *net, uint32_t x)

@@ -150,10 +150,11 @@ static inline bool waits_for_tail(const Layout *lay, uint32_t c, uint32_t x)
  * the message and makes it if it has two words or more. */
 void message_make(Net *net, uint32_t x, const uint32_t *words, uint32_t length);
 
-/* After stage 4: flit x, which the output slot of processor p sent, was
- * not its message's tail, so the slot offers the next flit from the next
- * timestep (made here, and listed to claim). */
-void message_continue(Net *net, uint32_t p, uint32_t x);
+/* After stage 4: flit x, which the output slot of its processor sent,
+ * was not its message's tail, so the slot offers the next flit from the
+ * next timestep: made here, and its adapter listed to claim in
+ * `adapters` (its share's, with room). */
+void message_continue(Net *net, IndexList *adapters, uint32_t x);
 
 /* An IN read packet x: after its message's tail, the message is done. */
 void message_read(Net *net, uint32_t x);

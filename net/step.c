@@ -177,11 +177,15 @@ static NOINLINE void step_packets(Net *net)
         mc_give_ids(net, net->event ? net_emit_split : NULL);
     if (net->event)
         report_queued_all(net);
-    for (unsigned i = 0; net->lay.messages && i < net->nshares; i++)  /* (the pool may grow) */
-        for (size_t j = 0; j < net->share[i].continuing.n; j++) {
-            uint32_t x = net->share[i].continuing.items[j];
-            message_continue(net, net->lay.pool[x].info.src, x);
-        }
+    /* The output slots whose flit left offer the next (the pool may grow):
+     * their adapters, which are the share's, claim in the next timestep,
+     * listed where room is made for all of them at once. */
+    for (unsigned i = 0; net->lay.messages && i < net->nshares; i++) {
+        NetShare *sh = &net->share[i];
+        net_list_reserve(&sh->claimants[0], sh->claimants[0].n + sh->continuing.n);
+        for (size_t j = 0; j < sh->continuing.n; j++)
+            message_continue(net, &sh->claimants[0], sh->continuing.items[j]);
+    }
 }
 
 void step_stage(Net *net)
@@ -192,14 +196,19 @@ void step_stage(Net *net)
         step_packets(net);
 }
 
-void step_injected(Net *net, unsigned plane, uint32_t p)
+void step_offered(Net *net, IndexList *adapters, uint32_t h, uint32_t p)
 {
     net->settled = false;
-    uint32_t h = adapter_sender(&net->lay, plane, p);
     if (net->lay.cfg.vcs > 1)            /* (its packet's channel: commit_claim) */
         turn_of(&net->lay, h)->pointer =
             (uint8_t)(net->lay.pool[net->lay.out_slot[p]].port % net->lay.cfg.vcs);
+    adapters->items[adapters->n++] = h;
+}
+
+void step_injected(Net *net, unsigned plane, uint32_t p)
+{
+    uint32_t h = adapter_sender(&net->lay, plane, p);
     IndexList *claimants = &net->share[share_index(net, h)].claimants[0];   /* (adapters) */
     net_list_reserve(claimants, claimants->n + 1);
-    claimants->items[claimants->n++] = h;
+    step_offered(net, claimants, h, p);
 }

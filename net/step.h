@@ -10,6 +10,12 @@
 void step_stage(Net *net);
 void step_injected(Net *net, unsigned plane, uint32_t p);
 
+/* ...and its kin for a list with room: processor p's output slot holds a
+ * packet (injected, or a message's next flit), which its adapter h claims
+ * to send in the next stage e, listed in `adapters` (the claimants of
+ * layer 0 of h's share). */
+void step_offered(Net *net, IndexList *adapters, uint32_t h, uint32_t p);
+
 /* Sets the number of the last stage run (for the tests: the numbers
  * that stamp temp slots and ports wrap after 2^32 timesteps). */
 void net_set_stage(Net *net, uint32_t now);
