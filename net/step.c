@@ -196,15 +196,6 @@ void step_stage(Net *net)
         step_packets(net);
 }
 
-void step_offered(Net *net, IndexList *adapters, uint32_t h, uint32_t p)
-{
-    net->settled = false;
-    if (net->lay.cfg.vcs > 1)            /* (its packet's channel: commit_claim) */
-        turn_of(&net->lay, h)->pointer =
-            (uint8_t)(net->lay.pool[net->lay.out_slot[p]].port % net->lay.cfg.vcs);
-    adapters->items[adapters->n++] = h;
-}
-
 void step_injected(Net *net, unsigned plane, uint32_t p)
 {
     uint32_t h = adapter_sender(&net->lay, plane, p);
