@@ -407,18 +407,18 @@ HOT bool held_up(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool by
     return false;
 }
 
-/* Stage e: the packet of channel c of sender h left for its link. An
- * adapter's output slot is free; a buffer's next packet, if any, is its
- * head, and a port with a packet left claims next timestep (with V > 1
- * its pointer moves on to the channel after c's); the packets asleep on
- * the buffer's room wake. */
-HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c)
+/* Stage e: the packet of channel c of sender h, of kind `flit`, left for
+ * its link. An adapter's output slot is free, or offers its message's
+ * next flit; a buffer's next packet, if any, is its head, and a port with
+ * a packet left claims next timestep (with V > 1 its pointer moves on to
+ * the channel after c's); the packets asleep on the buffer's room wake. */
+HOT void leave_sender(Sweep *sw, uint32_t h, uint32_t c, unsigned flit)
 {
     const Layout *lay = sw->lay;
     if (is_adapter(lay, h)) {
         uint32_t p = adapter_proc(lay, h), x = lay->out_slot[p];
         lay->out_slot[p] = NET_NIL;
-        if (flit_is_tail(lay, x))
+        if (flit != FLIT_HEAD && flit != FLIT_BODY)     /* (a tail, or a one-word packet) */
             list_push(&sw->sh->woken, p);
         else                            /* (it offers the next: message_continue) */
             list_push(&sw->sh->continuing, x);
@@ -464,7 +464,7 @@ HOT uint32_t send(Sweep *sw, uint32_t h, unsigned v, const LinkAhead *to, bool o
         target = ahead + place_port(word);
         flit = shape_messages(lay) ? place_flit(word) : FLIT_WORD;
     }
-    leave_sender(sw, h, c);
+    leave_sender(sw, h, c, flit);
     *sw->out.on_link[to->list]++ =
         (OnLink){ x, target_word(target, v, shape_vshift(lay)), keeper_word(to->keeper, flit) };
     if (observed)
