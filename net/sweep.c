@@ -277,7 +277,7 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
      * the test, and its registers kept; said to be rare, it is not. In the
      * others, the hint would cost one-word packets instead.) */
 #if SHAPE_MESSAGES
-    if (shape_messages(lay) ? UNLIKELY(!takes) : !takes) {
+    if (UNLIKELY(!takes)) {
 #else
     if (!takes) {
 #endif

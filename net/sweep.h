@@ -94,9 +94,8 @@ HOT void prefetch_sender(const Layout *lay, uint32_t h)
 
 /* Asks for what stage d will read first of a packet on a link: the
  * buffer it enters and its route word (for the port of its place word).
- * Not the buffer's owner, which a message's head reads too: asked for
- * every head, it cost 5 instructions a flit hop, in the test and in the
- * registers it held, and saved no time that could be measured. */
+ * Not the buffer's owner, which only a message's head reads: asking for
+ * it takes a test on every flit, and saves no time that can be measured. */
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     if (shape_vcs(lay) == 1)
