@@ -56,7 +56,8 @@
  *       DIR/messages_latency.svg and DIR/messages_throughput.svg, titled
  *       with the messages' length and the routing of the CSV's first row.
  *       The CSV's messages must all be of one length (a CSV of two is
- *       refused: their rows would fall into the same lines).
+ *       refused: their rows would fall into the same lines). The latency
+ *       table is at loads 0.2 and 0.6, or at the loads run nearest them.
  *
  * Every run is deterministic: any computer prints the same. bench/messages.sh
  * runs the three as the doc's section needs them. */
@@ -865,6 +866,22 @@ static bool saturated_by(const Row *rows, long n, const Row *config, uint32_t pr
     return false;
 }
 
+/* The load run that is nearest `want` (the lower of two as near), so
+ * that the tables' light and middle loads, 0.2 and 0.6 as bench/messages.sh
+ * runs them, come from a CSV of other loads too; `want` with no rows. */
+static double nearest_load(const Drawing *dr, double want)
+{
+    if (dr->n == 0)
+        return want;
+    double best = dr->rows[0].load;
+    for (long i = 1; i < dr->n; i++) {
+        double load = dr->rows[i].load, d = fabs(load - want), bd = fabs(best - want);
+        if (d < bd - 1e-9 || (d < bd + 1e-9 && load < best))
+            best = load;
+    }
+    return best;
+}
+
 /* The mean latency at a load, or "saturated" when it or a lower load
  * saturated (the loads past that one were not run). */
 static void latency_cell(const Drawing *dr, const Row *config, uint32_t procs, double load)
@@ -895,7 +912,9 @@ static void table_header(const Drawing *dr, const char *lead, const char *rule)
 static void draw_tables(const Drawing *dr)
 {
     char num[32];
-    static const double loads[] = { 0.2, 0.6 };
+    /* (one row where both are the same load) */
+    double loads[] = { nearest_load(dr, 0.2), nearest_load(dr, 0.6) };
+    size_t nloads = fabs(loads[1] - loads[0]) < 1e-9 ? 1 : 2;
     table_header(dr, "| N |", "|---:|");
     for (size_t p = 0; p < dr->nprocs; p++) {
         number_with_commas(num, sizeof num, dr->procs[p]);
@@ -911,9 +930,9 @@ static void draw_tables(const Drawing *dr)
     }
     table_header(dr, "\n| N | load |", "|---:|---:|");
     for (size_t p = 0; p < dr->nprocs; p++)
-        for (size_t l = 0; l < sizeof loads / sizeof *loads; l++) {
+        for (size_t l = 0; l < nloads; l++) {
             number_with_commas(num, sizeof num, dr->procs[p]);
-            printf("| %s | %.1f |", num, loads[l]);
+            printf("| %s | %.2g |", num, loads[l]);
             for (size_t c = 0; c < dr->nconfigs; c++)
                 latency_cell(dr, dr->configs[c], dr->procs[p], loads[l]);
             printf("\n");
@@ -940,10 +959,10 @@ static void draw_tables(const Drawing *dr)
             if (!ran[p])
                 continue;
             const Row *most = last_row(dr->rows, dr->n, dr->others[o], dr->procs[p]);
-            const Row *low = find_row(dr->rows, dr->n, dr->others[o], dr->procs[p], 0.2);
+            const Row *low = find_row(dr->rows, dr->n, dr->others[o], dr->procs[p], loads[0]);
             if (!most)
                 printf(" - |");
-            else if (saturated_by(dr->rows, dr->n, dr->others[o], dr->procs[p], 0.2))
+            else if (saturated_by(dr->rows, dr->n, dr->others[o], dr->procs[p], loads[0]))
                 printf(" %.2f (saturated) |", most->accepted);
             else if (!low)
                 printf(" %.2f (-) |", most->accepted);

@@ -608,14 +608,8 @@ HOT void commit_run(Sweep *sw, const SweepList *run, bool observed)
  * buffer, and under load most of those lines had a packet enter in stage
  * d, two layers of work before rather than a whole network's, so they are
  * still in the cache. The lists are taken one after another (SweepList),
- * the empty ones left out.
- * `lay` is &net->lay, which nothing changes while the sweep runs: as a
- * restrict pointer, it tells the compiler that no store of the sweep's
- * changes it, so that the layout's fields stay in registers across them
- * (NOINLINE, for the compiler keeps what restrict says only inside the
- * function that declares it). */
-static NOINLINE void sweep_layers(Net *net, const Layout *restrict lay, NetShare *sh,
-                                  bool observed)
+ * the empty ones left out. */
+HOT void sweep_layers(Net *net, const Layout *lay, NetShare *sh, bool observed)
 {
     SweepList runs[5 * LIST_LAYERS + 2];
     size_t nruns = 0;
@@ -651,12 +645,28 @@ static NOINLINE void sweep_layers(Net *net, const Layout *restrict lay, NetShare
     take_back_collisions(lay, sh);
 }
 
+/* The sweep with and without an observer. `lay` is &net->lay, which
+ * nothing changes while the sweep runs: as a restrict pointer, it tells
+ * the compiler that no store of the sweep's changes it, so that the
+ * layout's fields stay in registers across them (NOINLINE, for the
+ * compiler keeps what restrict says only inside the function that
+ * declares it). */
+static NOINLINE void sweep_quiet(Net *net, const Layout *restrict lay, NetShare *sh)
+{
+    sweep_layers(net, lay, sh, false);
+}
+
+static NOINLINE void sweep_observed(Net *net, const Layout *restrict lay, NetShare *sh)
+{
+    sweep_layers(net, lay, sh, true);
+}
+
 /* This compile's copy of the sweep (shape.h): with an observer, only that
  * for any network runs. */
 void SHAPE_SWEEP(Net *net, NetShare *sh, bool observed)
 {
     if (SHAPE_ANY && observed)
-        sweep_layers(net, &net->lay, sh, true);
+        sweep_observed(net, &net->lay, sh);
     else
-        sweep_layers(net, &net->lay, sh, false);
+        sweep_quiet(net, &net->lay, sh);
 }

@@ -8,7 +8,8 @@
 #   of them ended how;
 # - `messages draw` names the messages' length and routing in its plots'
 #   titles, as the CSV holds them, and refuses a CSV of two lengths,
-#   whose rows it would draw into the same lines;
+#   whose rows it would draw into the same lines; the latency table of a
+#   CSV without loads 0.2 and 0.6 shows the loads run nearest them;
 # - `messages traffic` names an option whose value is out of range with
 #   the values it takes, not as an unknown option;
 # - bench/messages.sh refuses an unknown option, an option without its
@@ -50,6 +51,14 @@ run "$MESSAGES" draw "$TMP/four.csv" "$TMP/draw"
 expect_status draw_status 0
 expect_grep draw_title_length_routing '>Random messages of 4 words, adaptive: flits delivered</text>' "$TMP/draw/messages_throughput.svg"
 expect_grep draw_title_length_routing_latency '>Random messages of 4 words, adaptive: latency (loads that do not saturate)</text>' "$TMP/draw/messages_latency.svg"
+# Loads 0.1, 0.4, 0.8 and 1.0 only: the table's rows are 0.1 and 0.4 (the
+# nearer to 0.6 of 0.4 and 0.8, the lower), not 0.2 and 0.6 with no values.
+awk -F, 'NR == 1 || ($1 == 64 && $6 != "0.20" && $6 != "0.60")' docs/results/messages.csv >"$TMP/odd.csv"
+mkdir "$TMP/odd"
+run "$MESSAGES" draw "$TMP/odd.csv" "$TMP/odd"
+expect_grep draw_latency_nearest_light '| 64 | 0.1 | 27.3 | 27.3 | 27.5 | 91.8 | 27.3 | 27.3 |' "$TMP/out"
+expect_grep draw_latency_nearest_middle '| 64 | 0.4 | 31.6 | 31.4 | 32.8 | 129.2 | 31.4 | 31.4 |' "$TMP/out"
+expect_grep draw_routing_nearest_light '| `benes` | 0.13 (40.3) |' "$TMP/out"
 { cat "$TMP/four.csv"; grep '^64,dmodk,wormhole,8,' docs/results/messages.csv; } >"$TMP/mixed.csv"
 mkdir "$TMP/mixed"
 run "$MESSAGES" draw "$TMP/mixed.csv" "$TMP/mixed"
