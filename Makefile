@@ -19,9 +19,9 @@
 # Sources are found by directory: every .c file in common/ cpu/ net/ compiler/ emu/
 # and bench/lib/ (the JSON reader and SVG writer of the sweep tools) goes
 # into one library (build/libmachine.a) except the two front ends
-# (emu/main.c, compiler/xc_main.c). Every tests/unit/*.c is its own test
-# program linked with that library. The default target reads nothing outside
-# the repository.
+# (emu/main.c, compiler/xc_main.c); net/sweep.c goes in once for each of
+# its SHAPES. Every tests/unit/*.c is its own test program linked with
+# that library. The default target reads nothing outside the repository.
 
 CC      ?= cc
 BUILD   ?= build
@@ -39,16 +39,17 @@ LDFLAGS = -pthread $(SAN)
 
 LIB_DIRS  = common cpu net compiler emu bench/lib
 MAINS     = emu/main.c compiler/xc_main.c
-LIB_SRC   = $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_SRC   = $(filter-out $(MAINS) net/sweep.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 # The web page of --html: plain files in emu/page/, made into C strings by
 # emu/page/embed.sh (sed only) and built into the library.
 PAGE      = html_page_head emu/page/head.html html_page_css emu/page/page.css \
             html_page_body emu/page/body.html html_page_js emu/page/page.js
 PAGE_OBJ  = $(BUILD)/gen/page.o
-# The sweep of the network stage, net/sweep.c, is built once for any
-# network (build/net/sweep.o) and once for each common shape, with that
-# shape's options as constants (net/shape.h).
-SHAPES    = common_full common_half multicast_full messages_full four_channels_full
+# The sweep of the network stage, net/sweep.c, is built for any network
+# (without messages of several words and with) and once for each common
+# shape, with that shape's options as constants (net/shape.h).
+SHAPES    = any_network any_messages common_full common_half multicast_full messages_full \
+            four_channels_full
 SHAPE_OBJ = $(SHAPES:%=$(BUILD)/net/sweep_%.o)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(PAGE_OBJ) $(SHAPE_OBJ)
 TOOL_SRC  = $(wildcard tests/tools/*.c)
@@ -128,15 +129,11 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # comparison catches it, and that --check then ends the run with status 70.
 # Its copies of the sweep stand in for the library's.
 MUTANT     = $(BUILD)/mutant/test_reference $(BUILD)/mutant/emu
-MUTANT_OBJ = $(BUILD)/mutant/sweep.o $(SHAPES:%=$(BUILD)/mutant/sweep_%.o)
+MUTANT_OBJ = $(SHAPES:%=$(BUILD)/mutant/sweep_%.o)
 
 # It is built without optimisation (-O0 last): it is run only until its
 # first difference.
-$(BUILD)/mutant/sweep.o: net/sweep.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O0 -DNET_MUTANT -c $< -o $@
-
-$(filter-out $(BUILD)/mutant/sweep.o,$(MUTANT_OBJ)): $(BUILD)/mutant/sweep_%.o: net/sweep.c
+$(MUTANT_OBJ): $(BUILD)/mutant/sweep_%.o: net/sweep.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O0 -DNET_MUTANT -DSHAPE_$* -c $< -o $@
 

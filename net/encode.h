@@ -74,7 +74,7 @@ static inline uint32_t place_word(uint32_t x, unsigned flit, unsigned port)
 
 static inline uint32_t place_packet(uint32_t word)
 {
-    if (!SHAPE_ANY && !SHAPE_MESSAGES)
+    if (SHAPE_MESSAGES == 0)
         return word >> 2;
     return (word & ((1u << PLACE_FLIT_SHIFT) - 1)) >> 2;
 }

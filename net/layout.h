@@ -43,7 +43,7 @@ static inline bool shape_multicast(const Layout *lay)
 
 static inline bool shape_messages(const Layout *lay)
 {
-    return SHAPE_ANY ? lay->messages : SHAPE_MESSAGES;
+    return SHAPE_MESSAGES < 0 ? lay->messages : SHAPE_MESSAGES;
 }
 
 /* How messages of several words move (net.h): in every shaped copy,

@@ -2,23 +2,34 @@
  * options it tests for every packet (channels, duplex, multicast,
  * messages, deep buffers, routes in words, adaptive routing).
  *
- * net/sweep.c is compiled once for any network and once for each common
- * shape (the Makefile's SHAPES, -DSHAPE_name), and step.c runs the copy
- * that fits (sweep_for). In a shaped copy the options are the constants
- * below, so that the compiler drops every test of them. Code that a
- * shaped copy inlines reads them through shape_vcs() and its kin
- * (layout.h), never from the Layout's fields directly; compiled for any
- * network, those read the fields. */
+ * net/sweep.c is compiled for any network (with messages of several
+ * words and without) and once for each common shape (the Makefile's
+ * SHAPES, -DSHAPE_name), and step.c runs the copy that fits (sweep_for).
+ * In a shaped copy the options are the constants below, so that the
+ * compiler drops every test of them. Code that a copy inlines reads them
+ * through shape_vcs() and its kin (layout.h), never from the Layout's
+ * fields directly; in the copies for any network, and outside the sweep,
+ * those read the fields. */
 #ifndef NET_SHAPE_H
 #define NET_SHAPE_H
 
-/* SHAPE_ANY is 1 for any network, 0 for a shaped copy, whose options are:
- * SHAPE_VCS channels (V), SHAPE_FULL_DUPLEX, SHAPE_MULTICAST and
- * SHAPE_MESSAGES; every shaped copy has routes in words, buffers of at
- * most INLINE_PLACES places, no adaptive routing and wormhole switching
- * (which only messages of several words see: with another, a run with
- * messages runs the copy for any network). */
-#if defined(SHAPE_common_full)
+/* SHAPE_ANY is 1 where the options are read from the layout: in the two
+ * copies for any network, and outside the sweep. A shaped copy (0) has
+ * SHAPE_VCS channels (V), SHAPE_FULL_DUPLEX and SHAPE_MULTICAST, routes in
+ * words, buffers of at most INLINE_PLACES places, no adaptive routing and
+ * wormhole switching (which only messages of several words see). Every
+ * copy knows SHAPE_MESSAGES, whether a message of several words was made
+ * (Layout.messages): the copies for any network are one without messages
+ * and one with; outside the sweep it is -1, read from the layout. */
+#if defined(SHAPE_any_network)
+#define SHAPE_SWEEP sweep_any_network
+#define SHAPE_ANY 1
+#define SHAPE_MESSAGES 0
+#elif defined(SHAPE_any_messages)
+#define SHAPE_SWEEP sweep_any_messages
+#define SHAPE_ANY 1
+#define SHAPE_MESSAGES 1
+#elif defined(SHAPE_common_full)
 #define SHAPE_SWEEP sweep_common_full
 #define SHAPE_ANY 0
 #define SHAPE_VCS 1
@@ -54,12 +65,14 @@
 #define SHAPE_MULTICAST 0
 #define SHAPE_MESSAGES 0
 #else
-#define SHAPE_SWEEP sweep_any_network
 #define SHAPE_ANY 1
-#define SHAPE_VCS 0               /* (not read) */
+#define SHAPE_MESSAGES (-1)
+#endif
+
+#if SHAPE_ANY                     /* (not read) */
+#define SHAPE_VCS 0
 #define SHAPE_FULL_DUPLEX 0
 #define SHAPE_MULTICAST 0
-#define SHAPE_MESSAGES 0
 #endif
 
 #endif

@@ -80,24 +80,23 @@
  * constants (shape.h), so that the compiler drops what tests them for
  * every packet; so do those of full duplex with multicasts (broadcasts at
  * scale), with messages of several words under wormhole switching, and
- * with four channels. Any
- * other network, and any run with an observer, runs the copy that tests
- * them. */
+ * with four channels. Any other network, and any run with an observer,
+ * runs a copy that tests them: one for runs with messages of several
+ * words, one for those without, which has none of their work. */
 static SweepFn *sweep_for(const Net *net)
 {
     const Layout *lay = &net->lay;
+    SweepFn *any = lay->messages ? sweep_any_messages : sweep_any_network;
     if (net->event || lay->rings != NULL || !lay->compact || lay->cfg.adaptive)
-        return sweep_any_network;
+        return any;
     bool full = lay->cfg.full_duplex;
     if (lay->messages)
         return lay->cfg.vcs == 1 && full && !lay->multicast &&
-                       lay->cfg.switching == SWITCHING_WORMHOLE ? sweep_messages_full
-                                                                : sweep_any_network;
+               lay->cfg.switching == SWITCHING_WORMHOLE ? sweep_messages_full : any;
     if (lay->cfg.vcs > 1)
-        return lay->cfg.vcs == 4 && full && !lay->multicast ? sweep_four_channels_full
-                                                            : sweep_any_network;
+        return lay->cfg.vcs == 4 && full && !lay->multicast ? sweep_four_channels_full : any;
     if (lay->multicast)
-        return full ? sweep_multicast_full : sweep_any_network;
+        return full ? sweep_multicast_full : any;
     return full ? sweep_common_full : sweep_common_half;
 }
 

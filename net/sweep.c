@@ -3,9 +3,9 @@
  * with stage e stages a and b: forwarding, claims made final, and buffer
  * collisions, swept a layer at a time (sweep_layers).
  *
- * This file is compiled once for any network and once for each common
- * shape, with that shape's options as constants (shape.h); SHAPE_SWEEP is
- * the name of this compile's entry.
+ * This file is compiled for any network, with messages of several words
+ * and without, and once for each common shape, with that shape's options
+ * as constants (shape.h); SHAPE_SWEEP is the name of this compile's entry.
  *
  * What moves is a packet's pool index (net.h): the claimants are senders
  * (ports and adapters) listed by index, and the packets on links are
@@ -29,6 +29,10 @@
 #include "net/sleep.h"
 #include "net/sweep.h"
 #include "net/wake.h"
+
+#ifndef SHAPE_SWEEP
+#error "net/sweep.c is compiled with -DSHAPE_name, a shape of shape.h (the Makefile's SHAPES)"
+#endif
 
 /* ---- claims: what a sender sends, and its failures ----------------------- */
 
@@ -661,8 +665,8 @@ static NOINLINE void sweep_observed(Net *net, const Layout *restrict lay, NetSha
     sweep_layers(net, lay, sh, true);
 }
 
-/* This compile's copy of the sweep (shape.h): with an observer, only that
- * for any network runs. */
+/* This compile's copy of the sweep (shape.h): with an observer, only the
+ * copies for any network run. */
 void SHAPE_SWEEP(Net *net, NetShare *sh, bool observed)
 {
     if (SHAPE_ANY && observed)
