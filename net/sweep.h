@@ -93,9 +93,10 @@ HOT void prefetch_sender(const Layout *lay, uint32_t h)
 }
 
 /* Asks for what stage d will read first of a packet on a link: the
- * buffer it enters and its route word (for the port of its place word).
- * Not the buffer's owner, which only a message's head reads: asking for
- * it takes a test on every flit, and saves no time that can be measured. */
+ * buffer it enters and its route word (for the port of its place word),
+ * and with messages the flit's record and the buffer's owner, which a
+ * head reads: a head that waits for them in memory costs more time than
+ * asking for them for every flit. */
 HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
 {
     if (shape_vcs(lay) == 1)
@@ -106,6 +107,10 @@ HOT void prefetch_on_link(const Layout *lay, const OnLink *e)
         PREFETCH(&lay->pool[e->packet]);          /* set), what a copy takes, its route */
     else
         PREFETCH(&lay->routes[e->packet]);
+    if (shape_messages(lay)) {           /* (for every flit: telling heads */
+        PREFETCH(&lay->flits[e->packet]);    /* apart here saves no time) */
+        PREFETCH(&lay->owner[e->target]);
+    }
 }
 
 /* ...and of the first entries of a run, PREFETCH_DISTANCE or all of a
