@@ -275,16 +275,12 @@ HOT bool forward_on_link(Sweep *sw, const OnLink *e, bool observed)
     /* (The layer and direction are worked out where they are used: most
      * packets, entering an empty buffer, need neither.) */
     unsigned flit = shape_messages(lay) ? keeper_flit(e->keeper) : FLIT_WORD;
-    bool takes = takes_flit(lay, e->packet, flit, c, buffer_count(lay, c), lay->cfg.buffer);
-    /* (In the copy for messages, the refusal's work -- the layer, the
+    bool refused = !takes_flit(lay, e->packet, flit, c, buffer_count(lay, c), lay->cfg.buffer);
+    /* (In the copies with messages, the refusal's work -- the layer, the
      * owner, whether it is quiet -- would be started for every flit before
      * the test, and its registers kept; said to be rare, it is not. In the
      * others, the hint would cost one-word packets instead.) */
-#if SHAPE_MESSAGES
-    if (UNLIKELY(!takes)) {
-#else
-    if (!takes) {
-#endif
+    if (SHAPE_MESSAGES == 1 ? UNLIKELY(refused) : refused) {
         bool sleeps = !observed && !choice && shape_vcs(lay) == 1;
         refused_by_buffer(sw, e, c, sleeps, observed);
         return false;
