@@ -276,6 +276,7 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
     m->request_message = malloc((size_t)m->nprocs * sizeof *m->request_message);
     m->routes = malloc((size_t)m->nprocs * sizeof *m->routes);
     m->net = net_new(&nc);
+    bool unnumbered = m->net == NULL && errno == EFBIG;
     m->router = router_new(cfg->routing, m->k, cfg->planes, cfg->seed);
     unsigned threads = cfg->threads ? cfg->threads : 1;
     m->shares = calloc(threads, sizeof *m->shares);
@@ -319,6 +320,14 @@ int machine_init(Machine *m, const MachineConfig *cfg, const HexImage *img,
         !m->routes ||
         !m->net || !m->router || !shares_ok ||
         mem_init(&m->mem, m->nprocs, cfg->mem_words) != 0) {
+        if (unnumbered) {
+            snprintf(err, errsize, "a network of %u processors on %u %s has more ports than "
+                     "the emulator can number: give it fewer processors%s", m->nprocs,
+                     cfg->planes, plural(cfg->planes, "plane", "planes"),
+                     cfg->planes == 2 ? " or one plane (--planes 1)" : "");
+            machine_free(m);
+            return -1;
+        }
         char network[64] = "";
         if (!m->net && cfg->vcs > 1)    /* (the channels' buffers are what grew) */
             snprintf(network, sizeof network, " and %u virtual channels of %u %s",

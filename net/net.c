@@ -178,10 +178,15 @@ Net *net_new(const NetConfig *cfg)
     shape(&net->lay, cfg);
     size_t links = links_of(&net->lay);
     size_t senders = senders_of(&net->lay), channels = channels_of(&net->lay);
-    /* (A channel's record is named in a word with a bit to spare, and a
-     * sender in one with three: encode.h, the target and keeper words.) */
-    bool too_large = cfg->k >= LIST_LAYERS || channels >= (size_t)1 << 31 ||
-                     senders >= (size_t)1 << KEEPER_FLIT_SHIFT;
+    /* A channel's record is named in a word with a bit to spare, and a
+     * sender in one with three (encode.h, the target and keeper words):
+     * a network with more cannot be numbered, whatever the memory. */
+    if (cfg->k >= LIST_LAYERS || channels >= (size_t)1 << 31 ||
+        senders >= (size_t)1 << KEEPER_FLIT_SHIFT) {
+        free(net);
+        errno = EFBIG;
+        return NULL;
+    }
     if (!cfg->full_duplex)
         net->lay.temp_slots = line_zalloc(links, sizeof *net->lay.temp_slots);
     net->lay.senders = line_zalloc(channels, sizeof *net->lay.senders);
@@ -196,7 +201,7 @@ Net *net_new(const NetConfig *cfg)
     net->arriving = zalloc((size_t)net->lay.nprocs << (1 + net->lay.vshift), sizeof *net->arriving);
     net->requests_made = zalloc(net->lay.nprocs, sizeof *net->requests_made);
     net->share = zalloc(2, sizeof *net->share);
-    if (too_large || (!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
+    if ((!cfg->full_duplex && !net->lay.temp_slots) || !net->lay.senders ||
         (has_rings(&net->lay) && !net->lay.rings) ||
         (net->lay.cfg.vcs > 1 && !net->lay.turns) || !net->entered || !net->lay.ports ||
         !net->lay.out_slot || !net->arrivals_down || !net->arriving || !net->share ||

@@ -193,7 +193,9 @@ typedef void NetEventFn(void *ctx, const NetEvent *ev);
  * buffer, link, port and table at its full size (the packets aside). */
 uint64_t net_bytes(const NetConfig *cfg);
 
-/* Builds an empty network; NULL if memory cannot be had (errno set). */
+/* Builds an empty network; NULL if memory cannot be had (errno ENOMEM),
+ * or if it has too many ports and adapters to number (EFBIG: net_new
+ * explains). */
 Net *net_new(const NetConfig *cfg);
 void net_free(Net *net);
 

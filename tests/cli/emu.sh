@@ -95,16 +95,23 @@ run "$EMU" --routing dmodk --max-steps 3 $D/waits_forever.hex
 expect_status precedence_deadlock_before_limit 3
 expect_grep precedence_deadlock_end "end: deadlock" "$TMP/out"
 
-# A machine too large to allocate (2^24 processors of 2^28 words: 2^54
+# A machine too large to allocate (2^23 processors of 2^28 words: 2^53
 # bytes of address space, more than a process gets) is refused before
 # anything runs. (--max-mem: past the estimate, to the allocation itself;
 # --max-steps: a host that could map it must not loop; under make check the
 # sanitizer must let a failed allocation return NULL.)
 run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
-    "$EMU" --max-mem 1000000T --procs 16777216 --mem 268435456 --max-steps 1 $D/loop.hex
+    "$EMU" --max-mem 1000000T --procs 8388608 --planes 1 --mem 268435456 --max-steps 1 $D/loop.hex
 expect_status too_large_status 1
-expect_grep too_large_message "emu: cannot allocate a machine of 16777216 processors" "$TMP/err"
+expect_grep too_large_message "emu: cannot allocate a machine of 8388608 processors" "$TMP/err"
 expect_empty too_large_no_stdout "$TMP/out"
+# ...and a network with more ports than the words that name them hold
+# (2^23 processors on two planes), whatever the memory, says so.
+run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
+    "$EMU" --max-mem 1000000T --procs 8388608 --max-steps 1 $D/loop.hex
+expect_status unnumbered_status 1
+expect_grep unnumbered_message "emu: a network of 8388608 processors on 2 planes has more ports than the emulator can number: give it fewer processors or one plane (--planes 1)" "$TMP/err"
+expect_empty unnumbered_no_stdout "$TMP/out"
 
 # The largest buffer occupancy is a count of packets against the buffer's
 # size, worded apart from the state's "place 1 of 2" (a place among the
