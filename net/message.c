@@ -4,7 +4,7 @@
  * timestep, in index order: its head is made at injection like any
  * packet, and each next flit once the one before has left the slot
  * (message_continue), so that the records in the pool are those of the
- * flits on their way. What each flit does in the network is step.c's and
+ * flits on their way. What each flit does in the network is sweep.c's and
  * deliver.c's, with the rules of message.h. */
 #include <stdlib.h>
 #include <string.h>

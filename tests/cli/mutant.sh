@@ -1,5 +1,5 @@
 # A fast network stage with a deliberate mistake -- stage e of a layer run
-# before stage d of the layer above (NET_MUTANT in net/step.c) -- must be
+# before stage d of the layer above (NET_MUTANT in net/sweep.c) -- must be
 # caught by the comparison with the reference stage: the comparison test,
 # linked with that stage, fails and says where the two first differ.
 . tests/lib.sh

@@ -10,7 +10,7 @@
  * sleeps) and, with two planes, with a share per plane run backwards.
  *
  * tests/cli/mutant.sh runs this program again, built with a fast stage
- * that makes a deliberate mistake (NET_MUTANT in step.c), and it must fail:
+ * that makes a deliberate mistake (NET_MUTANT in sweep.c), and it must fail:
  * the comparison catches a wrong stage. With --first-difference it stops
  * at the first difference, which is all that run needs to see.
  *
