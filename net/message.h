@@ -55,6 +55,13 @@ static inline unsigned flit_kind(const Layout *lay, uint32_t x)
     return f->index == 0 ? FLIT_HEAD : f->tail ? FLIT_TAIL : FLIT_BODY;
 }
 
+/* The keeper word of packet x, asleep in the slot that sender ki keeps,
+ * as it wakes: refused there before, and of its kind. */
+static inline uint32_t woken_keeper(const Layout *lay, uint32_t ki, uint32_t x)
+{
+    return keeper_word(ki, flit_kind(lay, x)) | KEEPER_REFUSED;
+}
+
 /* Whether a buffer of `size` places holding `count` flits has room for
  * packet x, of kind `flit`: for one flit, or for a head under cut-through
  * and store-and-forward for its whole message (messages.md); so only such

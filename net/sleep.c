@@ -91,7 +91,7 @@ void net_wake_port(Net *net, uint32_t port)
         OnLinkList *l = &sh->on_links[ARRIVE_DELIVERY][1];
         net_links_reserve(l, l->n + 1);
         links_push(l, ks->slot_packet, proc_on_plane(k, p, plane),
-                   keeper_word(ki, flit_kind(&net->lay, ks->slot_packet)) | KEEPER_REFUSED);
+                   woken_keeper(&net->lay, ki, ks->slot_packet));
         uint32_t woken[2];
         for (unsigned i = 0, n = wake_claims(net, &net->counts, ki, ks, false, woken); i < n; i++) {
             IndexList *claims = &sh->claimants[sender_list_layer(&net->lay, woken[i])];

@@ -28,8 +28,7 @@ HOT void wake_arrival(Sweep *sw, uint32_t b, unsigned l, unsigned a, bool now)
     }
     counts->asleep--;
     ks->slot &= (uint8_t)~(SLOT_ASLEEP | SLOT_QUIET);
-    OnLink entry = { ks->slot_packet, b,
-                     keeper_word(ki, flit_kind(lay, ks->slot_packet)) | KEEPER_REFUSED };
+    OnLink entry = { ks->slot_packet, b, woken_keeper(lay, ki, ks->slot_packet) };
     if (now) {                          /* (its run, and its claimants', are still to come) */
         OnLinkList *list = &sw->sh->on_links[a][l];
         list->items[list->n++] = entry;
