@@ -876,6 +876,19 @@ static void self_modifying_code(void)
     run(r, 1);                                          /* byte 10 is now LDC 12 */
     CHECK_EQ(r->cpu.areg, 12);
     rig_free(r);
+    /* The same in a run of private instructions, which takes the bytes of
+     * a word from the buffer one by one: the bytes after the store are
+     * the new ones. */
+    r = rig_new(code, n);
+    CpuRegs regs;
+    cpu_regs_load(&regs, &r->cpu, r->mem);
+    CHECK_EQ(cpu_run_private(&r->cpu, &regs, r->mem, &r->bus, 11), 11);
+    cpu_regs_store(&r->cpu, &regs);
+    CHECK_EQ(r->cpu.pc, 11);
+    CHECK_EQ(r->cpu.areg, 12);
+    CHECK_EQ(r->cpu.breg, 2);
+    CHECK_EQ(r->cpu.ibuf, 0x3c3c3c3cu);
+    rig_free(r);
 }
 
 static void boot_state(void)
