@@ -18,12 +18,18 @@
  *   fuzz_compiler --seed S         writes input S to fuzz-compiler-crash.x
  * An input that breaks a promise is written to fuzz-compiler-crash.x; make it
  * a regression test by adding it to tests/data/compiler_regress/, which
- * tests/cli/xc_regress.sh compiles. */
+ * tests/cli/xc_regress.sh compiles. Open-ended, the input is written before
+ * it is compiled, so that one that crashes the fuzzer stays in the file;
+ * one that runs for HANG_SECONDS is a hang, and stops the fuzzer with
+ * status 1, the file kept; interrupted (SIGINT, SIGTERM), the fuzzer
+ * removes the file, which then holds no failure, and dies of the signal. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "compiler/compiler.h"
 #include "cpu/isa.h"
@@ -270,9 +276,31 @@ static void read_seeds(const char *dir)
     closedir(d);
 }
 
+static const char crash_file[] = "fuzz-compiler-crash.x";
+
+/* An input compiles in milliseconds, even under the sanitizers. */
+enum { HANG_SECONDS = 20 };
+
+static void on_hang(int sig)
+{
+    (void)sig;
+    static const char msg[] = "FAIL fuzz_compiler: an input did not finish (a hang); "
+                              "written to fuzz-compiler-crash.x\n";
+    ssize_t written = write(STDOUT_FILENO, msg, sizeof msg - 1);
+    (void)written;
+    _exit(1);
+}
+
+static void on_stop(int sig)
+{
+    unlink(crash_file);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void save(const char *buf, size_t n)
 {
-    FILE *f = fopen("fuzz-compiler-crash.x", "wb");
+    FILE *f = fopen(crash_file, "wb");
     if (f) {
         fwrite(buf, 1, n, f);
         fclose(f);
@@ -287,6 +315,9 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "--forever") == 0) {
         forever = 1;
         seed = (uint64_t)time(NULL);
+        signal(SIGALRM, on_hang);
+        signal(SIGINT, on_stop);
+        signal(SIGTERM, on_stop);
     } else if (argc >= 3 && strcmp(argv[1], "--iterations") == 0) {
         iterations = atol(argv[2]);
     } else if (argc >= 3 && strcmp(argv[1], "--seed") == 0) {
@@ -319,6 +350,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fuzz_compiler: compile it with%s\n", shown);
             break;
         }
+        if (forever)
+            alarm(HANG_SECONDS);
         if (!check_one(buf, n, mem, defs, ndefs, &ok_accepted)) {
             save(buf, n);
             printf("FAIL fuzz_compiler: input %ld (seed %llu, --mem %u%s) broke a promise; "
