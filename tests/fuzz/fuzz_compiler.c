@@ -276,7 +276,7 @@ static void read_seeds(const char *dir)
     closedir(d);
 }
 
-static const char crash_file[] = "fuzz-compiler-crash.x";
+#define CRASH_FILE "fuzz-compiler-crash.x"
 
 /* An input compiles in milliseconds, even under the sanitizers. */
 enum { HANG_SECONDS = 20 };
@@ -285,7 +285,7 @@ static void on_hang(int sig)
 {
     (void)sig;
     static const char msg[] = "FAIL fuzz_compiler: an input did not finish (a hang); "
-                              "written to fuzz-compiler-crash.x\n";
+                              "written to " CRASH_FILE "\n";
     ssize_t written = write(STDOUT_FILENO, msg, sizeof msg - 1);
     (void)written;
     _exit(1);
@@ -293,14 +293,14 @@ static void on_hang(int sig)
 
 static void on_stop(int sig)
 {
-    unlink(crash_file);
+    unlink(CRASH_FILE);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 static void save(const char *buf, size_t n)
 {
-    FILE *f = fopen(crash_file, "wb");
+    FILE *f = fopen(CRASH_FILE, "wb");
     if (f) {
         fwrite(buf, 1, n, f);
         fclose(f);
@@ -355,7 +355,7 @@ int main(int argc, char **argv)
         if (!check_one(buf, n, mem, defs, ndefs, &ok_accepted)) {
             save(buf, n);
             printf("FAIL fuzz_compiler: input %ld (seed %llu, --mem %u%s) broke a promise; "
-                   "written to fuzz-compiler-crash.x\n", i, (unsigned long long)(seed + i), mem,
+                   "written to " CRASH_FILE "\n", i, (unsigned long long)(seed + i), mem,
                    shown);
             return 1;
         }
