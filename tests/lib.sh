@@ -11,6 +11,17 @@ trap 'rm -rf "$TMP"' EXIT
 # until the other groups have ended; what comes before runs beside them.
 wait_alone() { [ -z "$TEST_ALONE" ] || read -r _ <"$TEST_ALONE"; }
 
+# wait_until CMD...: runs CMD every 0.1 s until it succeeds, for 10 s at
+# most; fails if it never did.
+wait_until() {
+    tries=0
+    until "$@"; do
+        tries=$((tries + 1))
+        [ $tries -lt 100 ] || return 1
+        sleep 0.1
+    done
+}
+
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1"; shift; for line in "$@"; do echo "  $line"; done; }
 

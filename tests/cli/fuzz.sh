@@ -18,23 +18,17 @@ start_fuzzer() {
     rm -f "$CRASH"
     (cd "$TMP/fz" && exec "$FUZZ_COMPILER" --forever) >"$TMP/out" 2>"$TMP/err" &
     pid=$!
-    tries=0
-    while [ ! -e "$CRASH" ] && [ $tries -lt 100 ]; do
-        sleep 0.1
-        tries=$((tries + 1))
-    done
+    wait_until test -e "$CRASH"
 }
+
+gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # signal_fuzzer SIG: sends it SIG and waits for it to end, $STATUS its
 # status (a fuzzer that went on would hang the test: it gets 10 s, then
 # SIGKILL).
 signal_fuzzer() {
     kill "-$1" $pid
-    tries=0
-    while kill -0 $pid 2>/dev/null && [ $tries -lt 100 ]; do
-        sleep 0.1
-        tries=$((tries + 1))
-    done
+    wait_until gone $pid
     kill -KILL $pid 2>/dev/null
     wait $pid
     STATUS=$?

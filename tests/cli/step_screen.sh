@@ -13,14 +13,8 @@ trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 T() { tmux -S "$SOCK" "$@"; }
 screen() { T capture-pane -p -t emu; }
 # wait_for REGEX: until a line of the screen matches (10 s at most).
-wait_for() {
-    tries=0
-    until screen | grep -qE -- "$1"; do
-        tries=$((tries + 1))
-        [ $tries -lt 100 ] || return 1
-        sleep 0.1
-    done
-}
+screen_has() { screen | grep -qE -- "$1"; }
+wait_for() { wait_until screen_has "$1"; }
 # The cursor's row counted from the first line the pane ever showed, and
 # the line it is on.
 row() { set -- $(T display -p -t emu '#{history_size} #{cursor_y}'); echo $(($1 + $2)); }

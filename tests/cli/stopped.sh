@@ -29,17 +29,16 @@ else fail limit_eight_named "$(grep '^running' "$TMP/out")"; fi
 expect_grep limit_more_counted "... and 8 more processors running or waiting" "$TMP/out"
 
 # ---- a signal ----------------------------------------------------------------------------
+# catches_or_gone PID: the process catches SIGINT or SIGTERM, or /proc
+# does not say.
+catches_or_gone() { [ ! -r /proc/$1/status ] || grep -q '^SigCgt:.*[2367abef]$' /proc/$1/status; }
 # signalled SIG: runs the loop, sends it SIG once it catches the signal
 # (Linux's /proc says so; elsewhere a second is given) and it has run a
 # while, and waits for it.
 signalled() {
     "$EMU" $LOOP >"$TMP/out" 2>"$TMP/err" &
     pid=$!
-    tries=0
-    while [ -r /proc/$pid/status ] && [ $tries -lt 100 ] &&
-          ! grep -q '^SigCgt:.*[2367abef]$' /proc/$pid/status; do
-        sleep 0.1; tries=$((tries + 1))
-    done
+    wait_until catches_or_gone $pid
     [ -r /proc/$pid/status ] || sleep 1
     sleep 0.3
     kill -$1 $pid
