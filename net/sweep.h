@@ -76,8 +76,8 @@ typedef struct Sweep {
  * any network and for each common shape (shape.h); `observed` (an
  * observer wants every event) only for any network. */
 typedef void SweepFn(Net *net, NetShare *sh, bool observed);
-SweepFn sweep_any_network, sweep_any_messages, sweep_common_full, sweep_common_half, sweep_multicast_full,
-    sweep_messages_full, sweep_four_channels_full;
+SweepFn sweep_any_network, sweep_any_messages, sweep_common_full, sweep_common_half,
+    sweep_multicast_full, sweep_messages_full, sweep_four_channels_full;
 
 /* Asks for what stage e reads of sender h: its record, or with V > 1 its
  * PortTurn (one line for up to four channels). */
